@@ -1,0 +1,228 @@
+//! AST to model: resolves names, validates every statement against the vocabulary (`schema`) and builds
+//! the [`Game`] model. All problems in a file are collected and returned sorted by position.
+
+mod boards;
+mod expr;
+mod fen;
+mod model;
+mod statements;
+
+use std::collections::HashMap;
+
+use vdl_runtime::model::Game;
+
+use crate::ast::{self, Statement};
+use crate::error::{Error, ErrorKind};
+use crate::parse::parse_file;
+use crate::schema::Context;
+use crate::span::Span;
+
+/// The result of checking a file: the model when there are no errors, and every diagnostic (errors and
+/// warnings) sorted by position.
+#[derive(Debug)]
+pub struct Checked {
+    /// The game, present when no error was found.
+    pub game: Option<Game>,
+    /// Errors and warnings, sorted by position.
+    pub problems: Vec<Error>,
+}
+
+impl Checked {
+    /// Returns true if any problem is an error (not a warning).
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| !p.is_warning())
+    }
+}
+
+/// Parses and checks a rule file.
+pub fn check_source(source: &str) -> Checked {
+    let file = match parse_file(source) {
+        Ok(file) => file,
+        Err(mut errors) => {
+            errors.sort_by_key(|e| e.span);
+            return Checked { game: None, problems: errors };
+        }
+    };
+    check_file(&file)
+}
+
+/// Checks a parsed rule file.
+pub fn check_file(file: &ast::File) -> Checked {
+    let mut checker = Checker::default();
+    checker.collect_declarations(&file.statements);
+    checker.build_boards(&file.statements);
+    let directives = checker.check_block(&file.statements, Context::Top);
+    let game = checker.build_model(&file.statements, &directives);
+    let mut problems = checker.problems;
+    problems.sort_by_key(|e| (e.span, e.code()));
+    problems.dedup();
+    let has_errors = problems.iter().any(|p| !p.is_warning());
+    Checked { game: if has_errors { None } else { Some(game) }, problems }
+}
+
+/// A declared name: its index among its kind and where it was declared.
+#[derive(Clone, Copy, Debug)]
+struct Declared {
+    index: usize,
+    span: Span,
+}
+
+/// The names of one kind, in declaration order.
+#[derive(Debug, Default)]
+struct Names {
+    order: Vec<String>,
+    map: HashMap<String, Declared>,
+}
+
+impl Names {
+    fn declare(&mut self, name: &ast::Name, kind: &'static str, problems: &mut Vec<Error>) {
+        if let Some(first) = self.map.get(&name.text) {
+            problems.push(Error::new(name.span, ErrorKind::DuplicateName { kind, name: name.text.clone(), first: first.span }));
+            return;
+        }
+        self.map.insert(name.text.clone(), Declared { index: self.order.len(), span: name.span });
+        self.order.push(name.text.clone());
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        self.map.get(name).map(|d| d.index)
+    }
+
+    fn suggest(&self, name: &str) -> Option<String> {
+        suggest(name, self.order.iter().map(String::as_str))
+    }
+}
+
+/// The checker's state: declarations, cells and collected problems.
+#[derive(Debug, Default)]
+struct Checker {
+    boards: Names,
+    players: Names,
+    zones: Names,
+    pieces: Names,
+    reserves: Names,
+    options: Names,
+    rules: Names,
+    maps: Names,
+    /// Number of real players (the first entries of `players`); neutral sides follow.
+    player_count: usize,
+    /// Custom Betza atoms.
+    atoms: Vec<(char, [i32; 3])>,
+    /// Cells by name (and alias), with the board index.
+    cells: HashMap<String, usize>,
+    cell_list: Vec<vdl_runtime::model::Cell>,
+    board_models: Vec<vdl_runtime::model::Board>,
+    dimensions: usize,
+    /// Names used somewhere, for unused warnings.
+    used_zones: Vec<bool>,
+    used_pieces: Vec<bool>,
+    /// Words listed as option values.
+    option_value_words: Vec<String>,
+    /// FEN letters by piece index, for start-position checks.
+    piece_letters: Vec<String>,
+    problems: Vec<Error>,
+}
+
+impl Checker {
+    fn error(&mut self, span: Span, kind: ErrorKind) {
+        self.problems.push(Error::new(span, kind));
+    }
+
+    /// The values that options list, which conditions may compare against (`option.variant == raj`).
+    fn option_values(&self) -> impl Iterator<Item = String> + '_ {
+        self.option_value_words.iter().cloned()
+    }
+
+    /// First pass: every declared name, so that later statements may refer to names declared below them.
+    fn collect_declarations(&mut self, statements: &[Statement]) {
+        let mut players = Vec::new();
+        let mut neutrals = Vec::new();
+        for s in statements {
+            let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else { continue };
+            let (names, kind) = match s.keyword.text.as_str() {
+                "board" => (&mut self.boards, "board"),
+                "player" => {
+                    players.push(name.clone());
+                    continue;
+                }
+                "neutral" => {
+                    neutrals.push(name.clone());
+                    continue;
+                }
+                "zone" => (&mut self.zones, "zone"),
+                "piece" => (&mut self.pieces, "piece"),
+                "reserve" => (&mut self.reserves, "reserve"),
+                "option" => {
+                    for values in s.children().iter().filter(|c| c.keyword.text == "values") {
+                        self.option_value_words.extend(values.arguments.iter().filter_map(|v| v.as_name().map(|n| n.text.clone())));
+                    }
+                    (&mut self.options, "option")
+                }
+                "rule" => (&mut self.rules, "rule"),
+                "typemap" => (&mut self.maps, "typemap"),
+                "atom" => {
+                    if let Some(vector) = s.arguments.get(1) {
+                        self.declare_atom(name, vector);
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            names.declare(name, kind, &mut self.problems);
+        }
+        for name in players.iter().chain(&neutrals) {
+            self.players.declare(name, "player", &mut self.problems);
+        }
+        self.player_count = players.len();
+        self.used_zones = vec![false; self.zones.order.len()];
+        self.used_pieces = vec![false; self.pieces.order.len()];
+    }
+
+    fn declare_atom(&mut self, name: &ast::Name, vector: &ast::Value) {
+        let mut chars = name.text.chars();
+        let (Some(letter), None) = (chars.next(), chars.next()) else {
+            self.error(name.span, ErrorKind::WrongArgument { expected: "a single capital letter".into(), found: "a name" });
+            return;
+        };
+        if !letter.is_ascii_uppercase() || crate::betza::builtin_atom(letter).is_some() || letter == 'L' || letter == 'J' {
+            self.error(name.span, ErrorKind::WrongArgument { expected: "a capital letter that is not a built-in atom".into(), found: "a built-in atom" });
+            return;
+        }
+        if let ast::ValueKind::Vector(v) = &vector.kind {
+            let mut out = [0; 3];
+            for (i, c) in v.iter().take(3).enumerate() {
+                out[i] = *c;
+            }
+            if out == [0, 0, 0] {
+                self.error(vector.span, ErrorKind::ZeroVector);
+            }
+            self.atoms.push((letter, out));
+        }
+    }
+}
+
+/// Returns the candidate closest to `name` when it is close enough to be a likely typo.
+pub(crate) fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.len() / 3).max(1);
+    candidates
+        .map(|c| (distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, c.to_string()))
+        .map(|(_, c)| c.to_string())
+}
+
+/// Levenshtein distance.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for j in 0..b.len() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != b[j])).min(row[j] + 1).min(row[j + 1] + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}

@@ -1,0 +1,458 @@
+//! Statement checking: matches each statement against its block's vocabulary, resolves the names in its
+//! arguments and returns it as a model [`Directive`].
+
+use vdl_runtime::model::{Arg, Directive};
+
+use super::Checker;
+use crate::ast::{Statement, Value, ValueKind};
+use crate::error::ErrorKind;
+use crate::schema::{specs, Arg as ArgSpec, Context, Count, Kind, Spec};
+
+impl Checker {
+    /// Checks one statement in a block of the given context. `owner` is the player a per-player zone
+    /// specification belongs to.
+    pub(super) fn check_statement(&mut self, s: &Statement, context: Context, owner: Option<usize>) -> Option<Directive> {
+        let keyword = s.keyword.text.as_str();
+        if keyword == "when" || keyword == "unless" {
+            let condition = s.condition.as_ref().map(|c| self.check_condition(c));
+            return Some(Directive { keyword: keyword.to_string(), arguments: Vec::new(), condition, children: Vec::new() });
+        }
+        if context == Context::Zone && keyword == "except" {
+            return self.check_except(s, owner);
+        }
+        if context == Context::Zone && owner.is_none() {
+            if let Some(player) = self.players.get(keyword) {
+                return self.check_owned_zone_spec(s, player);
+            }
+        }
+        let table = specs(context);
+        let Some(spec) = table.iter().find(|spec| spec.keyword == keyword) else {
+            let mut candidates: Vec<&str> = table.iter().map(|spec| spec.keyword).collect();
+            if context == Context::Zone {
+                candidates.extend(self.players.order.iter().map(String::as_str));
+            }
+            let suggestion = super::suggest(keyword, candidates.into_iter());
+            self.error(s.keyword.span, ErrorKind::UnknownStatement { keyword: keyword.to_string(), context: context.describe(), suggestion });
+            return None;
+        };
+        let arguments = self.match_arguments(s, spec, &s.arguments);
+        let condition = s.condition.as_ref().map(|c| self.check_condition(c));
+        let children = match (&s.block, spec.block) {
+            (Some(block), Some(inner)) => self.check_block(&block.statements, inner),
+            (Some(block), None) => {
+                self.error(block.span, ErrorKind::UnexpectedBlock { keyword: keyword.to_string() });
+                Vec::new()
+            }
+            (None, Some(_)) if spec.block_required => {
+                self.error(s.keyword.span, ErrorKind::MissingBlock { keyword: keyword.to_string() });
+                Vec::new()
+            }
+            (None, _) => Vec::new(),
+        };
+        Some(Directive { keyword: keyword.to_string(), arguments: arguments?, condition, children })
+    }
+
+    /// Checks the statements of a block, including statements that may appear only once.
+    pub(super) fn check_block(&mut self, statements: &[Statement], context: Context) -> Vec<Directive> {
+        let mut seen: Vec<(&str, crate::span::Span)> = Vec::new();
+        let mut out = Vec::new();
+        for s in statements {
+            let once = specs(context).iter().any(|spec| spec.keyword == s.keyword.text && spec.once);
+            if once && s.condition.is_none() {
+                if let Some((_, first)) = seen.iter().find(|(k, _)| *k == s.keyword.text) {
+                    self.error(s.keyword.span, ErrorKind::DuplicateStatement { keyword: s.keyword.text.clone(), first: *first });
+                    continue;
+                }
+                seen.push((s.keyword.text.as_str(), s.keyword.span));
+            }
+            out.extend(self.check_statement(s, context, None));
+        }
+        out
+    }
+
+    /// `white rank 8` inside a zone: a cell specification that belongs to one player.
+    fn check_owned_zone_spec(&mut self, s: &Statement, player: usize) -> Option<Directive> {
+        let inner = self.nested_spec(s)?;
+        let directive = self.check_statement(&inner, Context::Zone, Some(player))?;
+        Some(Directive { keyword: "for".into(), arguments: vec![Arg::Player(player)], condition: None, children: vec![directive] })
+    }
+
+    /// `except rank 8`: a cell specification whose cells are removed.
+    fn check_except(&mut self, s: &Statement, owner: Option<usize>) -> Option<Directive> {
+        let inner = self.nested_spec(s)?;
+        let directive = self.check_statement(&inner, Context::Zone, owner)?;
+        Some(Directive { keyword: "except".into(), arguments: Vec::new(), condition: None, children: vec![directive] })
+    }
+
+    /// Reads `KEYWORD ARGS...` from a statement's arguments as a statement of its own.
+    fn nested_spec(&mut self, s: &Statement) -> Option<Statement> {
+        let Some(first) = s.arguments.first() else {
+            self.error(s.keyword.span, ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected: "a cell specification".into() });
+            return None;
+        };
+        let Some(name) = first.as_name() else {
+            self.error(first.span, ErrorKind::WrongArgument { expected: "a cell specification".into(), found: first.describe() });
+            return None;
+        };
+        Some(Statement { keyword: name.clone(), arguments: s.arguments[1..].to_vec(), condition: s.condition.clone(), block: s.block.clone(), span: s.span })
+    }
+
+    /// Matches arguments against a statement's argument specification.
+    fn match_arguments(&mut self, s: &Statement, spec: &Spec, values: &[Value]) -> Option<Vec<Arg>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        let mut ok = true;
+        for (index, arg) in spec.args.iter().enumerate() {
+            let stop = stop_words(&spec.args[index + 1..]);
+            match *arg {
+                ArgSpec::Keyword(word) => match values.get(at) {
+                    Some(v) if v.as_name().is_some_and(|n| n.text == word) => {
+                        out.push(Arg::Word(word.to_string()));
+                        at += 1;
+                    }
+                    Some(v) => {
+                        self.error(v.span, ErrorKind::WrongArgument { expected: format!("`{word}`"), found: v.describe() });
+                        return None;
+                    }
+                    None => {
+                        self.error(s.arguments_span(), ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected: format!("`{word}`") });
+                        return None;
+                    }
+                },
+                ArgSpec::OptKeyword(word, kind, count) => {
+                    if values.get(at).and_then(Value::as_name).is_some_and(|n| n.text == word) {
+                        out.push(Arg::Word(word.to_string()));
+                        at += 1;
+                        ok &= self.match_kind(s, kind, count, values, &mut at, &stop, &mut out);
+                    }
+                }
+                ArgSpec::Value(kind, count) => ok &= self.match_kind(s, kind, count, values, &mut at, &stop, &mut out),
+            }
+            if !ok {
+                return None;
+            }
+        }
+        if let Some(extra) = values.get(at) {
+            self.error(extra.span, ErrorKind::TooManyArguments { keyword: s.keyword.text.clone() });
+            return None;
+        }
+        Some(out)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn match_kind(&mut self, s: &Statement, kind: Kind, count: Count, values: &[Value], at: &mut usize, stop: &[&str], out: &mut Vec<Arg>) -> bool {
+        let mut matched = 0;
+        loop {
+            let Some(v) = values.get(*at) else { break };
+            if v.as_name().is_some_and(|n| stop.contains(&n.text.as_str())) || !fits(kind, v) {
+                break;
+            }
+            match self.resolve(kind, v) {
+                Some(arg) => out.push(arg),
+                None => return false,
+            }
+            *at += 1;
+            matched += 1;
+            if matches!(count, Count::One | Count::Optional) {
+                break;
+            }
+        }
+        if matched == 0 && matches!(count, Count::One | Count::Many) {
+            let expected = describe_kind(kind);
+            match values.get(*at) {
+                Some(v) => self.error(v.span, ErrorKind::WrongArgument { expected, found: v.describe() }),
+                None => self.error(s.arguments_span().to(s.keyword.span), ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected }),
+            }
+            return false;
+        }
+        true
+    }
+
+    /// Resolves one value of a kind: names to indices, strings checked as Betza or FEN.
+    fn resolve(&mut self, kind: Kind, v: &Value) -> Option<Arg> {
+        if let ValueKind::Path(p) = &v.kind {
+            if p.len() == 2 && p[0].text == "option" {
+                return self.resolve_option_path(v);
+            }
+        }
+        let name = v.as_name().map(|n| n.text.as_str()).unwrap_or("");
+        let arg = match kind {
+            Kind::NewName | Kind::Ident => Arg::Word(name.to_string()),
+            Kind::Word(_) => Arg::Word(name.to_string()),
+            Kind::Piece => self.lookup_piece(v)?,
+            Kind::PieceOr(words) if words.contains(&name) => Arg::Word(name.to_string()),
+            Kind::PieceOr(_) => self.lookup_piece(v)?,
+            Kind::PieceList => match &v.kind {
+                ValueKind::List(items) => {
+                    let mut list = Vec::new();
+                    for item in items {
+                        list.push(self.lookup_piece(item)?);
+                    }
+                    Arg::List(list)
+                }
+                _ => self.lookup_piece(v)?,
+            },
+            Kind::Board => Arg::Board(self.lookup(v, "board")?),
+            Kind::Zone => {
+                let zone = self.lookup(v, "zone")?;
+                self.used_zones[zone] = true;
+                Arg::Zone(zone)
+            }
+            Kind::Player => {
+                let player = self.lookup(v, "player")?;
+                Arg::Player(player)
+            }
+            Kind::SideOr(words) if words.contains(&name) => Arg::Word(name.to_string()),
+            Kind::SideOr(_) => Arg::Player(self.lookup(v, "player")?),
+            Kind::Reserve => Arg::Reserve(self.lookup(v, "reserve")?),
+            Kind::Place => match (self.boards.get(name), self.reserves.get(name)) {
+                (Some(b), _) => Arg::Board(b),
+                (None, Some(r)) => Arg::Reserve(r),
+                (None, None) => {
+                    let suggestion = super::suggest(name, self.boards.order.iter().chain(&self.reserves.order).map(String::as_str));
+                    self.error(v.span, ErrorKind::UnknownName { kind: "board or reserve", name: name.to_string(), suggestion });
+                    return None;
+                }
+            },
+            Kind::OptionName => {
+                let index = self.lookup(v, "option")?;
+                Arg::Word(self.options.order[index].clone())
+            }
+            Kind::Cell => Arg::Cell(self.lookup_cell(v)?),
+            Kind::Int => Arg::Int(self.int_value(v, i64::MIN, i64::MAX)?),
+            Kind::IntIn(min, max) => Arg::Int(self.int_value(v, min, max)?),
+            Kind::Str | Kind::Fen => Arg::Str(v.as_str().unwrap_or_default().to_string()),
+            Kind::Betza => {
+                self.parse_betza_value(v)?;
+                Arg::Str(v.as_str().unwrap_or_default().to_string())
+            }
+            Kind::Size => match &v.kind {
+                ValueKind::Size(d) => Arg::List(d.iter().map(|&n| Arg::Int(n as i64)).collect()),
+                _ => return None,
+            },
+            Kind::Vector => Arg::Vector(self.vector_value(v)?),
+            Kind::Range | Kind::LabelOrRange | Kind::Label | Kind::Any => self.literal(v),
+        };
+        Some(arg)
+    }
+
+    fn resolve_option_path(&mut self, v: &Value) -> Option<Arg> {
+        let ValueKind::Path(p) = &v.kind else { return None };
+        if self.options.get(&p[1].text).is_none() {
+            let suggestion = self.options.suggest(&p[1].text);
+            self.error(p[1].span, ErrorKind::UnknownName { kind: "option", name: p[1].text.clone(), suggestion });
+            return None;
+        }
+        Some(Arg::List(vec![Arg::Word("option".into()), Arg::Word(p[1].text.clone())]))
+    }
+
+    fn int_value(&mut self, v: &Value, min: i64, max: i64) -> Option<i64> {
+        match v.as_int() {
+            Some(n) if (min..=max).contains(&n) => Some(n),
+            _ => {
+                self.error(v.span, ErrorKind::NumberOutOfRange { min, max });
+                None
+            }
+        }
+    }
+
+    /// Reads a vector or a compass word, checking its dimension against the game's.
+    pub(super) fn vector_value(&mut self, v: &Value) -> Option<[i32; 3]> {
+        let mut out = [0; 3];
+        match &v.kind {
+            ValueKind::Vector(c) => {
+                if c.len() == 3 && self.dimensions == 2 {
+                    self.error(v.span, ErrorKind::VectorDimension { found: 3, expected: 2 });
+                    return None;
+                }
+                if c.len() == 2 && self.dimensions == 3 {
+                    self.error(v.span, ErrorKind::VectorDimension { found: 2, expected: 3 });
+                    return None;
+                }
+                for (i, x) in c.iter().take(3).enumerate() {
+                    out[i] = *x;
+                }
+            }
+            ValueKind::Path(p) if p.len() == 1 => {
+                let (x, y) = match p[0].text.as_str() {
+                    "north" => (0, 1),
+                    "south" => (0, -1),
+                    "east" => (1, 0),
+                    "west" => (-1, 0),
+                    "northeast" => (1, 1),
+                    "northwest" => (-1, 1),
+                    "southeast" => (1, -1),
+                    "southwest" => (-1, -1),
+                    _ => {
+                        self.error(v.span, ErrorKind::WrongArgument { expected: "a vector or a compass direction".into(), found: "a name" });
+                        return None;
+                    }
+                };
+                out = [x, y, 0];
+            }
+            _ => return None,
+        }
+        if out == [0, 0, 0] {
+            self.error(v.span, ErrorKind::ZeroVector);
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Converts a value to a model argument without resolving names against a kind (names that are
+    /// declared things are resolved; other names stay words).
+    pub(super) fn literal(&mut self, v: &Value) -> Arg {
+        match &v.kind {
+            ValueKind::Size(d) => Arg::List(d.iter().map(|&n| Arg::Int(n as i64)).collect()),
+            ValueKind::Vector(c) => {
+                let mut out = [0; 3];
+                for (i, x) in c.iter().take(3).enumerate() {
+                    out[i] = *x;
+                }
+                Arg::Vector(out)
+            }
+            ValueKind::Range(lo, hi) => Arg::Range(Box::new(self.literal(lo)), Box::new(self.literal(hi))),
+            ValueKind::List(items) => Arg::List(items.iter().map(|i| self.literal(i)).collect()),
+            ValueKind::Str { text, .. } => Arg::Str(text.clone()),
+            ValueKind::Int(n) => Arg::Int(i64::try_from(*n).unwrap_or(i64::MAX)),
+            ValueKind::Path(p) => {
+                let text = p.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(".");
+                if p.len() == 1 {
+                    if let Some(i) = self.pieces.get(&text) {
+                        self.used_pieces[i] = true;
+                        return Arg::Piece(i);
+                    }
+                    if let Some(i) = self.zones.get(&text) {
+                        self.used_zones[i] = true;
+                        return Arg::Zone(i);
+                    }
+                }
+                Arg::Word(text)
+            }
+        }
+    }
+
+    pub(super) fn lookup(&mut self, v: &Value, kind: &'static str) -> Option<usize> {
+        let Some(name) = v.as_name() else {
+            self.error(v.span, ErrorKind::WrongArgument { expected: format!("a {kind} name"), found: v.describe() });
+            return None;
+        };
+        let names = match kind {
+            "board" => &self.boards,
+            "zone" => &self.zones,
+            "player" => &self.players,
+            "reserve" => &self.reserves,
+            "option" => &self.options,
+            "typemap" => &self.maps,
+            _ => &self.pieces,
+        };
+        match names.get(&name.text) {
+            Some(i) => Some(i),
+            None => {
+                let suggestion = names.suggest(&name.text);
+                self.error(name.span, ErrorKind::UnknownName { kind, name: name.text.clone(), suggestion });
+                None
+            }
+        }
+    }
+
+    fn lookup_piece(&mut self, v: &Value) -> Option<Arg> {
+        let index = self.lookup(v, "piece")?;
+        self.used_pieces[index] = true;
+        Some(Arg::Piece(index))
+    }
+
+    pub(super) fn lookup_cell(&mut self, v: &Value) -> Option<usize> {
+        let name = v.as_name()?;
+        match self.cells.get(&name.text) {
+            Some(&id) => Some(id),
+            None => {
+                let suggestion = super::suggest(&name.text, self.cell_list.iter().map(|c| c.name.as_str()));
+                self.error(name.span, ErrorKind::UnknownCell { name: name.text.clone(), suggestion });
+                None
+            }
+        }
+    }
+
+    /// Parses a Betza string argument, reporting errors inside the string.
+    pub(super) fn parse_betza_value(&mut self, v: &Value) -> Option<crate::betza::Betza> {
+        let ValueKind::Str { text, raw } = &v.kind else { return None };
+        let base = raw.then_some(v.span.start as usize + 1);
+        match crate::betza::parse_betza(text, base, v.span, &self.atoms) {
+            Ok(betza) => {
+                if betza.is_3d() && self.dimensions == 2 {
+                    let atom = betza.parts.iter().find(|p| p.vectors.iter().any(|x| x[2] != 0)).map(|p| p.atom).unwrap_or('?');
+                    self.error(v.span, ErrorKind::BetzaAtomDimension { atom, board_dims: 2 });
+                    return None;
+                }
+                Some(betza)
+            }
+            Err(errors) => {
+                self.problems.extend(errors);
+                None
+            }
+        }
+    }
+}
+
+/// Words that end a repeated argument: the literal keywords of the specifications that follow.
+fn stop_words(rest: &[ArgSpec]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for arg in rest {
+        match *arg {
+            ArgSpec::Keyword(w) | ArgSpec::OptKeyword(w, ..) => out.push(w),
+            ArgSpec::Value(Kind::Word(words), _) => out.extend_from_slice(words),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Tells whether a value has the right shape for a kind (names are resolved later).
+fn fits(kind: Kind, v: &Value) -> bool {
+    let is_name = v.as_name().is_some();
+    let is_option = matches!(&v.kind, ValueKind::Path(p) if p.len() == 2 && p[0].text == "option");
+    match kind {
+        Kind::NewName | Kind::Piece | Kind::PieceOr(_) | Kind::Board | Kind::Zone | Kind::Player | Kind::SideOr(_) | Kind::Reserve | Kind::Place
+        | Kind::OptionName | Kind::Cell | Kind::Ident => is_name,
+        Kind::PieceList => is_name || matches!(v.kind, ValueKind::List(_)),
+        Kind::Word(words) => v.as_name().is_some_and(|n| words.contains(&n.text.as_str())),
+        Kind::Int | Kind::IntIn(..) => matches!(v.kind, ValueKind::Int(_)) || is_option,
+        Kind::Str | Kind::Betza | Kind::Fen => matches!(v.kind, ValueKind::Str { .. }) || is_option,
+        Kind::Size => matches!(v.kind, ValueKind::Size(_)),
+        Kind::Vector => matches!(v.kind, ValueKind::Vector(_)) || is_name,
+        Kind::Range => matches!(v.kind, ValueKind::Range(..)),
+        Kind::Label => is_name || matches!(v.kind, ValueKind::Int(_)),
+        Kind::LabelOrRange => is_name || matches!(v.kind, ValueKind::Int(_) | ValueKind::Range(..)),
+        Kind::Any => true,
+    }
+}
+
+/// Describes what a kind expects, for messages.
+fn describe_kind(kind: Kind) -> String {
+    match kind {
+        Kind::NewName => "a new name".into(),
+        Kind::Piece | Kind::PieceList => "a piece".into(),
+        Kind::PieceOr(words) => format!("a piece or {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+        Kind::Board => "a board".into(),
+        Kind::Zone => "a zone".into(),
+        Kind::Player => "a player".into(),
+        Kind::SideOr(_) => "a player".into(),
+        Kind::Reserve => "a reserve".into(),
+        Kind::Place => "a board or a reserve".into(),
+        Kind::OptionName => "an option".into(),
+        Kind::Cell => "a cell".into(),
+        Kind::Int | Kind::IntIn(..) => "an integer".into(),
+        Kind::Str => "a string".into(),
+        Kind::Betza => "a Betza string".into(),
+        Kind::Fen => "a FEN string".into(),
+        Kind::Size => "a size like `8x8`".into(),
+        Kind::Vector => "a vector".into(),
+        Kind::Range => "a range like `1..8`".into(),
+        Kind::Label => "a label".into(),
+        Kind::LabelOrRange => "labels or a range".into(),
+        Kind::Word(words) => format!("one of {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+        Kind::Ident => "a name".into(),
+        Kind::Any => "a value".into(),
+    }
+}

@@ -1,0 +1,524 @@
+//! Every error a user can cause, as data, and its rendering as a codespan-reporting diagnostic.
+//!
+//! Codes are stable: `E0xxx` syntax, `E1xxx` Betza, `E2xxx` semantic checks, `W2xxx` warnings. A code is
+//! never reused or renumbered; docs/errors.md has a page for each.
+
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+
+use crate::span::Span;
+
+/// A problem found in a rule file: where, and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    /// The exact bytes at fault.
+    pub span: Span,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+/// The kinds of problem, each with the facts needed to explain it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ErrorKind {
+    // ---- syntax ----
+    /// An unexpected character.
+    UnexpectedToken { found: char, expected: Vec<&'static str> },
+    /// A string without its closing quote on the same line.
+    UnterminatedString,
+    /// `{`, `(` or `[` never closed.
+    UnclosedBracket { open: char },
+    /// `}`, `)` or `]` with nothing to close.
+    UnmatchedClose { close: char },
+    /// A closing bracket of the wrong kind.
+    MismatchedBracket { open: char, close: char, open_span: Span },
+    /// A number that does not fit.
+    NumberTooLarge,
+    /// A vector with more than 3 components.
+    VectorArity { found: usize },
+    /// A character outside the language (outside strings and comments).
+    InvalidCharacter { found: char },
+    /// The file ends in the middle of a statement.
+    UnexpectedEnd { expected: Vec<&'static str> },
+
+    // ---- Betza ----
+    /// A letter XBetza does not have.
+    BetzaUnknownLetter { letter: char },
+    /// `L` or `J`, whose meaning differs between tools.
+    BetzaAmbiguousAtom { letter: char, use_instead: char },
+    /// Modifiers not followed by an atom.
+    BetzaMissingAtom,
+    /// An empty Betza string.
+    BetzaEmpty,
+    /// A known XBetza feature vdl does not implement.
+    BetzaUnsupported { what: &'static str },
+    /// `O` without its range.
+    BetzaCastlingRange,
+    /// A range above 99.
+    BetzaRangeTooLarge,
+    /// `h` with no direction letter to pair with.
+    BetzaLoneHalf,
+    /// Direction letters that select no move of the atom.
+    BetzaNoDirection { atom: char },
+    /// A mode letter on a leg where it means nothing.
+    BetzaModeMisplaced { letter: char, final_leg: bool },
+    /// A 3D atom on a 2D board.
+    BetzaAtomDimension { atom: char, board_dims: usize },
+
+    // ---- semantic checks ----
+    /// A keyword that is not a statement of this block.
+    UnknownStatement { keyword: String, context: &'static str, suggestion: Option<String> },
+    /// A name declared twice.
+    DuplicateName { kind: &'static str, name: String, first: Span },
+    /// A reference to an undeclared name.
+    UnknownName { kind: &'static str, name: String, suggestion: Option<String> },
+    /// A statement missing an argument.
+    MissingArgument { keyword: String, expected: String },
+    /// An argument of the wrong kind.
+    WrongArgument { expected: String, found: &'static str },
+    /// More arguments than the statement takes.
+    TooManyArguments { keyword: String },
+    /// A statement that may appear only once.
+    DuplicateStatement { keyword: String, first: Span },
+    /// A required statement is missing.
+    MissingStatement { keyword: &'static str, context: &'static str },
+    /// A cell name that is on no board.
+    UnknownCell { name: String, suggestion: Option<String> },
+    /// Two pieces placed on one cell.
+    OverlappingSetup { cell: String, first: Span },
+    /// A zone without cells.
+    EmptyZone { name: String },
+    /// A game with no way to end.
+    NoEnd,
+    /// A piece with no moves.
+    PieceWithoutMoves { name: String },
+    /// A FEN letter used by two pieces.
+    DuplicateLetter { letter: String, first: Span },
+    /// A promotion with no choice.
+    EmptyPromotion,
+    /// A board beyond vdl's limits.
+    BoardTooLarge { cells: usize },
+    /// More players than vdl supports.
+    TooManyPlayers { count: usize },
+    /// More piece types than vdl supports.
+    TooManyPieces { count: usize },
+    /// A FEN that does not parse.
+    InvalidFen { detail: String },
+    /// A FEN letter no piece has.
+    FenUnknownLetter { letter: String },
+    /// A FEN rank with the wrong number of cells.
+    FenRankWidth { rank: usize, found: usize, expected: usize },
+    /// An end rule about royal pieces in a game without one.
+    NoRoyal { rule: String },
+    /// A vector whose dimension does not match the boards.
+    VectorDimension { found: usize, expected: usize },
+    /// A function that conditions do not have.
+    UnknownFunction { name: String, suggestion: Option<String> },
+    /// A function called with the wrong number of arguments.
+    WrongArity { name: String, expected: String, found: usize },
+    /// A range whose ends do not form a range.
+    InvalidRange { detail: &'static str },
+    /// A board dimension of zero.
+    ZeroSize,
+    /// A capacity of zero.
+    ZeroCapacity,
+    /// A cell-name template that is not valid.
+    InvalidTemplate { detail: String },
+    /// The same cell name produced twice.
+    DuplicateCell { name: String, first_board: String },
+    /// A zero forward vector.
+    ZeroVector,
+    /// An option value that the option does not list.
+    UnknownOptionValue { option: String, value: String },
+    /// No start position.
+    NoSetup,
+    /// Labels that do not match the board's size.
+    LabelCount { axis: &'static str, found: usize, expected: usize },
+    /// A number outside its allowed range.
+    NumberOutOfRange { min: i64, max: i64 },
+    /// A game with fewer than two players.
+    TooFewPlayers { count: usize },
+    /// A path that a condition cannot use.
+    UnknownPath { path: String, suggestion: Option<String> },
+    /// A block after a statement that takes none.
+    UnexpectedBlock { keyword: String },
+    /// A statement that needs a block and has none.
+    MissingBlock { keyword: String },
+    /// A piece placed on a cell that is not in the zone it must stay in, or a setup inconsistent with
+    /// the rules.
+    InvalidSetup { detail: String },
+
+    // ---- warnings ----
+    /// A zone nothing refers to.
+    UnusedZone { name: String },
+    /// A piece that can never be on the board.
+    UnusedPiece { name: String },
+    /// Direction letters written twice.
+    BetzaRedundant { text: String },
+}
+
+impl Error {
+    /// Makes an error.
+    pub fn new(span: Span, kind: ErrorKind) -> Error {
+        Error { span, kind }
+    }
+
+    /// Returns true for warnings.
+    pub fn is_warning(&self) -> bool {
+        self.code().starts_with('W')
+    }
+
+    /// Returns the stable code.
+    pub fn code(&self) -> &'static str {
+        use ErrorKind::*;
+        match &self.kind {
+            UnexpectedToken { .. } => "E0001",
+            UnterminatedString => "E0002",
+            UnclosedBracket { .. } => "E0003",
+            UnmatchedClose { .. } => "E0004",
+            MismatchedBracket { .. } => "E0005",
+            NumberTooLarge => "E0006",
+            VectorArity { .. } => "E0007",
+            InvalidCharacter { .. } => "E0008",
+            UnexpectedEnd { .. } => "E0009",
+            BetzaUnknownLetter { .. } => "E1001",
+            BetzaAmbiguousAtom { .. } => "E1002",
+            BetzaMissingAtom => "E1003",
+            BetzaEmpty => "E1004",
+            BetzaUnsupported { .. } => "E1005",
+            BetzaCastlingRange => "E1006",
+            BetzaRangeTooLarge => "E1007",
+            BetzaLoneHalf => "E1008",
+            BetzaNoDirection { .. } => "E1009",
+            BetzaModeMisplaced { .. } => "E1010",
+            BetzaAtomDimension { .. } => "E1011",
+            UnknownStatement { .. } => "E2001",
+            DuplicateName { .. } => "E2002",
+            UnknownName { .. } => "E2003",
+            MissingArgument { .. } => "E2004",
+            WrongArgument { .. } => "E2005",
+            TooManyArguments { .. } => "E2006",
+            DuplicateStatement { .. } => "E2007",
+            MissingStatement { .. } => "E2008",
+            UnknownCell { .. } => "E2009",
+            OverlappingSetup { .. } => "E2010",
+            EmptyZone { .. } => "E2011",
+            NoEnd => "E2012",
+            PieceWithoutMoves { .. } => "E2013",
+            DuplicateLetter { .. } => "E2014",
+            EmptyPromotion => "E2015",
+            BoardTooLarge { .. } => "E2016",
+            TooManyPlayers { .. } => "E2017",
+            TooManyPieces { .. } => "E2018",
+            InvalidFen { .. } => "E2019",
+            FenUnknownLetter { .. } => "E2020",
+            FenRankWidth { .. } => "E2021",
+            NoRoyal { .. } => "E2022",
+            VectorDimension { .. } => "E2023",
+            UnknownFunction { .. } => "E2024",
+            WrongArity { .. } => "E2025",
+            InvalidRange { .. } => "E2026",
+            ZeroSize => "E2027",
+            ZeroCapacity => "E2028",
+            InvalidTemplate { .. } => "E2029",
+            DuplicateCell { .. } => "E2030",
+            ZeroVector => "E2031",
+            UnknownOptionValue { .. } => "E2032",
+            NoSetup => "E2033",
+            LabelCount { .. } => "E2034",
+            NumberOutOfRange { .. } => "E2035",
+            TooFewPlayers { .. } => "E2036",
+            UnknownPath { .. } => "E2037",
+            UnexpectedBlock { .. } => "E2038",
+            MissingBlock { .. } => "E2039",
+            InvalidSetup { .. } => "E2040",
+            UnusedZone { .. } => "W2001",
+            UnusedPiece { .. } => "W2002",
+            BetzaRedundant { .. } => "W1001",
+        }
+    }
+
+    /// Renders the error as a diagnostic for `file_id`.
+    pub fn to_diagnostic<F: Copy>(&self, file_id: F) -> Diagnostic<F> {
+        let (message, label, help) = self.describe();
+        let severity = if self.is_warning() { Severity::Warning } else { Severity::Error };
+        let mut labels = vec![Label::primary(file_id, self.span.range()).with_message(label)];
+        for (span, text) in self.secondary() {
+            labels.push(Label::secondary(file_id, span.range()).with_message(text));
+        }
+        let mut diagnostic = Diagnostic::new(severity).with_code(self.code()).with_message(message).with_labels(labels);
+        if let Some(help) = help {
+            diagnostic = diagnostic.with_notes(vec![format!("help: {help}")]);
+        }
+        diagnostic
+    }
+
+    fn secondary(&self) -> Vec<(Span, String)> {
+        use ErrorKind::*;
+        match &self.kind {
+            MismatchedBracket { open, open_span, .. } => vec![(*open_span, format!("`{open}` opened here"))],
+            DuplicateName { first, .. } => vec![(*first, "first declared here".into())],
+            DuplicateStatement { first, .. } => vec![(*first, "first given here".into())],
+            OverlappingSetup { first, .. } => vec![(*first, "first placed here".into())],
+            DuplicateLetter { first, .. } => vec![(*first, "first used here".into())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Returns the message, the primary label and the help line.
+    fn describe(&self) -> (String, String, Option<String>) {
+        use ErrorKind::*;
+        let did_you_mean = |s: &Option<String>| s.as_ref().map(|s| format!("did you mean `{s}`?"));
+        match &self.kind {
+            UnexpectedToken { found, expected } => (
+                format!("unexpected `{}`", found.escape_default()),
+                if expected.is_empty() { "not expected here".into() } else { format!("expected {}", expected.join(", ")) },
+                Some("a statement is `keyword arguments [when condition] [{ block }]`, ended by a line break or `;`".into()),
+            ),
+            UnterminatedString => (
+                "unterminated string".into(),
+                "this string has no closing `\"` on its line".into(),
+                Some("close the string with `\"` before the end of the line".into()),
+            ),
+            UnclosedBracket { open } => (
+                format!("unclosed `{open}`"),
+                "opened here and never closed".into(),
+                Some(format!("add the matching `{}`", closing(*open))),
+            ),
+            UnmatchedClose { close } => (format!("unmatched `{close}`"), "nothing to close here".into(), Some("remove it".into())),
+            MismatchedBracket { open, close, .. } => (
+                format!("`{close}` does not close `{open}`"),
+                format!("expected `{}`", closing(*open)),
+                None,
+            ),
+            NumberTooLarge => ("number too large".into(), "does not fit".into(), Some("numbers are limited to 32-bit integers".into())),
+            VectorArity { found } => (
+                format!("a vector has 2 or 3 components, this one has {found}"),
+                "too many components".into(),
+                Some("write (x, y) on 2D boards and (x, y, z) on 3D boards".into()),
+            ),
+            InvalidCharacter { found } => (
+                format!("invalid character `{found}`"),
+                "not part of the language".into(),
+                Some("non-ASCII text may appear only inside strings and comments".into()),
+            ),
+            UnexpectedEnd { expected } => (
+                "unexpected end of file".into(),
+                if expected.is_empty() { "the file ends here".into() } else { format!("expected {}", expected.join(", ")) },
+                None,
+            ),
+            BetzaUnknownLetter { letter } => (
+                format!("unknown Betza letter `{letter}`"),
+                "XBetza has no such letter".into(),
+                Some("atoms are W F D N A H C Z G R B Q K O U (and atoms declared with `atom`); see docs/language.md, Betza cheat sheet".into()),
+            ),
+            BetzaAmbiguousAtom { letter, use_instead } => (
+                format!("atom `{letter}` is ambiguous"),
+                "XBoard and Fairy-Stockfish disagree on this letter".into(),
+                Some(format!("write `{use_instead}` instead")),
+            ),
+            BetzaMissingAtom => (
+                "Betza modifiers without an atom".into(),
+                "expected an atom letter after these modifiers".into(),
+                Some("modifiers come before an atom, e.g. `fmW`".into()),
+            ),
+            BetzaEmpty => ("empty Betza string".into(), "no moves here".into(), Some("write at least one atom, e.g. \"K\"".into())),
+            BetzaUnsupported { what } => (
+                format!("unsupported XBetza feature: {what}"),
+                "vdl does not implement this".into(),
+                Some("write the move with `a` legs instead; see docs/language.md".into()),
+            ),
+            BetzaCastlingRange => (
+                "castling atom `O` needs a range".into(),
+                "expected a number after `O`".into(),
+                Some("write `O2` for a king that moves two squares".into()),
+            ),
+            BetzaRangeTooLarge => ("Betza range too large".into(), "ranges go up to 99".into(), Some("use 0 for an unlimited rider".into())),
+            BetzaLoneHalf => (
+                "`h` needs a direction letter".into(),
+                "`h` alone means nothing".into(),
+                Some("write `fh`, `bh`, `lh`, `rh`, `hl` or `hr`".into()),
+            ),
+            BetzaNoDirection { atom } => (
+                format!("these direction letters select no move of `{atom}`"),
+                "no direction left".into(),
+                Some("remove the letters that contradict each other".into()),
+            ),
+            BetzaModeMisplaced { letter, final_leg } => (
+                format!("`{letter}` cannot be used on {} leg", if *final_leg { "the final" } else { "a non-final" }),
+                "misplaced mode".into(),
+                Some(if *final_leg {
+                    "`y`, `x`, `u` and `o` belong to legs before an `a`".into()
+                } else {
+                    "`e` and `t` belong to the final leg".into()
+                }),
+            ),
+            BetzaAtomDimension { atom, board_dims } => (
+                format!("atom `{atom}` is three-dimensional but the game's boards have {board_dims} dimensions"),
+                "3D atom".into(),
+                None,
+            ),
+            UnknownStatement { keyword, context, suggestion } => (
+                format!("unknown statement `{keyword}` in {context}"),
+                "not a statement here".into(),
+                did_you_mean(suggestion).or(Some(format!("docs/language.md lists the statements of {context}"))),
+            ),
+            DuplicateName { kind, name, .. } => (
+                format!("{kind} `{name}` is declared twice"),
+                "declared again here".into(),
+                Some(format!("rename one of the two {kind}s")),
+            ),
+            UnknownName { kind, name, suggestion } => (
+                format!("unknown {kind} `{name}`"),
+                format!("no {kind} has this name"),
+                did_you_mean(suggestion).or(Some(format!("declare the {kind} first"))),
+            ),
+            MissingArgument { keyword, expected } => (
+                format!("`{keyword}` needs {expected}"),
+                format!("expected {expected}"),
+                None,
+            ),
+            WrongArgument { expected, found } => (
+                format!("expected {expected}, found {found}"),
+                format!("expected {expected}"),
+                None,
+            ),
+            TooManyArguments { keyword } => (
+                format!("too many arguments for `{keyword}`"),
+                "unexpected argument".into(),
+                Some("remove it, or check the statement's syntax in docs/language.md".into()),
+            ),
+            DuplicateStatement { keyword, .. } => (
+                format!("`{keyword}` may appear only once here"),
+                "given again here".into(),
+                Some("remove one of them".into()),
+            ),
+            MissingStatement { keyword, context } => (
+                format!("{context} has no `{keyword}` statement"),
+                format!("`{keyword}` is required"),
+                None,
+            ),
+            UnknownCell { name, suggestion } => (
+                format!("cell `{name}` is not on any board"),
+                "no such cell".into(),
+                did_you_mean(suggestion),
+            ),
+            OverlappingSetup { cell, .. } => (
+                format!("two pieces are placed on `{cell}`"),
+                "placed again here".into(),
+                Some("each cell holds one piece (unless stacking is declared)".into()),
+            ),
+            EmptyZone { name } => (
+                format!("zone `{name}` has no cells"),
+                "empty zone".into(),
+                Some("give it cells, ranks, files or other zones".into()),
+            ),
+            NoEnd => (
+                "the game can never end".into(),
+                "no end condition".into(),
+                Some("add an `end { ... }` block, e.g. `checkmate win`".into()),
+            ),
+            PieceWithoutMoves { name } => (
+                format!("piece `{name}` has no moves"),
+                "this piece can never move".into(),
+                Some("add a `moves \"...\"` statement".into()),
+            ),
+            DuplicateLetter { letter, .. } => (
+                format!("letter `{letter}` is used by two pieces"),
+                "used again here".into(),
+                Some("FEN letters must be unique".into()),
+            ),
+            EmptyPromotion => ("promotion without a choice".into(), "no piece to promote to".into(), Some("list at least one piece after `to`".into())),
+            BoardTooLarge { cells } => (
+                format!("the game has {cells} cells; vdl supports up to 4096"),
+                "too large".into(),
+                None,
+            ),
+            TooManyPlayers { count } => (format!("{count} players; vdl supports up to 8"), "too many players".into(), None),
+            TooManyPieces { count } => (format!("{count} piece types; vdl supports up to 64"), "too many piece types".into(), None),
+            InvalidFen { detail } => (format!("invalid FEN: {detail}"), detail.clone(), None),
+            FenUnknownLetter { letter } => (
+                format!("no piece has the FEN letter `{letter}`"),
+                "unknown piece letter".into(),
+                Some("declare a piece with `letter` or fix the FEN".into()),
+            ),
+            FenRankWidth { rank, found, expected } => (
+                format!("FEN rank {rank} has {found} cells, the board has {expected} files"),
+                format!("{found} cells"),
+                None,
+            ),
+            NoRoyal { rule } => (
+                format!("`{rule}` needs a royal piece, and no piece is `royal`"),
+                "no royal piece".into(),
+                Some("mark the king `royal`".into()),
+            ),
+            VectorDimension { found, expected } => (
+                format!("a {found}-dimensional vector in a {expected}-dimensional game"),
+                "wrong dimension".into(),
+                None,
+            ),
+            UnknownFunction { name, suggestion } => (
+                format!("unknown function `{name}`"),
+                "conditions have no such function".into(),
+                did_you_mean(suggestion).or(Some("docs/language.md lists the condition functions".into())),
+            ),
+            WrongArity { name, expected, found } => (
+                format!("`{name}` takes {expected}, given {found}"),
+                "wrong number of arguments".into(),
+                None,
+            ),
+            InvalidRange { detail } => (format!("invalid range: {detail}"), (*detail).into(), None),
+            ZeroSize => ("a board dimension is zero".into(), "zero-sized".into(), Some("each dimension is at least 1".into())),
+            ZeroCapacity => ("a capacity of zero".into(), "nothing could ever stand here".into(), None),
+            InvalidTemplate { detail } => (format!("invalid cell-name template: {detail}"), detail.clone(), Some("use `{file}`, `{rank}` and `{level}`".into())),
+            DuplicateCell { name, first_board } => (
+                format!("cell name `{name}` is used twice"),
+                format!("also a cell of board `{first_board}`"),
+                Some("cell names must be unique across all boards".into()),
+            ),
+            ZeroVector => ("a zero vector".into(), "no direction".into(), None),
+            UnknownOptionValue { option, value } => (
+                format!("option `{option}` has no value `{value}`"),
+                "not one of the option's values".into(),
+                None,
+            ),
+            NoSetup => ("the game has no start position".into(), "no `setup`".into(), Some("add `setup \"FEN\"` or a `setup { ... }` block".into())),
+            LabelCount { axis, found, expected } => (
+                format!("{found} {axis} labels for {expected} {axis}"),
+                format!("expected {expected} labels"),
+                None,
+            ),
+            NumberOutOfRange { min, max } => (format!("number out of range {min}..{max}"), "out of range".into(), None),
+            TooFewPlayers { count } => (format!("a game needs at least 2 players, this one has {count}"), "too few players".into(), None),
+            UnknownPath { path, suggestion } => (
+                format!("unknown value `{path}` in a condition"),
+                "not a name, a cell or a known property".into(),
+                did_you_mean(suggestion),
+            ),
+            UnexpectedBlock { keyword } => (
+                format!("`{keyword}` takes no block"),
+                "unexpected block".into(),
+                Some("remove the braces, or check the statement in docs/language.md".into()),
+            ),
+            MissingBlock { keyword } => (
+                format!("`{keyword}` needs a block"),
+                "expected `{ ... }` after this".into(),
+                None,
+            ),
+            InvalidSetup { detail } => (format!("invalid setup: {detail}"), detail.clone(), None),
+            UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
+            UnusedPiece { name } => (
+                format!("piece `{name}` is never placed, promoted to or created"),
+                "unused piece".into(),
+                None,
+            ),
+            BetzaRedundant { text } => (format!("redundant Betza letters `{text}`"), "redundant".into(), None),
+        }
+    }
+}
+
+fn closing(open: char) -> char {
+    match open {
+        '{' => '}',
+        '(' => ')',
+        _ => ']',
+    }
+}

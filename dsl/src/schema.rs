@@ -1,0 +1,385 @@
+//! The vocabulary: which statements each block accepts, and what their arguments are.
+//!
+//! The grammar is uniform, so this table is where the language's constructs are defined. The checker
+//! matches each statement against its block's table (`check::statements`), resolves names and builds
+//! the model. docs/language.md documents every entry.
+
+/// A kind of block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// The top level of a file.
+    Top,
+    /// `game { ... }`
+    Game,
+    /// `board { ... }`
+    Board,
+    /// `player { ... }` and `neutral { ... }`
+    Player,
+    /// `zone { ... }`
+    Zone,
+    /// `piece { ... }`
+    Piece,
+    /// `setup { ... }`
+    Setup,
+    /// `reserve { ... }`
+    Reserve,
+    /// `castle { ... }`
+    Castle,
+    /// `turn { ... }`
+    Turn,
+    /// `rule { ... }`
+    Rule,
+    /// `end { ... }`
+    End,
+    /// `option { ... }`
+    Option,
+}
+
+impl Context {
+    /// Describes the block for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Context::Top => "the top level",
+            Context::Game => "a `game` block",
+            Context::Board => "a `board` block",
+            Context::Player => "a `player` block",
+            Context::Zone => "a `zone` block",
+            Context::Piece => "a `piece` block",
+            Context::Setup => "a `setup` block",
+            Context::Reserve => "a `reserve` block",
+            Context::Castle => "a `castle` block",
+            Context::Turn => "a `turn` block",
+            Context::Rule => "a `rule` block",
+            Context::End => "an `end` block",
+            Context::Option => "an `option` block",
+        }
+    }
+}
+
+/// What an argument position accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A new name being declared.
+    NewName,
+    /// A declared piece.
+    Piece,
+    /// A declared piece, or one of the listed words.
+    PieceOr(&'static [&'static str]),
+    /// A declared board.
+    Board,
+    /// A declared zone.
+    Zone,
+    /// A declared player.
+    Player,
+    /// A declared player or neutral side, or one of the listed words.
+    SideOr(&'static [&'static str]),
+    /// A declared reserve.
+    Reserve,
+    /// A board or a reserve.
+    Place,
+    /// A declared option.
+    OptionName,
+    /// A cell name.
+    Cell,
+    /// An integer.
+    Int,
+    /// An integer in a range.
+    IntIn(i64, i64),
+    /// A string.
+    Str,
+    /// A Betza string.
+    Betza,
+    /// A FEN string.
+    Fen,
+    /// A board size.
+    Size,
+    /// A vector, or a compass word for a 2D unit vector.
+    Vector,
+    /// A range of labels or integers.
+    Range,
+    /// A board label: a name or an integer.
+    Label,
+    /// A board label, or a range of labels.
+    LabelOrRange,
+    /// One of the listed words.
+    Word(&'static [&'static str]),
+    /// A name that is not resolved (a flag, a letter, an event word).
+    Ident,
+    /// A list of pieces.
+    PieceList,
+    /// Any value.
+    Any,
+}
+
+/// How many times an argument may appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Exactly once.
+    One,
+    /// Zero or once.
+    Optional,
+    /// Once or more.
+    Many,
+    /// Zero or more.
+    Any,
+}
+
+/// One argument position: a literal keyword, or a value of a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A value of the kind, `Count` times.
+    Value(Kind, Count),
+    /// A literal word that must appear (`to` in `promote in ZONE to ...`).
+    Keyword(&'static str),
+    /// A literal word that may appear; what follows it is part of the same optional group.
+    OptKeyword(&'static str, Kind, Count),
+}
+
+/// A statement of a block.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The keyword.
+    pub keyword: &'static str,
+    /// The arguments, in order.
+    pub args: &'static [Arg],
+    /// The block it opens, if it may have one.
+    pub block: Option<Context>,
+    /// Whether the block is required.
+    pub block_required: bool,
+    /// Whether it may appear only once in its block.
+    pub once: bool,
+    /// Whether it may carry a `when` condition.
+    pub condition: bool,
+}
+
+const fn stmt(keyword: &'static str, args: &'static [Arg]) -> Spec {
+    Spec { keyword, args, block: None, block_required: false, once: false, condition: false }
+}
+const fn once(keyword: &'static str, args: &'static [Arg]) -> Spec {
+    Spec { keyword, args, block: None, block_required: false, once: true, condition: false }
+}
+const fn cond(keyword: &'static str, args: &'static [Arg]) -> Spec {
+    Spec { keyword, args, block: None, block_required: false, once: false, condition: true }
+}
+const fn with_block(keyword: &'static str, args: &'static [Arg], block: Context, required: bool) -> Spec {
+    Spec { keyword, args, block: Some(block), block_required: required, once: false, condition: false }
+}
+
+use Arg::{Keyword as Kw, OptKeyword as OptKw, Value as V};
+use Count::{Any as ZeroOrMore, Many, One, Optional};
+
+/// Words accepted where a result is expected.
+pub const RESULTS: &[&str] = &["win", "loss", "draw"];
+/// Events that rules may react to.
+pub const EVENTS: &[&str] = &[
+    "capture", "move", "enter", "leave", "turn_start", "turn_end", "checkmate", "check", "elimination", "drop",
+    "promotion", "transfer", "game_start",
+];
+
+const TOP: &[Spec] = &[
+    Spec { once: true, ..with_block("game", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Game, false) },
+    with_block("board", &[V(Kind::NewName, One), V(Kind::Size, Optional)], Context::Board, false),
+    with_block("player", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
+    with_block("neutral", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
+    stmt("atom", &[V(Kind::Ident, One), V(Kind::Vector, One)]),
+    with_block("zone", &[V(Kind::NewName, One)], Context::Zone, true),
+    with_block("piece", &[V(Kind::NewName, One)], Context::Piece, true),
+    Spec { once: true, ..with_block("setup", &[V(Kind::Fen, Optional)], Context::Setup, false) },
+    with_block("reserve", &[V(Kind::NewName, One)], Context::Reserve, false),
+    with_block("castle", &[V(Kind::NewName, Optional)], Context::Castle, true),
+    Spec { once: true, ..with_block("turn", &[], Context::Turn, true) },
+    with_block("rule", &[V(Kind::NewName, One)], Context::Rule, true),
+    Spec { once: true, ..with_block("end", &[], Context::End, true) },
+    with_block("option", &[V(Kind::NewName, One)], Context::Option, true),
+];
+
+const GAME: &[Spec] = &[
+    once("title", &[V(Kind::Str, One)]),
+    once("author", &[V(Kind::Str, One)]),
+    once("source", &[V(Kind::Str, One)]),
+    once("based_on", &[V(Kind::Str, One)]),
+];
+
+const BOARD: &[Spec] = &[
+    once("files", &[V(Kind::LabelOrRange, Many)]),
+    once("ranks", &[V(Kind::LabelOrRange, Many)]),
+    once("levels", &[V(Kind::LabelOrRange, Many)]),
+    once("name", &[V(Kind::Str, One)]),
+    stmt("alias", &[V(Kind::Str, One)]),
+    stmt("hole", &[V(Kind::Cell, Many)]),
+    once("cells", &[V(Kind::Ident, Many)]),
+    once("capacity", &[V(Kind::IntIn(1, 4096), One)]),
+    once("forward", &[V(Kind::Vector, One)]),
+    once("no_forward", &[]),
+];
+
+const PLAYER: &[Spec] = &[
+    once("forward", &[V(Kind::Vector, Many)]),
+    once("letters", &[V(Kind::Word(&["upper", "lower"]), One)]),
+    once("fen_prefix", &[V(Kind::Str, One)]),
+    cond("movable_by", &[V(Kind::SideOr(&["all", "none"]), Many)]),
+];
+
+/// Cell specifications, shared by zones and other cell sets.
+const ZONE: &[Spec] = &[
+    stmt("cells", &[V(Kind::Cell, Many)]),
+    stmt("rank", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
+    stmt("ranks", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
+    stmt("file", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
+    stmt("files", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
+    stmt("level", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
+    stmt("levels", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
+    stmt("rect", &[V(Kind::Cell, One), V(Kind::Cell, One)]),
+    stmt("column", &[V(Kind::Ident, Many)]),
+    stmt("board", &[V(Kind::Board, One)]),
+    stmt("zone", &[V(Kind::Zone, Many)]),
+    stmt("enemies", &[V(Kind::Zone, One)]),
+    stmt("except", &[V(Kind::Any, Many)]), // checked as the specification it names
+];
+
+const PIECE: &[Spec] = &[
+    once("letter", &[V(Kind::Str, One)]),
+    once("name", &[V(Kind::Str, One)]),
+    cond("moves", &[V(Kind::Betza, One), OptKw("on", Kind::Board, Many)]),
+    stmt("moves_only_on", &[V(Kind::Board, One), V(Kind::Betza, One)]),
+    once("royal", &[]),
+    once("value", &[V(Kind::Int, One)]),
+    once("pawn", &[]),
+    once("captures_only", &[V(Kind::PieceOr(&["royal"]), Many)]),
+    once("never_captures", &[]),
+    once("immune", &[]),
+    once("confined", &[V(Kind::Zone, One)]),
+    cond("promote", &[Kw("in"), V(Kind::Zone, One), Kw("to"), V(Kind::Piece, ZeroOrMore), V(Kind::Word(&["optional", "mandatory"]), Optional)]),
+    stmt("promote_pair", &[Kw("in"), V(Kind::Zone, One), Kw("to"), V(Kind::Piece, One), Kw("letter"), V(Kind::Str, One)]),
+    once("demote_to", &[V(Kind::Piece, One)]),
+    once("count_limit", &[V(Kind::IntIn(1, 4096), One)]),
+    once("drop_zone", &[V(Kind::Zone, One)]),
+    once("no_drop_mate", &[]),
+    once("drop_file_limit", &[V(Kind::IntIn(1, 64), One)]),
+];
+
+const SETUP: &[Spec] = &[
+    cond("fen", &[V(Kind::Fen, One)]),
+    cond("place", &[V(Kind::SideOr(&[]), One), V(Kind::Piece, One), V(Kind::Cell, Many)]),
+    cond("shuffle", &[V(Kind::Player, One), V(Kind::PieceList, One), Kw("in"), V(Kind::Zone, One)]),
+    cond("fill", &[V(Kind::Reserve, One), V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
+];
+
+const RESERVE: &[Spec] = &[
+    once("per_player", &[]),
+    once("shared", &[]),
+    once("drops", &[]),
+    stmt("holds", &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
+    once("captured_go_here", &[]),
+];
+
+const CASTLE: &[Spec] = &[
+    once("king", &[V(Kind::Piece, One)]),
+    stmt("partner", &[V(Kind::Piece, Many), OptKw("along", Kind::Vector, Many)]),
+    once("along", &[V(Kind::Vector, Many)]),
+    once("partner_at", &[V(Kind::Any, One)]),
+    once("king_steps", &[V(Kind::IntIn(1, 32), One)]),
+    once("partner_to", &[V(Kind::Word(&["crossed", "beyond"]), One)]),
+    once("requires", &[V(Kind::Word(&["virgin"]), One), V(Kind::Word(&["king", "partner"]), Many)]),
+    once("from", &[V(Kind::Cell, Many)]),
+    once("not_through_check", &[]),
+];
+
+const TURN: &[Spec] = &[
+    once("order", &[V(Kind::Player, Many)]),
+    once("moves", &[V(Kind::IntIn(1, 16), One)]),
+    once("pass", &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)]),
+    stmt("freeze", &[Kw("after"), V(Kind::Ident, One)]),
+    once("skip_eliminated", &[]),
+];
+
+const RULE: &[Spec] = &[
+    stmt("on", &[V(Kind::Word(EVENTS), One), V(Kind::Any, ZeroOrMore)]),
+    stmt("transform", &[V(Kind::Ident, One), V(Kind::Piece, One)]),
+    stmt("send", &[V(Kind::Ident, One), V(Kind::Place, One)]),
+    stmt("remove", &[V(Kind::Ident, One)]),
+    stmt("add", &[V(Kind::Reserve, One), V(Kind::Piece, One)]),
+    stmt("eliminate", &[V(Kind::Ident, One)]),
+    stmt("score", &[V(Kind::Ident, One), V(Kind::Int, One)]),
+    stmt("convert", &[V(Kind::Ident, One), V(Kind::Ident, One)]),
+    stmt("set", &[V(Kind::Ident, One), V(Kind::Any, Optional)]),
+];
+
+const END: &[Spec] = &[
+    cond("checkmate", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("stalemate", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("no_moves", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("royal_capture", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("extinction", &[V(Kind::PieceOr(&["all"]), Many), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("flag", &[V(Kind::Zone, One), V(Kind::Piece, Many), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("checks", &[V(Kind::IntIn(1, 1000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("bare_king", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("repetition", &[V(Kind::IntIn(2, 100), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("move_rule", &[V(Kind::IntIn(1, 10000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("move_limit", &[V(Kind::IntIn(1, 100000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("insufficient_material", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("result", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+];
+
+const OPTION: &[Spec] = &[
+    once("values", &[V(Kind::Any, Many)]),
+    once("default", &[V(Kind::Any, One)]),
+    once("describe", &[V(Kind::Str, One)]),
+];
+
+/// Returns the statements a block accepts.
+pub fn specs(context: Context) -> &'static [Spec] {
+    match context {
+        Context::Top => TOP,
+        Context::Game => GAME,
+        Context::Board => BOARD,
+        Context::Player => PLAYER,
+        Context::Zone => ZONE,
+        Context::Piece => PIECE,
+        Context::Setup => SETUP,
+        Context::Reserve => RESERVE,
+        Context::Castle => CASTLE,
+        Context::Turn => TURN,
+        Context::Rule => RULE,
+        Context::End => END,
+        Context::Option => OPTION,
+    }
+}
+
+/// A function usable in conditions: name, minimum and maximum argument count.
+pub struct Function {
+    /// The name.
+    pub name: &'static str,
+    /// Fewest arguments.
+    pub min: usize,
+    /// Most arguments.
+    pub max: usize,
+}
+
+const fn func(name: &'static str, min: usize, max: usize) -> Function {
+    Function { name, min, max }
+}
+
+/// The functions conditions may call.
+pub const FUNCTIONS: &[Function] = &[
+    func("count", 1, 3),
+    func("in_check", 1, 1),
+    func("attacked", 1, 2),
+    func("in_zone", 2, 3),
+    func("has_moved", 1, 1),
+    func("empty", 1, 1),
+    func("adjacent", 2, 2),
+    func("distance", 2, 2),
+    func("colour", 1, 1),
+    func("owner", 1, 1),
+    func("piece_at", 1, 1),
+    func("legal_moves", 1, 1),
+    func("eliminated", 1, 1),
+    func("option", 1, 1),
+];
+
+/// Names conditions may use without declaring them: the participants of a move or event.
+pub const CONTEXT_NAMES: &[&str] = &[
+    "mover", "moved", "captured", "captor", "piece", "from", "to", "owner", "controller", "board", "target",
+    "side_to_move", "turn", "opponent", "opponents", "all", "none", "true", "false", "royal", "self", "x", "y", "z",
+];

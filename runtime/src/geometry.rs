@@ -1,0 +1,379 @@
+//! Directions and move expansion: the meaning of Betza direction letters in a player's frame, and the
+//! cells a move part reaches on an empty board (used by `vdl explain` and as the interpreter's reference).
+
+use crate::model::{MovePart, Vec3};
+
+/// How a player (or a board) orients moves: its forward axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// One forward axis, or two (a corner army's U and V).
+    pub forward: Vec<Vec3>,
+}
+
+/// What a move may do on its target cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// It may move there when the cell is empty.
+    pub moves: bool,
+    /// It may capture there.
+    pub captures: bool,
+}
+
+fn dot(a: Vec3, b: Vec3) -> i64 {
+    (0..3).map(|i| a[i] as i64 * b[i] as i64).sum()
+}
+
+/// Returns every permutation and sign variant of a base vector, in a fixed order, without duplicates.
+pub fn symmetric_variants(base: Vec3, dimensions: usize) -> Vec<Vec3> {
+    let perms: &[[usize; 3]] = if dimensions == 3 {
+        &[[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+    } else {
+        &[[0, 1, 2], [1, 0, 2]]
+    };
+    let mut out: Vec<Vec3> = Vec::new();
+    for p in perms {
+        for signs in 0..8 {
+            let mut v = [0; 3];
+            for i in 0..3 {
+                let s = if signs & (1 << i) != 0 { -1 } else { 1 };
+                v[i] = s * base[p[i]];
+            }
+            if dimensions < 3 && v[2] != 0 {
+                continue;
+            }
+            if !out.contains(&v) && v != [0, 0, 0] {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Local coordinates of a 2D vector in a single-axis frame: (right, forward).
+fn local(v: Vec3, forward: Vec3) -> (i64, i64) {
+    let right = [forward[1], -forward[0], 0];
+    (dot(v, right), dot(v, forward))
+}
+
+fn narrow(letter: char, x: i64, y: i64) -> bool {
+    match letter {
+        'f' => y > 0 && y.abs() > x.abs(),
+        'b' => y < 0 && y.abs() > x.abs(),
+        'l' => x < 0 && x.abs() > y.abs(),
+        'r' => x > 0 && x.abs() > y.abs(),
+        'v' => y.abs() > x.abs(),
+        's' => x.abs() > y.abs(),
+        _ => false,
+    }
+}
+
+fn half(letter: char, x: i64, y: i64) -> bool {
+    match letter {
+        'f' => y > 0,
+        'b' => y < 0,
+        'l' => x < 0,
+        'r' => x > 0,
+        'v' | 's' | 'h' => true,
+        _ => false,
+    }
+}
+
+/// Tells whether a first-leg vector is selected by the direction letters in a frame.
+pub fn first_leg_selects(directions: &str, v: Vec3, frame: &Frame) -> bool {
+    if directions.is_empty() {
+        return true;
+    }
+    if frame.forward.len() != 1 || v[2] != 0 || frame.forward[0][2] != 0 {
+        // Corner or 3D frames: only forward and backward are defined.
+        return directions.chars().any(|c| match c {
+            'f' => is_forward(v, frame),
+            'b' => is_forward([-v[0], -v[1], -v[2]], frame),
+            'v' => is_forward(v, frame) || is_forward([-v[0], -v[1], -v[2]], frame),
+            _ => false,
+        });
+    }
+    let (x, y) = local(v, frame.forward[0]);
+    let letters: Vec<char> = directions.chars().collect();
+    if x == 0 || y == 0 {
+        return letters.iter().any(|&c| match c {
+            'f' => y > 0,
+            'b' => y < 0,
+            'l' => x < 0,
+            'r' => x > 0,
+            'v' => y != 0,
+            's' => x != 0,
+            _ => false,
+        });
+    }
+    let diagonal = x.abs() == y.abs();
+    let mut i = 0;
+    while i < letters.len() {
+        let c = letters[i];
+        let next = letters.get(i + 1).copied();
+        if diagonal {
+            let crossing = matches!((c, next), ('f' | 'b', Some('l' | 'r')) | ('l' | 'r', Some('f' | 'b')));
+            if crossing {
+                if half(c, x, y) && half(next.unwrap_or('h'), x, y) {
+                    return true;
+                }
+                i += 2;
+                continue;
+            }
+            if half(c, x, y) && c != 'h' {
+                return true;
+            }
+            i += 1;
+        } else {
+            let selected = match next {
+                Some(n) if c == 'h' && (n == 'l' || n == 'r') => chiral(n, x, y),
+                Some('h') => half(c, x, y),
+                Some(n) => narrow(n, x, y) && half(c, x, y),
+                None => narrow(c, x, y),
+            };
+            if selected {
+                return true;
+            }
+            i += 2;
+        }
+    }
+    false
+}
+
+/// The chiral halves of an oblique leap: `hr` holds (1,2) and its 90° rotations, `hl` their mirror images.
+fn chiral(letter: char, x: i64, y: i64) -> bool {
+    let right_handed = (x > 0) == (y > 0) && x.abs() < y.abs() || (x > 0) != (y > 0) && x.abs() > y.abs();
+    if letter == 'r' {
+        right_handed
+    } else {
+        !right_handed
+    }
+}
+
+/// Tells whether a vector is forward in a frame: positive along the axis, or non-negative along both
+/// axes of a corner frame and not perpendicular to both.
+pub fn is_forward(v: Vec3, frame: &Frame) -> bool {
+    match frame.forward.as_slice() {
+        [axis] => dot(v, *axis) > 0,
+        [u, w] => {
+            let (a, b) = (dot(v, *u), dot(v, *w));
+            a >= 0 && b >= 0 && (a, b) != (0, 0)
+        }
+        _ => false,
+    }
+}
+
+/// Angle class of `candidate` relative to `previous`: 0 straight on, 1 a 45° turn (or any acute turn),
+/// 2 a right angle, 3 an obtuse turn, 4 straight back; and the side (+1 left, -1 right, 0 none).
+fn turn_class(previous: Vec3, candidate: Vec3) -> (u8, i8) {
+    let d = dot(previous, candidate) as f64;
+    let norm = ((dot(previous, previous) * dot(candidate, candidate)) as f64).sqrt();
+    let cos = d / norm;
+    let class = if cos > 0.9999 {
+        0
+    } else if cos > 1e-9 {
+        1
+    } else if cos > -1e-9 {
+        2
+    } else if cos > -0.9999 {
+        3
+    } else {
+        4
+    };
+    let cross = previous[0] as i64 * candidate[1] as i64 - previous[1] as i64 * candidate[0] as i64;
+    let side = if previous[2] != 0 || candidate[2] != 0 { 0 } else { cross.signum() as i8 };
+    (class, side)
+}
+
+/// Tells whether a continuation-leg vector is selected by relative direction letters.
+pub fn continuation_selects(directions: &str, previous: Vec3, candidate: Vec3, straight_family: bool) -> bool {
+    let (class, side) = turn_class(previous, candidate);
+    if directions.is_empty() {
+        return if straight_family { class == 0 || class == 2 } else { class != 4 };
+    }
+    let letters: Vec<char> = directions.chars().collect();
+    let side_ok = |c: char| match c {
+        'l' => side >= 0,
+        'r' => side <= 0,
+        _ => true,
+    };
+    let mut i = 0;
+    while i < letters.len() {
+        let c = letters[i];
+        let next = letters.get(i + 1).copied();
+        let paired = matches!((c, next), ('f' | 'b', Some('l' | 'r' | 's')));
+        let hit = if paired {
+            let n = next.unwrap_or('s');
+            let want = if c == 'f' { 1 } else { 3 };
+            class == want && side_ok(n)
+        } else {
+            match c {
+                'f' => class == 0,
+                'b' => class == 4,
+                'v' => class == 0 || class == 4,
+                'l' | 'r' | 's' => class == 2 && side_ok(c),
+                _ => false,
+            }
+        };
+        if hit {
+            return true;
+        }
+        i += if paired { 2 } else { 1 };
+    }
+    false
+}
+
+/// The candidate vectors of a continuation leg: compass directions scaled by the atom's step for
+/// orthogonal and diagonal atoms (so a 45° turn of a wazir step is a ferz step), the atom's own
+/// variants for oblique atoms.
+pub fn continuation_candidates(base: Vec3, dimensions: usize) -> (Vec<Vec3>, bool) {
+    let nonzero: Vec<i32> = base.iter().copied().filter(|&c| c != 0).collect();
+    let straight = nonzero.iter().all(|&c| c.abs() == nonzero[0].abs());
+    if !straight || nonzero.is_empty() {
+        return (symmetric_variants(base, dimensions), false);
+    }
+    let k = nonzero[0].abs();
+    let mut out = Vec::new();
+    let zs: &[i32] = if dimensions == 3 { &[-1, 0, 1] } else { &[0] };
+    for &z in zs {
+        for y in -1..=1 {
+            for x in -1..=1 {
+                if (x, y, z) != (0, 0, 0) {
+                    out.push([x * k, y * k, z * k]);
+                }
+            }
+        }
+    }
+    (out, true)
+}
+
+/// A board shape for expansion: its size and which coordinates exist.
+pub trait Shape {
+    /// Tells whether a coordinate is a cell.
+    fn contains(&self, at: Vec3) -> bool;
+}
+
+/// Lists the cells a move part reaches from `from` on an empty board, with what it may do there.
+/// Legs that need an occupied cell (hops, locust captures, must-jump leaps) reach nothing on an empty
+/// board.
+pub fn expand_on_empty(part: &MovePart, from: Vec3, frame: &Frame, shape: &dyn Shape, dimensions: usize) -> Vec<(Vec3, Reach)> {
+    let mut out: Vec<(Vec3, Reach)> = Vec::new();
+    for base in &part.vectors {
+        let starts: Vec<Vec3> =
+            symmetric_variants(*base, dimensions).into_iter().filter(|v| first_leg_selects(&part.legs[0].directions, *v, frame)).collect();
+        for v in starts {
+            walk(part, 0, from, v, *base, part.range != 1, shape, dimensions, &mut out);
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(part: &MovePart, leg: usize, from: Vec3, step: Vec3, base: Vec3, rider: bool, shape: &dyn Shape, dims: usize, out: &mut Vec<(Vec3, Reach)>) {
+    let modes = &part.legs[leg].modes;
+    let last = leg + 1 == part.legs.len();
+    if modes.contains('p') || modes.contains('g') || modes.contains('j') || (!last && modes.contains('c')) || (!last && modes.contains('d')) {
+        return;
+    }
+    let limit = if rider { if part.range == 0 || part.range == 1 { 64 } else { part.range as usize } } else { 1 };
+    let mut at = from;
+    for _ in 0..limit {
+        at = [at[0] + step[0], at[1] + step[1], at[2] + step[2]];
+        if !shape.contains(at) {
+            break;
+        }
+        if last {
+            let only_move = modes.contains('m') && !modes.contains('c') && !modes.contains('d');
+            let only_capture = !modes.contains('m') && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
+            let reach = Reach { moves: !only_capture, captures: !only_move };
+            match out.iter_mut().find(|(c, _)| *c == at) {
+                Some((_, r)) => {
+                    r.moves |= reach.moves;
+                    r.captures |= reach.captures;
+                }
+                None => out.push((at, reach)),
+            }
+        } else {
+            let toggles = modes.contains('y') || modes.contains('g');
+            let next_rider = if toggles { !rider } else { rider };
+            let (candidates, straight) = continuation_candidates(base, dims);
+            let directions = &part.legs[leg + 1].directions;
+            for c in candidates {
+                if continuation_selects(directions, step, c, straight) {
+                    walk(part, leg + 1, at, c, base, next_rider, shape, dims, out);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Leg;
+
+    struct Square(i32);
+    impl Shape for Square {
+        fn contains(&self, at: Vec3) -> bool {
+            (0..self.0).contains(&at[0]) && (0..self.0).contains(&at[1]) && at[2] == 0
+        }
+    }
+
+    fn part(legs: &[(&str, &str)], base: Vec3, range: u8) -> MovePart {
+        MovePart {
+            legs: legs.iter().map(|(d, m)| Leg { directions: d.to_string(), modes: m.to_string() }).collect(),
+            atom: 'X',
+            vectors: vec![base],
+            range,
+            initial: false,
+        }
+    }
+
+    fn targets(p: &MovePart, forward: Vec3) -> Vec<Vec3> {
+        let frame = Frame { forward: vec![forward] };
+        let mut t: Vec<Vec3> = expand_on_empty(p, [4, 4, 0], &frame, &Square(9), 2).into_iter().map(|(c, _)| c).collect();
+        t.sort();
+        t
+    }
+
+    #[test]
+    fn knight_direction_pairs_follow_xboard() {
+        let rel = |d: &str| -> Vec<Vec3> {
+            targets(&part(&[(d, "")], [2, 1, 0], 1), [0, 1, 0]).into_iter().map(|c| [c[0] - 4, c[1] - 4, 0]).collect()
+        };
+        assert_eq!(rel("f"), vec![[-1, 2, 0], [1, 2, 0]]);
+        assert_eq!(rel("fr"), vec![[2, 1, 0]]);
+        assert_eq!(rel("rf"), vec![[1, 2, 0]]);
+        assert_eq!(rel("fs"), vec![[-2, 1, 0], [2, 1, 0]]);
+        assert_eq!(rel("fh").len(), 4);
+        assert_eq!(rel("hr").len() + rel("hl").len(), 8);
+    }
+
+    #[test]
+    fn black_forward_is_mirrored() {
+        let pawn = part(&[("f", "m")], [1, 0, 0], 1);
+        assert_eq!(targets(&pawn, [0, -1, 0]), vec![[4, 3, 0]]);
+        assert_eq!(targets(&pawn, [0, 1, 0]), vec![[4, 5, 0]]);
+    }
+
+    #[test]
+    fn mao_is_a_bent_knight() {
+        let mao = part(&[("", "m"), ("fs", "")], [1, 0, 0], 1);
+        assert_eq!(targets(&mao, [0, 1, 0]).len(), 8);
+    }
+
+    #[test]
+    fn griffon_slides_after_a_diagonal_step() {
+        let griffon = part(&[("", "y"), ("fs", "")], [1, 1, 0], 1);
+        // From the centre of a 9x9 board: 4 diagonal first steps, each followed by 2 slides of 3 cells.
+        assert_eq!(targets(&griffon, [0, 1, 0]).len(), 24);
+    }
+
+    #[test]
+    fn three_d_atoms_have_full_symmetry() {
+        assert_eq!(symmetric_variants([1, 0, 0], 3).len(), 6);
+        assert_eq!(symmetric_variants([1, 1, 0], 3).len(), 12);
+        assert_eq!(symmetric_variants([1, 1, 1], 3).len(), 8);
+        assert_eq!(symmetric_variants([2, 1, 0], 3).len(), 24);
+        assert_eq!(symmetric_variants([2, 1, 0], 2).len(), 8);
+    }
+}

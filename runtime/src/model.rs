@@ -1,0 +1,321 @@
+//! The checked game model: plain data describing one game, built only by the `dsl` checker.
+//!
+//! Indices (`CellId`, `PieceId`, `PlayerId` ...) point into the vectors of [`Game`].
+
+/// Index of a cell in [`Game::cells`].
+pub type CellId = usize;
+/// Index of a piece type in [`Game::pieces`].
+pub type PieceId = usize;
+/// Index of a player in [`Game::players`]; neutral sides follow the players.
+pub type PlayerId = usize;
+/// A vector of up to three integer coordinates (z is 0 on 2D boards).
+pub type Vec3 = [i32; 3];
+
+/// A whole game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Game {
+    /// The identifier (`chess`).
+    pub name: String,
+    /// The display title.
+    pub title: String,
+    /// 2 or 3.
+    pub dimensions: usize,
+    /// The boards.
+    pub boards: Vec<Board>,
+    /// Every cell of every board.
+    pub cells: Vec<Cell>,
+    /// The players in turn order, then the neutral sides.
+    pub players: Vec<Player>,
+    /// The piece types.
+    pub pieces: Vec<Piece>,
+    /// The named zones.
+    pub zones: Vec<Zone>,
+    /// The start position.
+    pub setup: Setup,
+    /// Castling rules.
+    pub castling: Vec<Directive>,
+    /// Reserves and hands.
+    pub reserves: Vec<Reserve>,
+    /// Single moves per turn.
+    pub moves_per_turn: u32,
+    /// How the game ends.
+    pub end: Vec<EndRule>,
+    /// Triggered rules.
+    pub rules: Vec<Rule>,
+    /// Setup options.
+    pub options: Vec<GameOption>,
+    /// Turn statements beyond the move count (`pass`, `freeze` ...).
+    pub turn: Vec<Directive>,
+}
+
+/// A board: a grid of cells, possibly with holes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    /// Its name.
+    pub name: String,
+    /// Files, ranks, levels.
+    pub size: [u32; 3],
+    /// File labels.
+    pub files: Vec<String>,
+    /// Rank labels.
+    pub ranks: Vec<String>,
+    /// Level labels (one, empty, on 2D boards).
+    pub levels: Vec<String>,
+    /// The first cell's index; the board's cells are contiguous in [`Game::cells`].
+    pub first_cell: CellId,
+    /// How many cells it has (holes excluded).
+    pub cell_count: usize,
+    /// Most pieces it may hold.
+    pub capacity: Option<u32>,
+    /// A forward direction fixed for every player, for moves on this board.
+    pub forward: Option<Vec3>,
+    /// Whether forward-relative moves are forbidden here.
+    pub no_forward: bool,
+    /// Alternative cell-name templates accepted on input.
+    pub aliases: Vec<String>,
+}
+
+/// One cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// The board it is on.
+    pub board: usize,
+    /// Its coordinates from 0.
+    pub coord: Vec3,
+    /// Its name (`e4`, `alpha1`).
+    pub name: String,
+}
+
+/// A player or a neutral side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Player {
+    /// Its name.
+    pub name: String,
+    /// Its display title.
+    pub title: String,
+    /// True for a neutral side.
+    pub neutral: bool,
+    /// Forward axes: one, or two for a corner frame.
+    pub forward: Vec<Vec3>,
+    /// Whether its pieces are written in upper case in FEN.
+    pub upper_case: bool,
+    /// Statements beyond the above (`movable_by`, `fen_prefix`).
+    pub extra: Vec<Directive>,
+}
+
+/// A piece type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Piece {
+    /// Its name.
+    pub name: String,
+    /// Its FEN letter(s), as written for the first player.
+    pub letter: String,
+    /// Its moves.
+    pub moves: Vec<Moves>,
+    /// Whether it is royal.
+    pub royal: bool,
+    /// Material value in centipawns, if given.
+    pub value: Option<i32>,
+    /// Whether it counts as a pawn for move-count rules.
+    pub pawn: bool,
+    /// Promotions.
+    pub promotions: Vec<Promotion>,
+    /// Other properties (`captures_only`, `confined` ...).
+    pub properties: Vec<Directive>,
+}
+
+/// A set of moves with its restrictions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moves {
+    /// The Betza text.
+    pub betza: String,
+    /// The parsed parts.
+    pub parts: Vec<MovePart>,
+    /// Boards it is limited to (empty: all).
+    pub boards: Vec<usize>,
+    /// Whether these moves replace all others on those boards.
+    pub exclusive: bool,
+    /// A condition on the position.
+    pub condition: Option<Expr>,
+}
+
+/// One Betza part: legs sharing an atom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovePart {
+    /// The legs, first to last.
+    pub legs: Vec<Leg>,
+    /// The atom letter.
+    pub atom: char,
+    /// The atom's base vectors.
+    pub vectors: Vec<Vec3>,
+    /// Steps: 1 for a leaper, 0 unlimited.
+    pub range: u8,
+    /// Only for an unmoved piece.
+    pub initial: bool,
+}
+
+/// One leg of a move part.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Leg {
+    /// Direction letters.
+    pub directions: String,
+    /// Mode letters.
+    pub modes: String,
+}
+
+/// A promotion rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Promotion {
+    /// The zone that triggers it.
+    pub zone: usize,
+    /// The choices.
+    pub choices: Vec<PieceId>,
+    /// Whether the player may decline.
+    pub optional: bool,
+    /// Pair promotion: the piece placed on the departure cell too, and its letter.
+    pub pair: Option<String>,
+    /// An extra condition.
+    pub condition: Option<Expr>,
+}
+
+/// A named zone: cells per player.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Zone {
+    /// Its name.
+    pub name: String,
+    /// Cells for each player (index = `PlayerId`); an absolute zone has the same cells for all.
+    pub cells: Vec<Vec<CellId>>,
+}
+
+/// The start position.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Setup {
+    /// A FEN, if given.
+    pub fen: Option<String>,
+    /// Explicit placements and other setup statements.
+    pub statements: Vec<Directive>,
+}
+
+/// A reserve or hand.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reserve {
+    /// Its name.
+    pub name: String,
+    /// One per player (a hand) rather than shared.
+    pub per_player: bool,
+    /// Whether its pieces can be dropped.
+    pub drops: bool,
+    /// Initial content.
+    pub holds: Vec<(PieceId, u32)>,
+    /// Whether captured pieces go here.
+    pub captured_go_here: bool,
+}
+
+/// How a game may end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndRule {
+    /// The condition keyword (`checkmate`, `flag` ...).
+    pub kind: String,
+    /// Its arguments.
+    pub arguments: Vec<Arg>,
+    /// The result for the player it concerns.
+    pub result: Outcome,
+    /// False when a player may only claim it.
+    pub automatic: bool,
+    /// An extra condition.
+    pub condition: Option<Expr>,
+}
+
+/// A game result from one player's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player wins.
+    Win,
+    /// The player loses.
+    Loss,
+    /// A draw.
+    Draw,
+}
+
+/// A triggered rule.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rule {
+    /// Its name.
+    pub name: String,
+    /// Its statements in order: events, conditions and effects.
+    pub statements: Vec<Directive>,
+}
+
+/// A setup option.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameOption {
+    /// Its name.
+    pub name: String,
+    /// Its values.
+    pub values: Vec<String>,
+    /// Its default value.
+    pub default: Option<String>,
+}
+
+/// A checked statement kept in general form: its keyword, resolved arguments and condition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Directive {
+    /// The keyword.
+    pub keyword: String,
+    /// The arguments.
+    pub arguments: Vec<Arg>,
+    /// The condition, if any.
+    pub condition: Option<Expr>,
+    /// Nested statements.
+    pub children: Vec<Directive>,
+}
+
+/// A resolved argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A word (keyword, flag, event).
+    Word(String),
+    /// An integer.
+    Int(i64),
+    /// A string.
+    Str(String),
+    /// A vector.
+    Vector(Vec3),
+    /// A piece type.
+    Piece(PieceId),
+    /// A player or neutral side.
+    Player(PlayerId),
+    /// A board.
+    Board(usize),
+    /// A zone.
+    Zone(usize),
+    /// A cell.
+    Cell(CellId),
+    /// A reserve.
+    Reserve(usize),
+    /// A list.
+    List(Vec<Arg>),
+    /// A range.
+    Range(Box<Arg>, Box<Arg>),
+}
+
+/// A condition expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// Any of these.
+    Or(Vec<Expr>),
+    /// All of these.
+    And(Vec<Expr>),
+    /// Not this.
+    Not(Box<Expr>),
+    /// A comparison: operator (`==`, `!=`, `<`, `<=`, `>`, `>=`, `in`) and operands.
+    Compare(&'static str, Box<Expr>, Box<Expr>),
+    /// `+` or `-`.
+    Arith(&'static str, Box<Expr>, Box<Expr>),
+    /// A function call.
+    Call(String, Vec<Expr>),
+    /// A dotted path of names (`captured.piece`).
+    Path(Vec<String>),
+    /// A literal.
+    Literal(Arg),
+}
