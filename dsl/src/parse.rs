@@ -22,6 +22,8 @@ pub fn parse_file(source: &str) -> Result<ast::File, Vec<Error>> {
     if !lexical.is_empty() {
         return Err(lexical);
     }
+    let joined = join_bracketed_lines(source);
+    let source = joined.as_str();
     let mut pairs = Grammar::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, e)])?;
     let file = pairs.next().expect("the grammar always yields a file pair");
     let mut errors = Vec::new();
@@ -246,6 +248,44 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
     }
 }
 
+/// Blanks line breaks and comments inside `( )` and `[ ]` with spaces, so that a condition or list may
+/// span several lines. Byte offsets are unchanged, so spans still point into the original text.
+fn join_bracketed_lines(source: &str) -> String {
+    let mut bytes = source.as_bytes().to_vec();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let start = i;
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                if depth > 0 {
+                    // Only ASCII bytes are replaced, so the text stays valid UTF-8: a multi-byte
+                    // character in a comment becomes as many spaces as it has bytes.
+                    for b in &mut bytes[start..i] {
+                        *b = b' ';
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'\n' if depth > 0 => bytes[i] = b' ',
+            _ => {}
+        }
+        i += 1;
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| source.to_string())
+}
+
 /// Finds unterminated strings and unbalanced brackets before the grammar runs, so that each gets its own
 /// precise error instead of pest's "expected ..." at a later point.
 fn check_brackets_and_strings(source: &str) -> Vec<Error> {
@@ -309,7 +349,7 @@ fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> Error {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let end = source[at..].chars().next().map(|c| at + c.len_utf8()).unwrap_or(at);
+    let end = source[at..].chars().next().filter(|c| *c != '\n').map(|c| at + c.len_utf8()).unwrap_or(at);
     let found = source[at..].chars().next();
     let expected = match &error.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {

@@ -33,6 +33,20 @@ pub enum Context {
     End,
     /// `option { ... }`
     Option,
+    /// `typemap { ... }`
+    TypeMap,
+    /// `transfer { ... }`
+    Transfer,
+    /// `custodian { ... }`
+    Custodian,
+    /// `notation { ... }`
+    Notation,
+    /// `scoring { ... }` inside `end`
+    Scoring,
+    /// `insufficient_material { ... }` inside `end`
+    Material,
+    /// `counting { ... }` inside `end`
+    Counting,
 }
 
 impl Context {
@@ -52,6 +66,13 @@ impl Context {
             Context::Rule => "a `rule` block",
             Context::End => "an `end` block",
             Context::Option => "an `option` block",
+            Context::TypeMap => "a `typemap` block",
+            Context::Transfer => "a `transfer` block",
+            Context::Custodian => "a `custodian` block",
+            Context::Notation => "a `notation` block",
+            Context::Scoring => "a `scoring` block",
+            Context::Material => "an `insufficient_material` block",
+            Context::Counting => "a `counting` block",
         }
     }
 }
@@ -107,6 +128,13 @@ pub enum Kind {
     Ident,
     /// A list of pieces.
     PieceList,
+    /// A FEN letter: a name or a string.
+    Letter,
+    /// Cells or a zone.
+    Cells,
+    /// A term of an effect or event: a declared name, a participant (`mover`, `captured` ...), a list,
+    /// a number or a string; unknown names are errors.
+    Term,
     /// Any value.
     Any,
 }
@@ -169,15 +197,21 @@ use Arg::{Keyword as Kw, OptKeyword as OptKw, Value as V};
 use Count::{Any as ZeroOrMore, Many, One, Optional};
 
 /// Words accepted where a result is expected.
-pub const RESULTS: &[&str] = &["win", "loss", "draw"];
+pub const RESULTS: &[&str] = &["win", "loss", "draw", "points"];
 /// Events that rules may react to.
 pub const EVENTS: &[&str] = &[
     "capture", "move", "enter", "leave", "turn_start", "turn_end", "checkmate", "check", "elimination", "drop",
-    "promotion", "transfer", "game_start",
+    "promotion", "transfer", "game_start", "transform", "unpin", "jump", "stack",
 ];
+/// When an end condition is tested.
+const AT: Arg = OptKw("at", Kind::Word(&["turn_start", "move"]), One);
+const CLAIM: Arg = V(Kind::Word(&["claim"]), Optional);
+const RESULT: Arg = V(Kind::Word(RESULTS), One);
+/// Whom a result applies to, when not the default.
+const SUBJECT: Arg = V(Kind::SideOr(&["mover", "victim"]), Optional);
 
 const TOP: &[Spec] = &[
-    Spec { once: true, ..with_block("game", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Game, false) },
+    Spec { once: true, ..with_block("game", &[V(Kind::Letter, One), V(Kind::Str, Optional)], Context::Game, false) },
     with_block("board", &[V(Kind::NewName, One), V(Kind::Size, Optional)], Context::Board, false),
     with_block("player", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
     with_block("neutral", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
@@ -191,6 +225,51 @@ const TOP: &[Spec] = &[
     with_block("rule", &[V(Kind::NewName, One)], Context::Rule, true),
     Spec { once: true, ..with_block("end", &[], Context::End, true) },
     with_block("option", &[V(Kind::NewName, One)], Context::Option, true),
+    with_block("typemap", &[V(Kind::NewName, One)], Context::TypeMap, true),
+    with_block("transfer", &[V(Kind::NewName, One)], Context::Transfer, true),
+    with_block("custodian", &[V(Kind::NewName, Optional)], Context::Custodian, true),
+    Spec { once: true, ..with_block("notation", &[], Context::Notation, true) },
+    once("captures", &[V(Kind::Word(&["any", "enemy"]), One)]),
+];
+
+const TYPEMAP: &[Spec] = &[stmt("map", &[V(Kind::Piece, Many), Kw("to"), V(Kind::Piece, One)])];
+
+const TRANSFER: &[Spec] = &[
+    once("pieces", &[V(Kind::Piece, Many)]),
+    once("from", &[V(Kind::Cells, Many)]),
+    once("to", &[V(Kind::Cells, Many)]),
+    once("target", &[V(Kind::Word(&["empty", "any"]), One)]),
+    once("become", &[V(Kind::Piece, One)]),
+];
+
+const CUSTODIAN: &[Spec] = &[
+    once("along", &[V(Kind::Vector, Many)]),
+    stmt("enclose", &[V(Kind::Word(&["enemy", "friend"]), One), V(Kind::LabelOrRange, One)]),
+    stmt("corner", &[V(Kind::Zone, One), V(Kind::Word(&["enemy", "friend"]), Many)]),
+    once("remove", &[V(Kind::Word(&["top", "unit"]), One)]),
+];
+
+const NOTATION: &[Spec] = &[
+    once("move", &[V(Kind::Str, One)]),
+    once("capture_suffix", &[V(Kind::Str, One)]),
+    once("pass", &[V(Kind::Str, One)]),
+];
+
+const SCORING: &[Spec] = &[
+    once("total", &[V(Kind::IntIn(0, 1000), One)]),
+    stmt("drop_out", &[V(Kind::IntIn(1, 8), One), V(Kind::IntIn(0, 1000), One)]),
+    once("winner", &[V(Kind::Word(&["remainder"]), One)]),
+    once("draw", &[V(Kind::Word(&["share"]), One)]),
+    once("series", &[V(Kind::Word(&["sum"]), One)]),
+];
+
+const MATERIAL: &[Spec] = &[cond("mating_potential", &[])];
+
+const COUNTING: &[Spec] = &[
+    cond("start", &[]),
+    cond("restart", &[Kw("on"), V(Kind::Word(EVENTS), One)]),
+    cond("limit", &[V(Kind::IntIn(1, 10000), One)]),
+    cond("begin", &[V(Kind::Word(&["piece_count", "zero"]), One)]),
 ];
 
 const GAME: &[Spec] = &[
@@ -206,11 +285,12 @@ const BOARD: &[Spec] = &[
     once("levels", &[V(Kind::LabelOrRange, Many)]),
     once("name", &[V(Kind::Str, One)]),
     stmt("alias", &[V(Kind::Str, One)]),
-    stmt("hole", &[V(Kind::Cell, Many)]),
+    stmt("hole", &[V(Kind::Ident, Many)]), // resolved against the board's own grid when it is built
     once("cells", &[V(Kind::Ident, Many)]),
     once("capacity", &[V(Kind::IntIn(1, 4096), One)]),
     once("forward", &[V(Kind::Vector, One)]),
     once("no_forward", &[]),
+    once("overflow", &[V(Kind::Word(&["capture", "forbid"]), One)]),
 ];
 
 const PLAYER: &[Spec] = &[
@@ -218,6 +298,7 @@ const PLAYER: &[Spec] = &[
     once("letters", &[V(Kind::Word(&["upper", "lower"]), One)]),
     once("fen_prefix", &[V(Kind::Str, One)]),
     cond("movable_by", &[V(Kind::SideOr(&["all", "none"]), Many)]),
+    once("bonus_points", &[V(Kind::Int, One)]),
 ];
 
 /// Cell specifications, shared by zones and other cell sets.
@@ -238,9 +319,21 @@ const ZONE: &[Spec] = &[
 ];
 
 const PIECE: &[Spec] = &[
-    once("letter", &[V(Kind::Str, One)]),
+    once("letter", &[V(Kind::Letter, One)]),
     once("name", &[V(Kind::Str, One)]),
-    cond("moves", &[V(Kind::Betza, One), OptKw("on", Kind::Board, Many)]),
+    cond(
+        "moves",
+        &[V(Kind::Betza, One), OptKw("on", Kind::Board, Many), OptKw("from", Kind::Zone, One), OptKw("within", Kind::Zone, One)],
+    ),
+    once("promoted_from", &[V(Kind::Piece, One)]),
+    once("cannot_hop", &[V(Kind::Piece, Many)]),
+    once("facing", &[V(Kind::Word(&["illegal", "must_break"]), One)]),
+    once("points", &[V(Kind::Int, One)]),
+    cond("stacks", &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many)]),
+    cond("merge", &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many), Kw("into"), V(Kind::Piece, One), OptKw("in", Kind::Zone, One)]),
+    once("perspective", &[V(Kind::Word(&["owner", "player"]), One)]),
+    cond("movable_by", &[V(Kind::SideOr(&["all", "enemy"]), Many)]),
+    once("virgin_in", &[V(Kind::Zone, One)]),
     stmt("moves_only_on", &[V(Kind::Board, One), V(Kind::Betza, One)]),
     once("royal", &[]),
     once("value", &[V(Kind::Int, One)]),
@@ -249,7 +342,18 @@ const PIECE: &[Spec] = &[
     once("never_captures", &[]),
     once("immune", &[]),
     once("confined", &[V(Kind::Zone, One)]),
-    cond("promote", &[Kw("in"), V(Kind::Zone, One), Kw("to"), V(Kind::Piece, ZeroOrMore), V(Kind::Word(&["optional", "mandatory"]), Optional)]),
+    cond(
+        "promote",
+        &[
+            Kw("in"),
+            V(Kind::Zone, One),
+            Kw("to"),
+            V(Kind::Piece, ZeroOrMore),
+            V(Kind::Word(&["optional", "mandatory"]), Optional),
+            V(Kind::Word(&["leaving"]), Optional),
+            OptKw("from", Kind::Reserve, One),
+        ],
+    ),
     stmt("promote_pair", &[Kw("in"), V(Kind::Zone, One), Kw("to"), V(Kind::Piece, One), Kw("letter"), V(Kind::Str, One)]),
     once("demote_to", &[V(Kind::Piece, One)]),
     once("count_limit", &[V(Kind::IntIn(1, 4096), One)]),
@@ -263,6 +367,8 @@ const SETUP: &[Spec] = &[
     cond("place", &[V(Kind::SideOr(&[]), One), V(Kind::Piece, One), V(Kind::Cell, Many)]),
     cond("shuffle", &[V(Kind::Player, One), V(Kind::PieceList, One), Kw("in"), V(Kind::Zone, One)]),
     cond("fill", &[V(Kind::Reserve, One), V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
+    once("seed", &[V(Kind::Int, One)]),
+    cond("arrange", &[V(Kind::PieceList, One), Kw("in"), V(Kind::Zone, One), Kw("by"), V(Kind::Str, One)]),
 ];
 
 const RESERVE: &[Spec] = &[
@@ -271,17 +377,20 @@ const RESERVE: &[Spec] = &[
     once("drops", &[]),
     stmt("holds", &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
     once("captured_go_here", &[]),
+    once("demote_promoted", &[]),
+    once("gating", &[V(Kind::Zone, One)]),
 ];
 
 const CASTLE: &[Spec] = &[
     once("king", &[V(Kind::Piece, One)]),
-    stmt("partner", &[V(Kind::Piece, Many), OptKw("along", Kind::Vector, Many)]),
+    cond("partner", &[V(Kind::Piece, Many), OptKw("along", Kind::Vector, Many)]),
     once("along", &[V(Kind::Vector, Many)]),
     once("partner_at", &[V(Kind::Any, One)]),
     once("king_steps", &[V(Kind::IntIn(1, 32), One)]),
     once("partner_to", &[V(Kind::Word(&["crossed", "beyond"]), One)]),
-    once("requires", &[V(Kind::Word(&["virgin"]), One), V(Kind::Word(&["king", "partner"]), Many)]),
-    once("from", &[V(Kind::Cell, Many)]),
+    stmt("requires", &[V(Kind::Word(&["virgin", "original"]), One), V(Kind::PieceOr(&["king", "partner"]), Many)]),
+    once("ignore_attacks", &[]),
+    once("from", &[V(Kind::Cells, Many)]),
     once("not_through_check", &[]),
 ];
 
@@ -291,34 +400,52 @@ const TURN: &[Spec] = &[
     once("pass", &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)]),
     stmt("freeze", &[Kw("after"), V(Kind::Ident, One)]),
     once("skip_eliminated", &[]),
+    once("end_early_when_stuck", &[]),
+    once("en_passant_expires", &[V(Kind::Word(&["owner_turn", "next_move"]), One)]),
+    once("checkmate_test", &[V(Kind::Word(&["attacked_at_turn_start", "no_moves"]), One)]),
+    once("must_capture", &[]),
+    once("forbid_checks", &[]),
 ];
 
 const RULE: &[Spec] = &[
-    stmt("on", &[V(Kind::Word(EVENTS), One), V(Kind::Any, ZeroOrMore)]),
-    stmt("transform", &[V(Kind::Ident, One), V(Kind::Piece, One)]),
-    stmt("send", &[V(Kind::Ident, One), V(Kind::Place, One)]),
-    stmt("remove", &[V(Kind::Ident, One)]),
-    stmt("add", &[V(Kind::Reserve, One), V(Kind::Piece, One)]),
-    stmt("eliminate", &[V(Kind::Ident, One)]),
-    stmt("score", &[V(Kind::Ident, One), V(Kind::Int, One)]),
-    stmt("convert", &[V(Kind::Ident, One), V(Kind::Ident, One)]),
-    stmt("set", &[V(Kind::Ident, One), V(Kind::Any, Optional)]),
+    stmt("on", &[V(Kind::Word(EVENTS), One), V(Kind::Term, ZeroOrMore)]),
+    cond("transform", &[V(Kind::Term, Many)]),
+    cond("send", &[V(Kind::Term, Many)]),
+    cond("remove", &[V(Kind::Term, Many)]),
+    cond("add", &[V(Kind::Reserve, One), V(Kind::Piece, One)]),
+    cond("eliminate", &[V(Kind::Term, Many)]),
+    cond("score", &[V(Kind::Term, One), V(Kind::Int, One)]),
+    cond("convert", &[V(Kind::Term, Many)]),
+    cond("set", &[V(Kind::Term, Many)]),
+    cond("reset", &[V(Kind::Word(&["move_rule", "checks", "repetition"]), One)]),
 ];
 
 const END: &[Spec] = &[
-    cond("checkmate", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("stalemate", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("no_moves", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("royal_capture", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("extinction", &[V(Kind::PieceOr(&["all"]), Many), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("flag", &[V(Kind::Zone, One), V(Kind::Piece, Many), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("checks", &[V(Kind::IntIn(1, 1000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("bare_king", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("repetition", &[V(Kind::IntIn(2, 100), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("move_rule", &[V(Kind::IntIn(1, 10000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("move_limit", &[V(Kind::IntIn(1, 100000), One), V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("insufficient_material", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
-    cond("result", &[V(Kind::Word(RESULTS), One), V(Kind::Word(&["claim"]), Optional)]),
+    cond("checkmate", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("stalemate", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("no_moves", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("royal_capture", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("extinction", &[V(Kind::PieceOr(&["all"]), Many), RESULT, SUBJECT, CLAIM, AT]),
+    cond("flag", &[V(Kind::Zone, One), V(Kind::Piece, Many), RESULT, SUBJECT, CLAIM, AT, V(Kind::Word(&["after_reply"]), Optional)]),
+    cond("checks", &[V(Kind::IntIn(1, 1000), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("bare_king", &[RESULT, SUBJECT, CLAIM, AT, V(Kind::Word(&["unless_bared_back"]), Optional)]),
+    cond("drop_mate", &[V(Kind::Piece, Many), RESULT, SUBJECT, CLAIM, AT]),
+    cond("perpetual_check", &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("facing", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    Spec { block: Some(Context::Counting), block_required: true, ..cond("counting", &[RESULT, SUBJECT, CLAIM]) },
+    cond("repetition", &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("move_rule", &[V(Kind::IntIn(1, 10000), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("move_limit", &[V(Kind::IntIn(1, 100000), One), RESULT, SUBJECT, CLAIM, AT]),
+    Spec { block: Some(Context::Material), ..cond("insufficient_material", &[RESULT, SUBJECT, CLAIM, AT]) },
+    cond("result", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("checkmates", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("total_checkmates", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("all_pass", &[RESULT, SUBJECT, CLAIM, AT]),
+    cond("captures", &[V(Kind::IntIn(1, 1000), One), V(Kind::PieceOr(&["all"]), Many), RESULT, SUBJECT, CLAIM, AT]),
+    cond("formation", &[V(Kind::Size, One), V(Kind::PieceList, One), RESULT, SUBJECT, CLAIM, AT]),
+    cond("last_survivor", &[RESULT, SUBJECT, CLAIM, AT]),
+    once("ranking", &[V(Kind::Word(&["winner", "remaining", "reverse_elimination"]), Many)]),
+    Spec { once: true, ..with_block("scoring", &[], Context::Scoring, true) },
 ];
 
 const OPTION: &[Spec] = &[
@@ -343,6 +470,13 @@ pub fn specs(context: Context) -> &'static [Spec] {
         Context::Rule => RULE,
         Context::End => END,
         Context::Option => OPTION,
+        Context::TypeMap => TYPEMAP,
+        Context::Transfer => TRANSFER,
+        Context::Custodian => CUSTODIAN,
+        Context::Notation => NOTATION,
+        Context::Scoring => SCORING,
+        Context::Material => MATERIAL,
+        Context::Counting => COUNTING,
     }
 }
 
@@ -376,10 +510,14 @@ pub const FUNCTIONS: &[Function] = &[
     func("legal_moves", 1, 1),
     func("eliminated", 1, 1),
     func("option", 1, 1),
+    func("near", 4, 12),
+    func("held", 2, 2),
+    func("stack_count", 1, 1),
 ];
 
 /// Names conditions may use without declaring them: the participants of a move or event.
 pub const CONTEXT_NAMES: &[&str] = &[
     "mover", "moved", "captured", "captor", "piece", "from", "to", "owner", "controller", "board", "target",
-    "side_to_move", "turn", "opponent", "opponents", "all", "none", "true", "false", "royal", "self", "x", "y", "z",
+    "side_to_move", "turn", "opponent", "opponents", "all", "none", "true", "false", "royal", "self", "x", "y", "z", "player", "own", "enemy", "any", "hurdle", "side", "mater", "checkmated", "delivering",
+    "of", "by", "from", "owner", "winner", "adjacent", "except", "victim",
 ];

@@ -235,6 +235,8 @@ pub enum Outcome {
     Loss,
     /// A draw.
     Draw,
+    /// Decided by points: the side with more wins, equal is a draw.
+    Points,
 }
 
 /// A triggered rule.

@@ -78,7 +78,7 @@ impl Checker {
 
     /// A path must start with something the condition can see: a declared name, a cell, a participant of
     /// the move or event, or `option.NAME`.
-    fn check_path(&mut self, path: &[ast::Name]) {
+    pub(super) fn check_path(&mut self, path: &[ast::Name]) {
         let root = &path[0];
         let text = root.text.as_str();
         if text == "option" {

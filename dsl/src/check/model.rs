@@ -155,7 +155,7 @@ impl Checker {
                 }
             }
             if let Some(letter) = s.children().iter().find(|c| c.keyword.text == "letter").and_then(|c| c.arguments.first()) {
-                let text = letter.as_str().unwrap_or_default().to_string();
+                let text = letter.as_str().map(str::to_string).or_else(|| letter.as_name().map(|n| n.text.clone())).unwrap_or_default();
                 let key = text.to_ascii_uppercase();
                 if let Some((_, first)) = letters.iter().find(|(l, _)| *l == key) {
                     self.error(letter.span, ErrorKind::DuplicateLetter { letter: text.clone(), first: *first });
@@ -306,10 +306,11 @@ fn build_end_rule(d: &Directive) -> Option<EndRule> {
         Arg::Word(w) if w == "win" => Some(Outcome::Win),
         Arg::Word(w) if w == "loss" => Some(Outcome::Loss),
         Arg::Word(w) if w == "draw" => Some(Outcome::Draw),
+        Arg::Word(w) if w == "points" => Some(Outcome::Points),
         _ => None,
     })?;
     let automatic = !d.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "claim"));
-    let arguments = d.arguments.iter().filter(|a| !matches!(a, Arg::Word(w) if matches!(w.as_str(), "win" | "loss" | "draw" | "claim"))).cloned().collect();
+    let arguments = d.arguments.iter().filter(|a| !matches!(a, Arg::Word(w) if matches!(w.as_str(), "win" | "loss" | "draw" | "points" | "claim"))).cloned().collect();
     Some(EndRule { kind: d.keyword.clone(), arguments, result, automatic, condition: d.condition.clone() })
 }
 

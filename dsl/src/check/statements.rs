@@ -222,6 +222,20 @@ impl Checker {
             Kind::Int => Arg::Int(self.int_value(v, i64::MIN, i64::MAX)?),
             Kind::IntIn(min, max) => Arg::Int(self.int_value(v, min, max)?),
             Kind::Str | Kind::Fen => Arg::Str(v.as_str().unwrap_or_default().to_string()),
+            Kind::Letter => Arg::Str(v.as_str().map(str::to_string).unwrap_or_else(|| name.to_string())),
+            Kind::Cells => match (self.zones.get(name), self.cells.get(name)) {
+                (Some(z), _) => {
+                    self.used_zones[z] = true;
+                    Arg::Zone(z)
+                }
+                (None, Some(&c)) => Arg::Cell(c),
+                (None, None) => {
+                    let suggestion = super::suggest(name, self.zones.order.iter().map(String::as_str).chain(self.cell_list.iter().map(|c| c.name.as_str())));
+                    self.error(v.span, ErrorKind::UnknownName { kind: "zone or cell", name: name.to_string(), suggestion });
+                    return None;
+                }
+            },
+            Kind::Term => self.term(v)?,
             Kind::Betza => {
                 self.parse_betza_value(v)?;
                 Arg::Str(v.as_str().unwrap_or_default().to_string())
@@ -332,6 +346,24 @@ impl Checker {
         }
     }
 
+    /// A term: every name in it must be known (declared, a participant word, or a cell).
+    fn term(&mut self, v: &Value) -> Option<Arg> {
+        match &v.kind {
+            ValueKind::Path(p) => {
+                self.check_path(p);
+                Some(self.literal(v))
+            }
+            ValueKind::List(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    out.push(self.term(item)?);
+                }
+                Some(Arg::List(out))
+            }
+            _ => Some(self.literal(v)),
+        }
+    }
+
     pub(super) fn lookup(&mut self, v: &Value, kind: &'static str) -> Option<usize> {
         let Some(name) = v.as_name() else {
             self.error(v.span, ErrorKind::WrongArgument { expected: format!("a {kind} name"), found: v.describe() });
@@ -416,6 +448,9 @@ fn fits(kind: Kind, v: &Value) -> bool {
         Kind::NewName | Kind::Piece | Kind::PieceOr(_) | Kind::Board | Kind::Zone | Kind::Player | Kind::SideOr(_) | Kind::Reserve | Kind::Place
         | Kind::OptionName | Kind::Cell | Kind::Ident => is_name,
         Kind::PieceList => is_name || matches!(v.kind, ValueKind::List(_)),
+        Kind::Letter => is_name || matches!(v.kind, ValueKind::Str { .. }),
+        Kind::Cells => is_name,
+        Kind::Term => true,
         Kind::Word(words) => v.as_name().is_some_and(|n| words.contains(&n.text.as_str())),
         Kind::Int | Kind::IntIn(..) => matches!(v.kind, ValueKind::Int(_)) || is_option,
         Kind::Str | Kind::Betza | Kind::Fen => matches!(v.kind, ValueKind::Str { .. }) || is_option,
@@ -453,6 +488,9 @@ fn describe_kind(kind: Kind) -> String {
         Kind::LabelOrRange => "labels or a range".into(),
         Kind::Word(words) => format!("one of {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
         Kind::Ident => "a name".into(),
+        Kind::Letter => "a letter".into(),
+        Kind::Cells => "cells or a zone".into(),
+        Kind::Term => "a value".into(),
         Kind::Any => "a value".into(),
     }
 }

@@ -1,0 +1,164 @@
+//! `vdl explain`: each piece's moves drawn on an empty board around a central cell, one diagram per
+//! `moves` statement (per level on 3D boards), so an author can see what the notation means.
+
+use std::fmt::Write;
+
+use vdl_runtime::geometry::{expand_on_empty, Frame, Reach, Shape};
+use vdl_runtime::model::{Game, MovePart, Moves, Piece, Vec3};
+
+/// A box of cells around the centre, used as an empty board.
+struct Box3 {
+    radius: i32,
+    levels: i32,
+}
+
+impl Shape for Box3 {
+    fn contains(&self, at: Vec3) -> bool {
+        let side = 2 * self.radius + 1;
+        (0..side).contains(&at[0]) && (0..side).contains(&at[1]) && (0..self.levels).contains(&at[2])
+    }
+}
+
+/// Explains every piece, or only the one named.
+///
+/// # Errors
+///
+/// Returns a message when no piece has the given name.
+pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
+    let pieces: Vec<&Piece> = match piece {
+        Some(name) => {
+            let found = game.pieces.iter().find(|p| p.name == name || p.letter == name);
+            vec![found.ok_or_else(|| {
+                let names: Vec<&str> = game.pieces.iter().map(|p| p.name.as_str()).collect();
+                format!("no piece `{name}`; the pieces are: {}", names.join(", "))
+            })?]
+        }
+        None => game.pieces.iter().collect(),
+    };
+    let mut out = String::new();
+    let viewer = game.players.first();
+    let frame = Frame { forward: viewer.map(|p| p.forward.clone()).unwrap_or_else(|| vec![[0, 1, 0]]) };
+    for piece in pieces {
+        let _ = writeln!(out, "piece {} ({}){}", piece.name, piece.letter, if piece.royal { ", royal" } else { "" });
+        if let Some(p) = viewer {
+            let _ = writeln!(out, "  seen from {}: forward is up", p.name);
+        }
+        for moves in &piece.moves {
+            explain_moves(&mut out, game, moves, &frame);
+        }
+        for property in &piece.properties {
+            let _ = writeln!(out, "  {}", property.keyword);
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
+    let mut heading = format!("  moves \"{}\"", moves.betza);
+    if !moves.boards.is_empty() {
+        let names: Vec<&str> = moves.boards.iter().filter_map(|b| game.boards.get(*b)).map(|b| b.name.as_str()).collect();
+        let _ = write!(heading, " on {}", names.join(" "));
+    }
+    if moves.condition.is_some() {
+        heading.push_str(" (conditional)");
+    }
+    let _ = writeln!(out, "{heading}");
+    for part in &moves.parts {
+        let _ = writeln!(out, "    {}", describe_part(part));
+    }
+    let three_d = game.dimensions == 3;
+    let leap = moves.parts.iter().flat_map(|p| p.vectors.iter()).flat_map(|v| v.iter()).map(|c| c.abs()).max().unwrap_or(1);
+    let legs = moves.parts.iter().map(|p| p.legs.len() as i32).max().unwrap_or(1);
+    let radius = (leap * legs).clamp(3, 8);
+    let levels = if three_d { 2 * leap.clamp(1, 3) + 1 } else { 1 };
+    let shape = Box3 { radius, levels };
+    let centre = [radius, radius, levels / 2];
+    let mut reached: Vec<(Vec3, Reach)> = Vec::new();
+    for part in &moves.parts {
+        if part.vectors.is_empty() {
+            continue;
+        }
+        for (cell, reach) in expand_on_empty(part, centre, frame, &shape, game.dimensions) {
+            match reached.iter_mut().find(|(c, _)| *c == cell) {
+                Some((_, r)) => {
+                    r.moves |= reach.moves;
+                    r.captures |= reach.captures;
+                }
+                None => reached.push((cell, reach)),
+            }
+        }
+    }
+    for z in (0..levels).rev() {
+        if three_d {
+            let _ = writeln!(out, "    level {:+}", z - levels / 2);
+        }
+        for y in (0..2 * radius + 1).rev() {
+            let mut line = String::from("    ");
+            for x in 0..2 * radius + 1 {
+                let at = [x, y, z];
+                let c = if at == centre {
+                    '@'
+                } else {
+                    match reached.iter().find(|(c, _)| *c == at).map(|(_, r)| *r) {
+                        Some(Reach { moves: true, captures: true }) => 'X',
+                        Some(Reach { moves: true, captures: false }) => 'm',
+                        Some(Reach { moves: false, captures: true }) => 'c',
+                        _ => '.',
+                    }
+                };
+                line.push(c);
+                line.push(' ');
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    let _ = writeln!(out, "    (@ the piece, X move or capture, m move only, c capture only)");
+}
+
+/// Describes a part in words: its legs, atom, range and conditions.
+fn describe_part(part: &MovePart) -> String {
+    let kind = match (part.atom, part.range) {
+        ('O', _) => format!("castling, king moves {} cells", part.range),
+        ('U', _) => "universal leap to any cell".to_string(),
+        (_, 0) => format!("{} rider (unlimited)", part.atom),
+        (_, 1) => format!("{} leap", part.atom),
+        (_, n) => format!("{} rider up to {n} steps", part.atom),
+    };
+    let mut words = vec![kind];
+    if part.initial {
+        words.push("only if the piece has not moved".into());
+    }
+    for (i, leg) in part.legs.iter().enumerate() {
+        let mut leg_words = Vec::new();
+        if !leg.directions.is_empty() {
+            leg_words.push(format!("directions `{}`", leg.directions));
+        }
+        for m in leg.modes.chars() {
+            leg_words.push(
+                match m {
+                    'm' => "to an empty cell",
+                    'c' => "capturing",
+                    'd' => "capturing a friendly piece",
+                    'e' => "en passant",
+                    'p' => "hopping over a screen (not drawn)",
+                    'g' => "grasshopper hop (not drawn)",
+                    'n' => "blocked by pieces on the way",
+                    'j' => "must jump an occupied cell (not drawn)",
+                    'y' => "turning into a slider",
+                    'o' => "wrapping around the edge",
+                    'u' => "unloading the captured piece",
+                    'x' => "handing the move on",
+                    't' => "not capturing royals",
+                    _ => "turning",
+                }
+                .to_string(),
+            );
+        }
+        if !leg_words.is_empty() || part.legs.len() > 1 {
+            let label = if part.legs.len() > 1 { format!("leg {}: ", i + 1) } else { String::new() };
+            words.push(format!("{label}{}", if leg_words.is_empty() { "any direction".to_string() } else { leg_words.join(", ") }));
+        }
+    }
+    words.join("; ")
+}
