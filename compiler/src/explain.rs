@@ -15,7 +15,9 @@ struct Box3 {
 impl Shape for Box3 {
     fn contains(&self, at: Vec3) -> bool {
         let side = 2 * self.radius + 1;
-        (0..side).contains(&at[0]) && (0..side).contains(&at[1]) && (0..self.levels).contains(&at[2])
+        (0..side).contains(&at[0])
+            && (0..side).contains(&at[1])
+            && (0..self.levels).contains(&at[2])
     }
 }
 
@@ -27,7 +29,10 @@ impl Shape for Box3 {
 pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
     let pieces: Vec<&Piece> = match piece {
         Some(name) => {
-            let found = game.pieces.iter().find(|p| p.name == name || p.letter == name);
+            let found = game
+                .pieces
+                .iter()
+                .find(|p| p.name == name || p.letter == name);
             vec![found.ok_or_else(|| {
                 let names: Vec<&str> = game.pieces.iter().map(|p| p.name.as_str()).collect();
                 format!("no piece `{name}`; the pieces are: {}", names.join(", "))
@@ -37,16 +42,26 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
     };
     let mut out = String::new();
     let viewer = game.players.first();
-    let frame = Frame { forward: viewer.map(|p| p.forward.clone()).unwrap_or_else(|| vec![[0, 1, 0]]) };
+    let frame = Frame {
+        forward: viewer
+            .map(|p| p.forward.clone())
+            .unwrap_or_else(|| vec![[0, 1, 0]]),
+    };
     for piece in pieces {
-        let _ = writeln!(out, "piece {} ({}){}", piece.name, piece.letter, if piece.royal { ", royal" } else { "" });
+        let _ = writeln!(
+            out,
+            "piece {} ({}){}",
+            piece.name,
+            piece.letter,
+            if piece.royal { ", royal" } else { "" }
+        );
         if let Some(p) = viewer {
             let _ = writeln!(out, "  seen from {}: forward is up", p.name);
         }
         for moves in &piece.moves {
             explain_moves(&mut out, game, moves, &frame);
         }
-        for property in &piece.properties {
+        for property in piece.properties.iter().filter(|p| p.keyword != "name") {
             let _ = writeln!(out, "  {}", property.keyword);
         }
         out.push('\n');
@@ -57,7 +72,12 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
 fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
     let mut heading = format!("  moves \"{}\"", moves.betza);
     if !moves.boards.is_empty() {
-        let names: Vec<&str> = moves.boards.iter().filter_map(|b| game.boards.get(*b)).map(|b| b.name.as_str()).collect();
+        let names: Vec<&str> = moves
+            .boards
+            .iter()
+            .filter_map(|b| game.boards.get(*b))
+            .map(|b| b.name.as_str())
+            .collect();
         let _ = write!(heading, " on {}", names.join(" "));
     }
     if moves.condition.is_some() {
@@ -68,8 +88,20 @@ fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
         let _ = writeln!(out, "    {}", describe_part(part));
     }
     let three_d = game.dimensions == 3;
-    let leap = moves.parts.iter().flat_map(|p| p.vectors.iter()).flat_map(|v| v.iter()).map(|c| c.abs()).max().unwrap_or(1);
-    let legs = moves.parts.iter().map(|p| p.legs.len() as i32).max().unwrap_or(1);
+    let leap = moves
+        .parts
+        .iter()
+        .flat_map(|p| p.vectors.iter())
+        .flat_map(|v| v.iter())
+        .map(|c| c.abs())
+        .max()
+        .unwrap_or(1);
+    let legs = moves
+        .parts
+        .iter()
+        .map(|p| p.legs.len() as i32)
+        .max()
+        .unwrap_or(1);
     let radius = (leap * legs).clamp(3, 8);
     let levels = if three_d { 2 * leap.clamp(1, 3) + 1 } else { 1 };
     let shape = Box3 { radius, levels };
@@ -101,9 +133,18 @@ fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
                     '@'
                 } else {
                     match reached.iter().find(|(c, _)| *c == at).map(|(_, r)| *r) {
-                        Some(Reach { moves: true, captures: true }) => 'X',
-                        Some(Reach { moves: true, captures: false }) => 'm',
-                        Some(Reach { moves: false, captures: true }) => 'c',
+                        Some(Reach {
+                            moves: true,
+                            captures: true,
+                        }) => 'X',
+                        Some(Reach {
+                            moves: true,
+                            captures: false,
+                        }) => 'm',
+                        Some(Reach {
+                            moves: false,
+                            captures: true,
+                        }) => 'c',
                         _ => '.',
                     }
                 };
@@ -113,7 +154,10 @@ fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
             let _ = writeln!(out, "{}", line.trim_end());
         }
     }
-    let _ = writeln!(out, "    (@ the piece, X move or capture, m move only, c capture only)");
+    let _ = writeln!(
+        out,
+        "    (@ the piece, X move or capture, m move only, c capture only)"
+    );
 }
 
 /// Describes a part in words: its legs, atom, range and conditions.
@@ -156,8 +200,19 @@ fn describe_part(part: &MovePart) -> String {
             );
         }
         if !leg_words.is_empty() || part.legs.len() > 1 {
-            let label = if part.legs.len() > 1 { format!("leg {}: ", i + 1) } else { String::new() };
-            words.push(format!("{label}{}", if leg_words.is_empty() { "any direction".to_string() } else { leg_words.join(", ") }));
+            let label = if part.legs.len() > 1 {
+                format!("leg {}: ", i + 1)
+            } else {
+                String::new()
+            };
+            words.push(format!(
+                "{label}{}",
+                if leg_words.is_empty() {
+                    "any direction".to_string()
+                } else {
+                    leg_words.join(", ")
+                }
+            ));
         }
     }
     words.join("; ")

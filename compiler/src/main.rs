@@ -49,7 +49,10 @@ fn read(path: &str) -> Result<String, ExitCode> {
         })
         .and_then(|bytes| {
             String::from_utf8(bytes).map_err(|e| {
-                eprintln!("error: `{path}` is not UTF-8 text (byte {})", e.utf8_error().valid_up_to());
+                eprintln!(
+                    "error: `{path}` is not UTF-8 text (byte {})",
+                    e.utf8_error().valid_up_to()
+                );
                 ExitCode::from(2)
             })
         })
@@ -69,7 +72,9 @@ fn check(args: &[String]) -> ExitCode {
                 }
                 i += 1;
             }
-            flag if flag.starts_with("--") => return usage_error(&format!("unknown option `{flag}`")),
+            flag if flag.starts_with("--") => {
+                return usage_error(&format!("unknown option `{flag}`"))
+            }
             path => files.push(path.to_string()),
         }
         i += 1;
@@ -89,16 +94,28 @@ fn check(args: &[String]) -> ExitCode {
         failed |= checked.has_errors();
         if json {
             let items = report::render_json(path, &source, &checked.problems);
-            json_items.push(items.trim_start_matches('[').trim_end_matches(']').to_string());
+            json_items.push(
+                items
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string(),
+            );
         } else {
-            eprint!("{}", report::render_text(path, &source, &checked.problems, colour));
+            eprint!(
+                "{}",
+                report::render_text(path, &source, &checked.problems, colour)
+            );
         }
     }
     if json {
         let items: Vec<String> = json_items.into_iter().filter(|s| !s.is_empty()).collect();
         println!("[{}]", items.join(","));
     } else if !failed {
-        eprintln!("{} file{} checked, no errors", files.len(), if files.len() == 1 { "" } else { "s" });
+        eprintln!(
+            "{} file{} checked, no errors",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        );
     }
     if failed {
         ExitCode::from(1)
@@ -120,7 +137,10 @@ fn explain_command(args: &[String]) -> ExitCode {
     let checked = check_source(&source);
     let Some(game) = checked.game else {
         let colour = std::io::stderr().is_terminal();
-        eprint!("{}", report::render_text(path, &source, &checked.problems, colour));
+        eprint!(
+            "{}",
+            report::render_text(path, &source, &checked.problems, colour)
+        );
         return ExitCode::from(1);
     };
     match explain::explain(&game, piece) {

@@ -9,7 +9,11 @@ use vdl_dsl::Error;
 pub fn render_text(path: &str, source: &str, problems: &[Error], colour: bool) -> String {
     let file = SimpleFile::new(path, source);
     let config = term::Config::default();
-    let mut buffer = if colour { termcolor::Buffer::ansi() } else { termcolor::Buffer::no_color() };
+    let mut buffer = if colour {
+        termcolor::Buffer::ansi()
+    } else {
+        termcolor::Buffer::no_color()
+    };
     for problem in problems {
         let diagnostic = problem.to_diagnostic(());
         if term::emit(&mut buffer, &config, &file, &diagnostic).is_err() {
@@ -47,7 +51,11 @@ pub fn render_json(path: &str, source: &str, problems: &[Error]) -> String {
             })
             .collect();
         let notes: Vec<String> = diagnostic.notes.iter().map(|n| quote(n)).collect();
-        let severity = if diagnostic.severity == Severity::Warning { "warning" } else { "error" };
+        let severity = if diagnostic.severity == Severity::Warning {
+            "warning"
+        } else {
+            "error"
+        };
         items.push(format!(
             "{{\"code\":{},\"severity\":\"{severity}\",\"message\":{},\"file\":{},\"line\":{line},\"column\":{column},\"start\":{},\"end\":{},\"labels\":[{}],\"notes\":[{}]}}",
             quote(problem.code()),

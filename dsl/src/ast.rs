@@ -157,7 +157,10 @@ impl Statement {
 
     /// Returns the statements of the block, or none.
     pub fn children(&self) -> &[Statement] {
-        self.block.as_ref().map(|b| b.statements.as_slice()).unwrap_or(&[])
+        self.block
+            .as_ref()
+            .map(|b| b.statements.as_slice())
+            .unwrap_or(&[])
     }
 }
 

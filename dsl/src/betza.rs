@@ -82,8 +82,20 @@ const MODES: &str = "mcdetpgynjoux";
 /// # Errors
 ///
 /// Returns every problem found in the string.
-pub fn parse_betza(text: &str, base: Option<usize>, whole: Span, custom: &[(char, [i32; 3])]) -> Result<Betza, Vec<Error>> {
-    let mut parser = BetzaParser { chars: text.char_indices().collect(), pos: 0, base, whole, custom, errors: Vec::new() };
+pub fn parse_betza(
+    text: &str,
+    base: Option<usize>,
+    whole: Span,
+    custom: &[(char, [i32; 3])],
+) -> Result<Betza, Vec<Error>> {
+    let mut parser = BetzaParser {
+        chars: text.char_indices().collect(),
+        pos: 0,
+        base,
+        whole,
+        custom,
+        errors: Vec::new(),
+    };
     let betza = parser.parse_parts();
     if parser.errors.is_empty() {
         Ok(betza)
@@ -105,16 +117,30 @@ impl BetzaParser<'_> {
     fn span_at(&self, index: usize, len: usize) -> Span {
         match self.base {
             Some(base) => {
-                let start = self.chars.get(index).map(|c| c.0).unwrap_or_else(|| self.text_len());
-                let end = self.chars.get(index + len).map(|c| c.0).unwrap_or_else(|| self.text_len());
-                Span::new(base + start, base + end.max(start + 1).min(self.text_len().max(start + 1)))
+                let start = self
+                    .chars
+                    .get(index)
+                    .map(|c| c.0)
+                    .unwrap_or_else(|| self.text_len());
+                let end = self
+                    .chars
+                    .get(index + len)
+                    .map(|c| c.0)
+                    .unwrap_or_else(|| self.text_len());
+                Span::new(
+                    base + start,
+                    base + end.max(start + 1).min(self.text_len().max(start + 1)),
+                )
             }
             None => self.whole,
         }
     }
 
     fn text_len(&self) -> usize {
-        self.chars.last().map(|(i, c)| i + c.len_utf8()).unwrap_or(0)
+        self.chars
+            .last()
+            .map(|(i, c)| i + c.len_utf8())
+            .unwrap_or(0)
     }
 
     fn error(&mut self, index: usize, len: usize, kind: ErrorKind) {
@@ -129,7 +155,8 @@ impl BetzaParser<'_> {
     fn parse_parts(&mut self) -> Betza {
         let mut parts = Vec::new();
         if self.chars.is_empty() {
-            self.errors.push(Error::new(self.whole, ErrorKind::BetzaEmpty));
+            self.errors
+                .push(Error::new(self.whole, ErrorKind::BetzaEmpty));
         }
         while self.pos < self.chars.len() {
             let before = self.errors.len();
@@ -166,10 +193,34 @@ impl BetzaParser<'_> {
                 'z' | 'q' => leg.modes.push(c),
                 c if DIRECTIONS.contains(c) => leg.directions.push(c),
                 c if MODES.contains(c) => leg.modes.push(c),
-                '[' | ']' => self.error(self.pos, 1, ErrorKind::BetzaUnsupported { what: "bracket notation" }),
-                '(' | ')' => self.error(self.pos, 1, ErrorKind::BetzaUnsupported { what: "repeated groups in parentheses" }),
-                '-' => self.error(self.pos, 1, ErrorKind::BetzaUnsupported { what: "the `-` continuation operator" }),
-                'k' => self.error(self.pos, 1, ErrorKind::BetzaUnsupported { what: "the imitator mode `k`" }),
+                '[' | ']' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "bracket notation",
+                    },
+                ),
+                '(' | ')' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "repeated groups in parentheses",
+                    },
+                ),
+                '-' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "the `-` continuation operator",
+                    },
+                ),
+                'k' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "the imitator mode `k`",
+                    },
+                ),
                 _ => self.error(self.pos, 1, ErrorKind::BetzaUnknownLetter { letter: c }),
             }
             self.pos += 1;
@@ -183,9 +234,17 @@ impl BetzaParser<'_> {
                 Some((_, v)) => (vec![*v], 1),
                 None => {
                     let kind = match atom {
-                        'L' => ErrorKind::BetzaAmbiguousAtom { letter: 'L', use_instead: 'C' },
-                        'J' => ErrorKind::BetzaAmbiguousAtom { letter: 'J', use_instead: 'Z' },
-                        'I' => ErrorKind::BetzaUnsupported { what: "the imitator atom `I`" },
+                        'L' => ErrorKind::BetzaAmbiguousAtom {
+                            letter: 'L',
+                            use_instead: 'C',
+                        },
+                        'J' => ErrorKind::BetzaAmbiguousAtom {
+                            letter: 'J',
+                            use_instead: 'Z',
+                        },
+                        'I' => ErrorKind::BetzaUnsupported {
+                            what: "the imitator atom `I`",
+                        },
                         _ => ErrorKind::BetzaUnknownLetter { letter: atom },
                     };
                     self.error(atom_at, 1, kind);
@@ -206,14 +265,25 @@ impl BetzaParser<'_> {
                 self.pos += 1;
             }
             if value > 99 {
-                self.error(digits_at, self.pos - digits_at, ErrorKind::BetzaRangeTooLarge);
+                self.error(
+                    digits_at,
+                    self.pos - digits_at,
+                    ErrorKind::BetzaRangeTooLarge,
+                );
             }
             range = value.min(99) as u8;
         } else if atom == CASTLING {
             self.error(atom_at, 1, ErrorKind::BetzaCastlingRange);
         }
         self.check_legs(&legs, &leg_starts);
-        Some(Part { legs, atom, vectors, range, initial, span: self.span_at(start, self.pos - start) })
+        Some(Part {
+            legs,
+            atom,
+            vectors,
+            range,
+            initial,
+            span: self.span_at(start, self.pos - start),
+        })
     }
 
     /// Checks the placement of leg-specific letters.
@@ -222,13 +292,23 @@ impl BetzaParser<'_> {
         for (index, leg) in legs.iter().enumerate() {
             let leg_start = leg_starts[index];
             let find = |this: &Self, letter: char| -> usize {
-                (leg_start..this.chars.len()).find(|&i| this.chars[i].1 == letter).unwrap_or(leg_start)
+                (leg_start..this.chars.len())
+                    .find(|&i| this.chars[i].1 == letter)
+                    .unwrap_or(leg_start)
             };
             for letter in leg.modes.chars() {
-                let misplaced = (index == last && "yux".contains(letter)) || (index != last && letter == 'e');
+                let misplaced =
+                    (index == last && "yux".contains(letter)) || (index != last && letter == 'e');
                 if misplaced {
                     let at = find(self, letter);
-                    self.error(at, 1, ErrorKind::BetzaModeMisplaced { letter, final_leg: index == last });
+                    self.error(
+                        at,
+                        1,
+                        ErrorKind::BetzaModeMisplaced {
+                            letter,
+                            final_leg: index == last,
+                        },
+                    );
                 }
             }
             if leg.directions.contains('h') && leg.directions.len() == 1 {
@@ -242,7 +322,9 @@ impl BetzaParser<'_> {
 impl Betza {
     /// Returns true if any part needs three-dimensional vectors.
     pub fn is_3d(&self) -> bool {
-        self.parts.iter().any(|p| p.vectors.iter().any(|v| v[2] != 0))
+        self.parts
+            .iter()
+            .any(|p| p.vectors.iter().any(|v| v[2] != 0))
     }
 }
 
@@ -255,7 +337,12 @@ mod tests {
     }
 
     fn codes(text: &str) -> Vec<(&'static str, u32)> {
-        parse(text).err().unwrap_or_default().iter().map(|e| (e.code(), e.span.start)).collect()
+        parse(text)
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(|e| (e.code(), e.span.start))
+            .collect()
     }
 
     #[test]
@@ -307,6 +394,9 @@ mod tests {
 
     #[test]
     fn empty_string_is_an_error() {
-        assert_eq!(parse_betza("", Some(5), Span::new(4, 6), &[]).unwrap_err()[0].code(), "E1004");
+        assert_eq!(
+            parse_betza("", Some(5), Span::new(4, 6), &[]).unwrap_err()[0].code(),
+            "E1004"
+        );
     }
 }

@@ -40,7 +40,10 @@ pub fn check_source(source: &str) -> Checked {
         Ok(file) => file,
         Err(mut errors) => {
             errors.sort_by_key(|e| e.span);
-            return Checked { game: None, problems: errors };
+            return Checked {
+                game: None,
+                problems: errors,
+            };
         }
     };
     check_file(&file)
@@ -57,7 +60,10 @@ pub fn check_file(file: &ast::File) -> Checked {
     problems.sort_by_key(|e| (e.span, e.code()));
     problems.dedup();
     let has_errors = problems.iter().any(|p| !p.is_warning());
-    Checked { game: if has_errors { None } else { Some(game) }, problems }
+    Checked {
+        game: if has_errors { None } else { Some(game) },
+        problems,
+    }
 }
 
 /// A declared name: its index among its kind and where it was declared.
@@ -77,10 +83,23 @@ struct Names {
 impl Names {
     fn declare(&mut self, name: &ast::Name, kind: &'static str, problems: &mut Vec<Error>) {
         if let Some(first) = self.map.get(&name.text) {
-            problems.push(Error::new(name.span, ErrorKind::DuplicateName { kind, name: name.text.clone(), first: first.span }));
+            problems.push(Error::new(
+                name.span,
+                ErrorKind::DuplicateName {
+                    kind,
+                    name: name.text.clone(),
+                    first: first.span,
+                },
+            ));
             return;
         }
-        self.map.insert(name.text.clone(), Declared { index: self.order.len(), span: name.span });
+        self.map.insert(
+            name.text.clone(),
+            Declared {
+                index: self.order.len(),
+                span: name.span,
+            },
+        );
         self.order.push(name.text.clone());
     }
 
@@ -138,7 +157,9 @@ impl Checker {
         let mut players = Vec::new();
         let mut neutrals = Vec::new();
         for s in statements {
-            let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else { continue };
+            let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else {
+                continue;
+            };
             let (names, kind) = match s.keyword.text.as_str() {
                 "board" => (&mut self.boards, "board"),
                 "player" => {
@@ -154,7 +175,12 @@ impl Checker {
                 "reserve" => (&mut self.reserves, "reserve"),
                 "option" => {
                     for values in s.children().iter().filter(|c| c.keyword.text == "values") {
-                        self.option_value_words.extend(values.arguments.iter().filter_map(|v| v.as_name().map(|n| n.text.clone())));
+                        self.option_value_words.extend(
+                            values
+                                .arguments
+                                .iter()
+                                .filter_map(|v| v.as_name().map(|n| n.text.clone())),
+                        );
                     }
                     (&mut self.options, "option")
                 }
@@ -181,11 +207,27 @@ impl Checker {
     fn declare_atom(&mut self, name: &ast::Name, vector: &ast::Value) {
         let mut chars = name.text.chars();
         let (Some(letter), None) = (chars.next(), chars.next()) else {
-            self.error(name.span, ErrorKind::WrongArgument { expected: "a single capital letter".into(), found: "a name" });
+            self.error(
+                name.span,
+                ErrorKind::WrongArgument {
+                    expected: "a single capital letter".into(),
+                    found: "a name",
+                },
+            );
             return;
         };
-        if !letter.is_ascii_uppercase() || crate::betza::builtin_atom(letter).is_some() || letter == 'L' || letter == 'J' {
-            self.error(name.span, ErrorKind::WrongArgument { expected: "a capital letter that is not a built-in atom".into(), found: "a built-in atom" });
+        if !letter.is_ascii_uppercase()
+            || crate::betza::builtin_atom(letter).is_some()
+            || letter == 'L'
+            || letter == 'J'
+        {
+            self.error(
+                name.span,
+                ErrorKind::WrongArgument {
+                    expected: "a capital letter that is not a built-in atom".into(),
+                    found: "a built-in atom",
+                },
+            );
             return;
         }
         if let ast::ValueKind::Vector(v) = &vector.kind {
@@ -220,7 +262,9 @@ fn distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for j in 0..b.len() {
             let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != b[j])).min(row[j] + 1).min(row[j + 1] + 1);
+            row[j + 1] = (previous + usize::from(ca != b[j]))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             previous = current;
         }
     }

@@ -21,7 +21,10 @@ pub struct Error {
 pub enum ErrorKind {
     // ---- syntax ----
     /// An unexpected character.
-    UnexpectedToken { found: char, expected: Vec<&'static str> },
+    UnexpectedToken {
+        found: char,
+        expected: Vec<&'static str>,
+    },
     /// A string without its closing quote on the same line.
     UnterminatedString,
     /// `{`, `(` or `[` never closed.
@@ -29,7 +32,11 @@ pub enum ErrorKind {
     /// `}`, `)` or `]` with nothing to close.
     UnmatchedClose { close: char },
     /// A closing bracket of the wrong kind.
-    MismatchedBracket { open: char, close: char, open_span: Span },
+    MismatchedBracket {
+        open: char,
+        close: char,
+        open_span: Span,
+    },
     /// A number that does not fit.
     NumberTooLarge,
     /// A vector with more than 3 components.
@@ -65,23 +72,44 @@ pub enum ErrorKind {
 
     // ---- semantic checks ----
     /// A keyword that is not a statement of this block.
-    UnknownStatement { keyword: String, context: &'static str, suggestion: Option<String> },
+    UnknownStatement {
+        keyword: String,
+        context: &'static str,
+        suggestion: Option<String>,
+    },
     /// A name declared twice.
-    DuplicateName { kind: &'static str, name: String, first: Span },
+    DuplicateName {
+        kind: &'static str,
+        name: String,
+        first: Span,
+    },
     /// A reference to an undeclared name.
-    UnknownName { kind: &'static str, name: String, suggestion: Option<String> },
+    UnknownName {
+        kind: &'static str,
+        name: String,
+        suggestion: Option<String>,
+    },
     /// A statement missing an argument.
     MissingArgument { keyword: String, expected: String },
     /// An argument of the wrong kind.
-    WrongArgument { expected: String, found: &'static str },
+    WrongArgument {
+        expected: String,
+        found: &'static str,
+    },
     /// More arguments than the statement takes.
     TooManyArguments { keyword: String },
     /// A statement that may appear only once.
     DuplicateStatement { keyword: String, first: Span },
     /// A required statement is missing.
-    MissingStatement { keyword: &'static str, context: &'static str },
+    MissingStatement {
+        keyword: &'static str,
+        context: &'static str,
+    },
     /// A cell name that is on no board.
-    UnknownCell { name: String, suggestion: Option<String> },
+    UnknownCell {
+        name: String,
+        suggestion: Option<String>,
+    },
     /// Two pieces placed on one cell.
     OverlappingSetup { cell: String, first: Span },
     /// A zone without cells.
@@ -105,15 +133,26 @@ pub enum ErrorKind {
     /// A FEN letter no piece has.
     FenUnknownLetter { letter: String },
     /// A FEN rank with the wrong number of cells.
-    FenRankWidth { rank: usize, found: usize, expected: usize },
+    FenRankWidth {
+        rank: usize,
+        found: usize,
+        expected: usize,
+    },
     /// An end rule about royal pieces in a game without one.
     NoRoyal { rule: String },
     /// A vector whose dimension does not match the boards.
     VectorDimension { found: usize, expected: usize },
     /// A function that conditions do not have.
-    UnknownFunction { name: String, suggestion: Option<String> },
+    UnknownFunction {
+        name: String,
+        suggestion: Option<String>,
+    },
     /// A function called with the wrong number of arguments.
-    WrongArity { name: String, expected: String, found: usize },
+    WrongArity {
+        name: String,
+        expected: String,
+        found: usize,
+    },
     /// A range whose ends do not form a range.
     InvalidRange { detail: &'static str },
     /// A board dimension of zero.
@@ -131,13 +170,20 @@ pub enum ErrorKind {
     /// No start position.
     NoSetup,
     /// Labels that do not match the board's size.
-    LabelCount { axis: &'static str, found: usize, expected: usize },
+    LabelCount {
+        axis: &'static str,
+        found: usize,
+        expected: usize,
+    },
     /// A number outside its allowed range.
     NumberOutOfRange { min: i64, max: i64 },
     /// A game with fewer than two players.
     TooFewPlayers { count: usize },
     /// A path that a condition cannot use.
-    UnknownPath { path: String, suggestion: Option<String> },
+    UnknownPath {
+        path: String,
+        suggestion: Option<String>,
+    },
     /// A block after a statement that takes none.
     UnexpectedBlock { keyword: String },
     /// A statement that needs a block and has none.
@@ -239,12 +285,19 @@ impl Error {
     /// Renders the error as a diagnostic for `file_id`.
     pub fn to_diagnostic<F: Copy>(&self, file_id: F) -> Diagnostic<F> {
         let (message, label, help) = self.describe();
-        let severity = if self.is_warning() { Severity::Warning } else { Severity::Error };
+        let severity = if self.is_warning() {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         let mut labels = vec![Label::primary(file_id, self.span.range()).with_message(label)];
         for (span, text) in self.secondary() {
             labels.push(Label::secondary(file_id, span.range()).with_message(text));
         }
-        let mut diagnostic = Diagnostic::new(severity).with_code(self.code()).with_message(message).with_labels(labels);
+        let mut diagnostic = Diagnostic::new(severity)
+            .with_code(self.code())
+            .with_message(message)
+            .with_labels(labels);
         if let Some(help) = help {
             diagnostic = diagnostic.with_notes(vec![format!("help: {help}")]);
         }
@@ -254,7 +307,9 @@ impl Error {
     fn secondary(&self) -> Vec<(Span, String)> {
         use ErrorKind::*;
         match &self.kind {
-            MismatchedBracket { open, open_span, .. } => vec![(*open_span, format!("`{open}` opened here"))],
+            MismatchedBracket {
+                open, open_span, ..
+            } => vec![(*open_span, format!("`{open}` opened here"))],
             DuplicateName { first, .. } => vec![(*first, "first declared here".into())],
             DuplicateStatement { first, .. } => vec![(*first, "first given here".into())],
             OverlappingSetup { first, .. } => vec![(*first, "first placed here".into())],

@@ -24,7 +24,8 @@ pub fn parse_file(source: &str) -> Result<ast::File, Vec<Error>> {
     }
     let joined = join_bracketed_lines(source);
     let source = joined.as_str();
-    let mut pairs = Grammar::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, e)])?;
+    let mut pairs =
+        Grammar::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, e)])?;
     let file = pairs.next().expect("the grammar always yields a file pair");
     let mut errors = Vec::new();
     let statements = file
@@ -45,18 +46,32 @@ fn span_of(pair: &Pair<Rule>) -> Span {
 }
 
 fn parse_name(pair: Pair<Rule>) -> Name {
-    Name { text: pair.as_str().to_string(), span: span_of(&pair) }
+    Name {
+        text: pair.as_str().to_string(),
+        span: span_of(&pair),
+    }
 }
 
 fn parse_statement(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Statement {
     let span = span_of(&pair);
     let mut inner = pair.into_inner().peekable();
-    let first = inner.next().expect("a statement has a keyword or a condition");
+    let first = inner
+        .next()
+        .expect("a statement has a keyword or a condition");
     if first.as_rule() == Rule::condition {
         let condition = parse_condition(first, errors);
         let word = if condition.negated { "unless" } else { "when" };
-        let keyword = Name { text: word.to_string(), span: Span::new(span.start as usize, span.start as usize + word.len()) };
-        return Statement { keyword, arguments: Vec::new(), condition: Some(condition), block: None, span };
+        let keyword = Name {
+            text: word.to_string(),
+            span: Span::new(span.start as usize, span.start as usize + word.len()),
+        };
+        return Statement {
+            keyword,
+            arguments: Vec::new(),
+            condition: Some(condition),
+            block: None,
+            span,
+        };
     }
     let keyword = parse_name(first);
     let mut arguments = Vec::new();
@@ -72,20 +87,35 @@ fn parse_statement(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Statement {
                     .filter(|p| p.as_rule() == Rule::statement)
                     .map(|p| parse_statement(p, errors))
                     .collect();
-                block = Some(ast::Block { statements, span: block_span });
+                block = Some(ast::Block {
+                    statements,
+                    span: block_span,
+                });
             }
             _ => arguments.push(parse_value(part, errors)),
         }
     }
-    Statement { keyword, arguments, condition, block, span }
+    Statement {
+        keyword,
+        arguments,
+        condition,
+        block,
+        span,
+    }
 }
 
 fn parse_condition(pair: Pair<Rule>, errors: &mut Vec<Error>) -> ast::Condition {
     let span = span_of(&pair);
     let mut inner = pair.into_inner();
-    let word = inner.next().expect("a condition starts with when or unless");
+    let word = inner
+        .next()
+        .expect("a condition starts with when or unless");
     let expr = parse_expr(inner.next().expect("a condition has an expression"), errors);
-    ast::Condition { negated: word.as_str() == "unless", expr, span }
+    ast::Condition {
+        negated: word.as_str() == "unless",
+        expr,
+        span,
+    }
 }
 
 fn parse_value(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Value {
@@ -119,7 +149,10 @@ fn parse_value(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Value {
                 })
                 .collect::<Vec<_>>();
             if comps.len() > 3 {
-                errors.push(Error::new(span, ErrorKind::VectorArity { found: comps.len() }));
+                errors.push(Error::new(
+                    span,
+                    ErrorKind::VectorArity { found: comps.len() },
+                ));
             }
             ValueKind::Vector(comps)
         }
@@ -133,7 +166,10 @@ fn parse_value(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Value {
         Rule::string => {
             let raw_text = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
             let raw = !raw_text.contains('\\');
-            ValueKind::Str { text: unescape(raw_text), raw }
+            ValueKind::Str {
+                text: unescape(raw_text),
+                raw,
+            }
         }
         Rule::integer => match pair.as_str().parse::<i128>() {
             Ok(n) if n.abs() <= u64::MAX as i128 => ValueKind::Int(n),
@@ -185,7 +221,11 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
             if parts.len() == 1 {
                 return parts.into_iter().next().expect("one part");
             }
-            let kind = if is_or { ExprKind::Or(parts) } else { ExprKind::And(parts) };
+            let kind = if is_or {
+                ExprKind::Or(parts)
+            } else {
+                ExprKind::And(parts)
+            };
             Expr { kind, span }
         }
         Rule::conjunct => {
@@ -199,7 +239,10 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
             }
             let mut expr = operand.expect("a conjunct has an operand");
             for _ in 0..nots {
-                expr = Expr { kind: ExprKind::Not(Box::new(expr)), span };
+                expr = Expr {
+                    kind: ExprKind::Not(Box::new(expr)),
+                    span,
+                };
             }
             expr
         }
@@ -218,7 +261,10 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
                         _ => CompareOp::In,
                     };
                     let right = parse_expr(right, errors);
-                    Expr { kind: ExprKind::Compare(op, Box::new(left), Box::new(right)), span }
+                    Expr {
+                        kind: ExprKind::Compare(op, Box::new(left), Box::new(right)),
+                        span,
+                    }
                 }
                 _ => left,
             }
@@ -227,10 +273,17 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
             let mut inner = pair.into_inner();
             let mut left = parse_expr(inner.next().expect("first term"), errors);
             while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
-                let op = if op.as_str() == "+" { ArithOp::Add } else { ArithOp::Sub };
+                let op = if op.as_str() == "+" {
+                    ArithOp::Add
+                } else {
+                    ArithOp::Sub
+                };
                 let right = parse_expr(right, errors);
                 let s = left.span.to(right.span);
-                left = Expr { kind: ExprKind::Arith(op, Box::new(left), Box::new(right)), span: s };
+                left = Expr {
+                    kind: ExprKind::Arith(op, Box::new(left), Box::new(right)),
+                    span: s,
+                };
             }
             left
         }
@@ -242,9 +295,15 @@ fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
             let mut inner = pair.into_inner();
             let name = parse_name(inner.next().expect("a call has a name"));
             let args = inner.map(|p| parse_expr(p, errors)).collect();
-            Expr { kind: ExprKind::Call(name, args), span }
+            Expr {
+                kind: ExprKind::Call(name, args),
+                span,
+            }
         }
-        _ => Expr { kind: ExprKind::Value(parse_value(pair, errors)), span },
+        _ => Expr {
+            kind: ExprKind::Value(parse_value(pair, errors)),
+            span,
+        },
     }
 }
 
@@ -305,10 +364,17 @@ fn check_brackets_and_strings(source: &str) -> Vec<Error> {
                 let start = i;
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' && i + 1 < bytes.len() && bytes[i + 1] != b'\n' { 2 } else { 1 };
+                    i += if bytes[i] == b'\\' && i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
+                        2
+                    } else {
+                        1
+                    };
                 }
                 if i >= bytes.len() || bytes[i] != b'"' {
-                    errors.push(Error::new(Span::new(start, start + 1), ErrorKind::UnterminatedString));
+                    errors.push(Error::new(
+                        Span::new(start, start + 1),
+                        ErrorKind::UnterminatedString,
+                    ));
                     continue;
                 }
             }
@@ -326,11 +392,20 @@ fn check_brackets_and_strings(source: &str) -> Vec<Error> {
                     Some(&(open, at)) => {
                         errors.push(Error::new(
                             Span::new(i, i + 1),
-                            ErrorKind::MismatchedBracket { open: open as char, close: close as char, open_span: Span::new(at, at + 1) },
+                            ErrorKind::MismatchedBracket {
+                                open: open as char,
+                                close: close as char,
+                                open_span: Span::new(at, at + 1),
+                            },
                         ));
                         stack.pop();
                     }
-                    None => errors.push(Error::new(Span::new(i, i + 1), ErrorKind::UnmatchedClose { close: close as char })),
+                    None => errors.push(Error::new(
+                        Span::new(i, i + 1),
+                        ErrorKind::UnmatchedClose {
+                            close: close as char,
+                        },
+                    )),
                 }
             }
             _ => {}
@@ -338,7 +413,10 @@ fn check_brackets_and_strings(source: &str) -> Vec<Error> {
         i += 1;
     }
     for (open, at) in stack {
-        errors.push(Error::new(Span::new(at, at + 1), ErrorKind::UnclosedBracket { open: open as char }));
+        errors.push(Error::new(
+            Span::new(at, at + 1),
+            ErrorKind::UnclosedBracket { open: open as char },
+        ));
     }
     errors
 }
@@ -349,11 +427,17 @@ fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> Error {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let end = source[at..].chars().next().filter(|c| *c != '\n').map(|c| at + c.len_utf8()).unwrap_or(at);
+    let end = source[at..]
+        .chars()
+        .next()
+        .filter(|c| *c != '\n')
+        .map(|c| at + c.len_utf8())
+        .unwrap_or(at);
     let found = source[at..].chars().next();
     let expected = match &error.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&'static str> = positives.iter().filter_map(|r| rule_phrase(*r)).collect();
+            let mut words: Vec<&'static str> =
+                positives.iter().filter_map(|r| rule_phrase(*r)).collect();
             words.sort_unstable();
             words.dedup();
             words
@@ -372,10 +456,21 @@ fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> Error {
 fn rule_phrase(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::statement | Rule::keyword => "a statement",
-        Rule::expr | Rule::disjunct | Rule::conjunct | Rule::comparison | Rule::sum | Rule::term => "an expression",
-        Rule::value | Rule::size | Rule::vector | Rule::range | Rule::list | Rule::string | Rule::integer | Rule::path | Rule::name => {
-            "a value"
-        }
+        Rule::expr
+        | Rule::disjunct
+        | Rule::conjunct
+        | Rule::comparison
+        | Rule::sum
+        | Rule::term => "an expression",
+        Rule::value
+        | Rule::size
+        | Rule::vector
+        | Rule::range
+        | Rule::list
+        | Rule::string
+        | Rule::integer
+        | Rule::path
+        | Rule::name => "a value",
         Rule::block => "a block",
         Rule::condition | Rule::cond_word => "`when`",
         Rule::sep => "a line break or `;`",

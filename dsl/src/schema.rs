@@ -181,16 +181,49 @@ pub struct Spec {
 }
 
 const fn stmt(keyword: &'static str, args: &'static [Arg]) -> Spec {
-    Spec { keyword, args, block: None, block_required: false, once: false, condition: false }
+    Spec {
+        keyword,
+        args,
+        block: None,
+        block_required: false,
+        once: false,
+        condition: false,
+    }
 }
 const fn once(keyword: &'static str, args: &'static [Arg]) -> Spec {
-    Spec { keyword, args, block: None, block_required: false, once: true, condition: false }
+    Spec {
+        keyword,
+        args,
+        block: None,
+        block_required: false,
+        once: true,
+        condition: false,
+    }
 }
 const fn cond(keyword: &'static str, args: &'static [Arg]) -> Spec {
-    Spec { keyword, args, block: None, block_required: false, once: false, condition: true }
+    Spec {
+        keyword,
+        args,
+        block: None,
+        block_required: false,
+        once: false,
+        condition: true,
+    }
 }
-const fn with_block(keyword: &'static str, args: &'static [Arg], block: Context, required: bool) -> Spec {
-    Spec { keyword, args, block: Some(block), block_required: required, once: false, condition: false }
+const fn with_block(
+    keyword: &'static str,
+    args: &'static [Arg],
+    block: Context,
+    required: bool,
+) -> Spec {
+    Spec {
+        keyword,
+        args,
+        block: Some(block),
+        block_required: required,
+        once: false,
+        condition: false,
+    }
 }
 
 use Arg::{Keyword as Kw, OptKeyword as OptKw, Value as V};
@@ -200,8 +233,23 @@ use Count::{Any as ZeroOrMore, Many, One, Optional};
 pub const RESULTS: &[&str] = &["win", "loss", "draw", "points"];
 /// Events that rules may react to.
 pub const EVENTS: &[&str] = &[
-    "capture", "move", "enter", "leave", "turn_start", "turn_end", "checkmate", "check", "elimination", "drop",
-    "promotion", "transfer", "game_start", "transform", "unpin", "jump", "stack",
+    "capture",
+    "move",
+    "enter",
+    "leave",
+    "turn_start",
+    "turn_end",
+    "checkmate",
+    "check",
+    "elimination",
+    "drop",
+    "promotion",
+    "transfer",
+    "game_start",
+    "transform",
+    "unpin",
+    "jump",
+    "stack",
 ];
 /// When an end condition is tested.
 const AT: Arg = OptKw("at", Kind::Word(&["turn_start", "move"]), One);
@@ -211,28 +259,81 @@ const RESULT: Arg = V(Kind::Word(RESULTS), One);
 const SUBJECT: Arg = V(Kind::SideOr(&["mover", "victim"]), Optional);
 
 const TOP: &[Spec] = &[
-    Spec { once: true, ..with_block("game", &[V(Kind::Letter, One), V(Kind::Str, Optional)], Context::Game, false) },
-    with_block("board", &[V(Kind::NewName, One), V(Kind::Size, Optional)], Context::Board, false),
-    with_block("player", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
-    with_block("neutral", &[V(Kind::NewName, One), V(Kind::Str, Optional)], Context::Player, false),
+    Spec {
+        once: true,
+        ..with_block(
+            "game",
+            &[V(Kind::Letter, One), V(Kind::Str, Optional)],
+            Context::Game,
+            false,
+        )
+    },
+    with_block(
+        "board",
+        &[V(Kind::NewName, One), V(Kind::Size, Optional)],
+        Context::Board,
+        false,
+    ),
+    with_block(
+        "player",
+        &[V(Kind::NewName, One), V(Kind::Str, Optional)],
+        Context::Player,
+        false,
+    ),
+    with_block(
+        "neutral",
+        &[V(Kind::NewName, One), V(Kind::Str, Optional)],
+        Context::Player,
+        false,
+    ),
     stmt("atom", &[V(Kind::Ident, One), V(Kind::Vector, One)]),
     with_block("zone", &[V(Kind::NewName, One)], Context::Zone, true),
     with_block("piece", &[V(Kind::NewName, One)], Context::Piece, true),
-    Spec { once: true, ..with_block("setup", &[V(Kind::Fen, Optional)], Context::Setup, false) },
+    Spec {
+        once: true,
+        ..with_block("setup", &[V(Kind::Fen, Optional)], Context::Setup, false)
+    },
     with_block("reserve", &[V(Kind::NewName, One)], Context::Reserve, false),
-    with_block("castle", &[V(Kind::NewName, Optional)], Context::Castle, true),
-    Spec { once: true, ..with_block("turn", &[], Context::Turn, true) },
+    with_block(
+        "castle",
+        &[V(Kind::NewName, Optional)],
+        Context::Castle,
+        true,
+    ),
+    Spec {
+        once: true,
+        ..with_block("turn", &[], Context::Turn, true)
+    },
     with_block("rule", &[V(Kind::NewName, One)], Context::Rule, true),
-    Spec { once: true, ..with_block("end", &[], Context::End, true) },
+    Spec {
+        once: true,
+        ..with_block("end", &[], Context::End, true)
+    },
     with_block("option", &[V(Kind::NewName, One)], Context::Option, true),
     with_block("typemap", &[V(Kind::NewName, One)], Context::TypeMap, true),
-    with_block("transfer", &[V(Kind::NewName, One)], Context::Transfer, true),
-    with_block("custodian", &[V(Kind::NewName, Optional)], Context::Custodian, true),
-    Spec { once: true, ..with_block("notation", &[], Context::Notation, true) },
+    with_block(
+        "transfer",
+        &[V(Kind::NewName, One)],
+        Context::Transfer,
+        true,
+    ),
+    with_block(
+        "custodian",
+        &[V(Kind::NewName, Optional)],
+        Context::Custodian,
+        true,
+    ),
+    Spec {
+        once: true,
+        ..with_block("notation", &[], Context::Notation, true)
+    },
     once("captures", &[V(Kind::Word(&["any", "enemy"]), One)]),
 ];
 
-const TYPEMAP: &[Spec] = &[stmt("map", &[V(Kind::Piece, Many), Kw("to"), V(Kind::Piece, One)])];
+const TYPEMAP: &[Spec] = &[stmt(
+    "map",
+    &[V(Kind::Piece, Many), Kw("to"), V(Kind::Piece, One)],
+)];
 
 const TRANSFER: &[Spec] = &[
     once("pieces", &[V(Kind::Piece, Many)]),
@@ -244,8 +345,20 @@ const TRANSFER: &[Spec] = &[
 
 const CUSTODIAN: &[Spec] = &[
     once("along", &[V(Kind::Vector, Many)]),
-    stmt("enclose", &[V(Kind::Word(&["enemy", "friend"]), One), V(Kind::LabelOrRange, One)]),
-    stmt("corner", &[V(Kind::Zone, One), V(Kind::Word(&["enemy", "friend"]), Many)]),
+    stmt(
+        "enclose",
+        &[
+            V(Kind::Word(&["enemy", "friend"]), One),
+            V(Kind::LabelOrRange, One),
+        ],
+    ),
+    stmt(
+        "corner",
+        &[
+            V(Kind::Zone, One),
+            V(Kind::Word(&["enemy", "friend"]), Many),
+        ],
+    ),
     once("remove", &[V(Kind::Word(&["top", "unit"]), One)]),
 ];
 
@@ -257,7 +370,10 @@ const NOTATION: &[Spec] = &[
 
 const SCORING: &[Spec] = &[
     once("total", &[V(Kind::IntIn(0, 1000), One)]),
-    stmt("drop_out", &[V(Kind::IntIn(1, 8), One), V(Kind::IntIn(0, 1000), One)]),
+    stmt(
+        "drop_out",
+        &[V(Kind::IntIn(1, 8), One), V(Kind::IntIn(0, 1000), One)],
+    ),
     once("winner", &[V(Kind::Word(&["remainder"]), One)]),
     once("draw", &[V(Kind::Word(&["share"]), One)]),
     once("series", &[V(Kind::Word(&["sum"]), One)]),
@@ -304,12 +420,30 @@ const PLAYER: &[Spec] = &[
 /// Cell specifications, shared by zones and other cell sets.
 const ZONE: &[Spec] = &[
     stmt("cells", &[V(Kind::Cell, Many)]),
-    stmt("rank", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
-    stmt("ranks", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
-    stmt("file", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
-    stmt("files", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
-    stmt("level", &[V(Kind::Label, One), OptKw("on", Kind::Board, One)]),
-    stmt("levels", &[V(Kind::Range, One), OptKw("on", Kind::Board, One)]),
+    stmt(
+        "rank",
+        &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
+    ),
+    stmt(
+        "ranks",
+        &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
+    ),
+    stmt(
+        "file",
+        &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
+    ),
+    stmt(
+        "files",
+        &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
+    ),
+    stmt(
+        "level",
+        &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
+    ),
+    stmt(
+        "levels",
+        &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
+    ),
     stmt("rect", &[V(Kind::Cell, One), V(Kind::Cell, One)]),
     stmt("column", &[V(Kind::Ident, Many)]),
     stmt("board", &[V(Kind::Board, One)]),
@@ -323,14 +457,32 @@ const PIECE: &[Spec] = &[
     once("name", &[V(Kind::Str, One)]),
     cond(
         "moves",
-        &[V(Kind::Betza, One), OptKw("on", Kind::Board, Many), OptKw("from", Kind::Zone, One), OptKw("within", Kind::Zone, One)],
+        &[
+            V(Kind::Betza, One),
+            OptKw("on", Kind::Board, Many),
+            OptKw("from", Kind::Zone, One),
+            OptKw("within", Kind::Zone, One),
+        ],
     ),
     once("promoted_from", &[V(Kind::Piece, One)]),
     once("cannot_hop", &[V(Kind::Piece, Many)]),
     once("facing", &[V(Kind::Word(&["illegal", "must_break"]), One)]),
     once("points", &[V(Kind::Int, One)]),
-    cond("stacks", &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many)]),
-    cond("merge", &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many), Kw("into"), V(Kind::Piece, One), OptKw("in", Kind::Zone, One)]),
+    cond(
+        "stacks",
+        &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many)],
+    ),
+    cond(
+        "merge",
+        &[
+            V(Kind::Betza, One),
+            Kw("onto"),
+            V(Kind::Piece, Many),
+            Kw("into"),
+            V(Kind::Piece, One),
+            OptKw("in", Kind::Zone, One),
+        ],
+    ),
     once("perspective", &[V(Kind::Word(&["owner", "player"]), One)]),
     cond("movable_by", &[V(Kind::SideOr(&["all", "enemy"]), Many)]),
     once("virgin_in", &[V(Kind::Zone, One)]),
@@ -354,7 +506,17 @@ const PIECE: &[Spec] = &[
             OptKw("from", Kind::Reserve, One),
         ],
     ),
-    stmt("promote_pair", &[Kw("in"), V(Kind::Zone, One), Kw("to"), V(Kind::Piece, One), Kw("letter"), V(Kind::Str, One)]),
+    stmt(
+        "promote_pair",
+        &[
+            Kw("in"),
+            V(Kind::Zone, One),
+            Kw("to"),
+            V(Kind::Piece, One),
+            Kw("letter"),
+            V(Kind::Str, One),
+        ],
+    ),
     once("demote_to", &[V(Kind::Piece, One)]),
     once("count_limit", &[V(Kind::IntIn(1, 4096), One)]),
     once("drop_zone", &[V(Kind::Zone, One)]),
@@ -364,18 +526,52 @@ const PIECE: &[Spec] = &[
 
 const SETUP: &[Spec] = &[
     cond("fen", &[V(Kind::Fen, One)]),
-    cond("place", &[V(Kind::SideOr(&[]), One), V(Kind::Piece, One), V(Kind::Cell, Many)]),
-    cond("shuffle", &[V(Kind::Player, One), V(Kind::PieceList, One), Kw("in"), V(Kind::Zone, One)]),
-    cond("fill", &[V(Kind::Reserve, One), V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
+    cond(
+        "place",
+        &[
+            V(Kind::SideOr(&[]), One),
+            V(Kind::Piece, One),
+            V(Kind::Cell, Many),
+        ],
+    ),
+    cond(
+        "shuffle",
+        &[
+            V(Kind::Player, One),
+            V(Kind::PieceList, One),
+            Kw("in"),
+            V(Kind::Zone, One),
+        ],
+    ),
+    cond(
+        "fill",
+        &[
+            V(Kind::Reserve, One),
+            V(Kind::Piece, One),
+            V(Kind::IntIn(0, 4096), One),
+        ],
+    ),
     once("seed", &[V(Kind::Int, One)]),
-    cond("arrange", &[V(Kind::PieceList, One), Kw("in"), V(Kind::Zone, One), Kw("by"), V(Kind::Str, One)]),
+    cond(
+        "arrange",
+        &[
+            V(Kind::PieceList, One),
+            Kw("in"),
+            V(Kind::Zone, One),
+            Kw("by"),
+            V(Kind::Str, One),
+        ],
+    ),
 ];
 
 const RESERVE: &[Spec] = &[
     once("per_player", &[]),
     once("shared", &[]),
     once("drops", &[]),
-    stmt("holds", &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)]),
+    stmt(
+        "holds",
+        &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)],
+    ),
     once("captured_go_here", &[]),
     once("demote_promoted", &[]),
     once("gating", &[V(Kind::Zone, One)]),
@@ -383,12 +579,21 @@ const RESERVE: &[Spec] = &[
 
 const CASTLE: &[Spec] = &[
     once("king", &[V(Kind::Piece, One)]),
-    cond("partner", &[V(Kind::Piece, Many), OptKw("along", Kind::Vector, Many)]),
+    cond(
+        "partner",
+        &[V(Kind::Piece, Many), OptKw("along", Kind::Vector, Many)],
+    ),
     once("along", &[V(Kind::Vector, Many)]),
     once("partner_at", &[V(Kind::Any, One)]),
     once("king_steps", &[V(Kind::IntIn(1, 32), One)]),
     once("partner_to", &[V(Kind::Word(&["crossed", "beyond"]), One)]),
-    stmt("requires", &[V(Kind::Word(&["virgin", "original"]), One), V(Kind::PieceOr(&["king", "partner"]), Many)]),
+    stmt(
+        "requires",
+        &[
+            V(Kind::Word(&["virgin", "original"]), One),
+            V(Kind::PieceOr(&["king", "partner"]), Many),
+        ],
+    ),
     once("ignore_attacks", &[]),
     once("from", &[V(Kind::Cells, Many)]),
     once("not_through_check", &[]),
@@ -397,18 +602,30 @@ const CASTLE: &[Spec] = &[
 const TURN: &[Spec] = &[
     once("order", &[V(Kind::Player, Many)]),
     once("moves", &[V(Kind::IntIn(1, 16), One)]),
-    once("pass", &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)]),
+    once(
+        "pass",
+        &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)],
+    ),
     stmt("freeze", &[Kw("after"), V(Kind::Ident, One)]),
     once("skip_eliminated", &[]),
     once("end_early_when_stuck", &[]),
-    once("en_passant_expires", &[V(Kind::Word(&["owner_turn", "next_move"]), One)]),
-    once("checkmate_test", &[V(Kind::Word(&["attacked_at_turn_start", "no_moves"]), One)]),
+    once(
+        "en_passant_expires",
+        &[V(Kind::Word(&["owner_turn", "next_move"]), One)],
+    ),
+    once(
+        "checkmate_test",
+        &[V(Kind::Word(&["attacked_at_turn_start", "no_moves"]), One)],
+    ),
     once("must_capture", &[]),
     once("forbid_checks", &[]),
 ];
 
 const RULE: &[Spec] = &[
-    stmt("on", &[V(Kind::Word(EVENTS), One), V(Kind::Term, ZeroOrMore)]),
+    stmt(
+        "on",
+        &[V(Kind::Word(EVENTS), One), V(Kind::Term, ZeroOrMore)],
+    ),
     cond("transform", &[V(Kind::Term, Many)]),
     cond("send", &[V(Kind::Term, Many)]),
     cond("remove", &[V(Kind::Term, Many)]),
@@ -417,7 +634,10 @@ const RULE: &[Spec] = &[
     cond("score", &[V(Kind::Term, One), V(Kind::Int, One)]),
     cond("convert", &[V(Kind::Term, Many)]),
     cond("set", &[V(Kind::Term, Many)]),
-    cond("reset", &[V(Kind::Word(&["move_rule", "checks", "repetition"]), One)]),
+    cond(
+        "reset",
+        &[V(Kind::Word(&["move_rule", "checks", "repetition"]), One)],
+    ),
 ];
 
 const END: &[Spec] = &[
@@ -425,27 +645,113 @@ const END: &[Spec] = &[
     cond("stalemate", &[RESULT, SUBJECT, CLAIM, AT]),
     cond("no_moves", &[RESULT, SUBJECT, CLAIM, AT]),
     cond("royal_capture", &[RESULT, SUBJECT, CLAIM, AT]),
-    cond("extinction", &[V(Kind::PieceOr(&["all"]), Many), RESULT, SUBJECT, CLAIM, AT]),
-    cond("flag", &[V(Kind::Zone, One), V(Kind::Piece, Many), RESULT, SUBJECT, CLAIM, AT, V(Kind::Word(&["after_reply"]), Optional)]),
-    cond("checks", &[V(Kind::IntIn(1, 1000), One), RESULT, SUBJECT, CLAIM, AT]),
-    cond("bare_king", &[RESULT, SUBJECT, CLAIM, AT, V(Kind::Word(&["unless_bared_back"]), Optional)]),
-    cond("drop_mate", &[V(Kind::Piece, Many), RESULT, SUBJECT, CLAIM, AT]),
-    cond("perpetual_check", &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT]),
-    cond("facing", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
-    Spec { block: Some(Context::Counting), block_required: true, ..cond("counting", &[RESULT, SUBJECT, CLAIM]) },
-    cond("repetition", &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT]),
-    cond("move_rule", &[V(Kind::IntIn(1, 10000), One), RESULT, SUBJECT, CLAIM, AT]),
-    cond("move_limit", &[V(Kind::IntIn(1, 100000), One), RESULT, SUBJECT, CLAIM, AT]),
-    Spec { block: Some(Context::Material), ..cond("insufficient_material", &[RESULT, SUBJECT, CLAIM, AT]) },
+    cond(
+        "extinction",
+        &[V(Kind::PieceOr(&["all"]), Many), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "flag",
+        &[
+            V(Kind::Zone, One),
+            V(Kind::Piece, Many),
+            RESULT,
+            SUBJECT,
+            CLAIM,
+            AT,
+            V(Kind::Word(&["after_reply"]), Optional),
+        ],
+    ),
+    cond(
+        "checks",
+        &[V(Kind::IntIn(1, 1000), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "bare_king",
+        &[
+            RESULT,
+            SUBJECT,
+            CLAIM,
+            AT,
+            V(Kind::Word(&["unless_bared_back"]), Optional),
+        ],
+    ),
+    cond(
+        "drop_mate",
+        &[V(Kind::Piece, Many), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "perpetual_check",
+        &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "facing",
+        &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    Spec {
+        block: Some(Context::Counting),
+        block_required: true,
+        ..cond("counting", &[RESULT, SUBJECT, CLAIM])
+    },
+    cond(
+        "repetition",
+        &[V(Kind::IntIn(2, 100), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "move_rule",
+        &[V(Kind::IntIn(1, 10000), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "move_limit",
+        &[V(Kind::IntIn(1, 100000), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    Spec {
+        block: Some(Context::Material),
+        ..cond("insufficient_material", &[RESULT, SUBJECT, CLAIM, AT])
+    },
     cond("result", &[RESULT, SUBJECT, CLAIM, AT]),
-    cond("checkmates", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
-    cond("total_checkmates", &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT]),
+    cond(
+        "checkmates",
+        &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
+    cond(
+        "total_checkmates",
+        &[V(Kind::IntIn(1, 100), One), RESULT, SUBJECT, CLAIM, AT],
+    ),
     cond("all_pass", &[RESULT, SUBJECT, CLAIM, AT]),
-    cond("captures", &[V(Kind::IntIn(1, 1000), One), V(Kind::PieceOr(&["all"]), Many), RESULT, SUBJECT, CLAIM, AT]),
-    cond("formation", &[V(Kind::Size, One), V(Kind::PieceList, One), RESULT, SUBJECT, CLAIM, AT]),
+    cond(
+        "captures",
+        &[
+            V(Kind::IntIn(1, 1000), One),
+            V(Kind::PieceOr(&["all"]), Many),
+            RESULT,
+            SUBJECT,
+            CLAIM,
+            AT,
+        ],
+    ),
+    cond(
+        "formation",
+        &[
+            V(Kind::Size, One),
+            V(Kind::PieceList, One),
+            RESULT,
+            SUBJECT,
+            CLAIM,
+            AT,
+        ],
+    ),
     cond("last_survivor", &[RESULT, SUBJECT, CLAIM, AT]),
-    once("ranking", &[V(Kind::Word(&["winner", "remaining", "reverse_elimination"]), Many)]),
-    Spec { once: true, ..with_block("scoring", &[], Context::Scoring, true) },
+    once(
+        "ranking",
+        &[V(
+            Kind::Word(&["winner", "remaining", "reverse_elimination"]),
+            Many,
+        )],
+    ),
+    Spec {
+        once: true,
+        ..with_block("scoring", &[], Context::Scoring, true)
+    },
 ];
 
 const OPTION: &[Spec] = &[
@@ -517,7 +823,45 @@ pub const FUNCTIONS: &[Function] = &[
 
 /// Names conditions may use without declaring them: the participants of a move or event.
 pub const CONTEXT_NAMES: &[&str] = &[
-    "mover", "moved", "captured", "captor", "piece", "from", "to", "owner", "controller", "board", "target",
-    "side_to_move", "turn", "opponent", "opponents", "all", "none", "true", "false", "royal", "self", "x", "y", "z", "player", "own", "enemy", "any", "hurdle", "side", "mater", "checkmated", "delivering",
-    "of", "by", "from", "owner", "winner", "adjacent", "except", "victim",
+    "mover",
+    "moved",
+    "captured",
+    "captor",
+    "piece",
+    "from",
+    "to",
+    "owner",
+    "controller",
+    "board",
+    "target",
+    "side_to_move",
+    "turn",
+    "opponent",
+    "opponents",
+    "all",
+    "none",
+    "true",
+    "false",
+    "royal",
+    "self",
+    "x",
+    "y",
+    "z",
+    "player",
+    "own",
+    "enemy",
+    "any",
+    "hurdle",
+    "side",
+    "mater",
+    "checkmated",
+    "delivering",
+    "of",
+    "by",
+    "from",
+    "owner",
+    "winner",
+    "adjacent",
+    "except",
+    "victim",
 ];

@@ -12,12 +12,18 @@ pub struct Span {
 impl Span {
     /// Makes a span from byte offsets.
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// Returns the span covering both spans.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     /// Returns the span as a `Range<usize>` for codespan-reporting.

@@ -26,7 +26,14 @@ fn dot(a: Vec3, b: Vec3) -> i64 {
 /// Returns every permutation and sign variant of a base vector, in a fixed order, without duplicates.
 pub fn symmetric_variants(base: Vec3, dimensions: usize) -> Vec<Vec3> {
     let perms: &[[usize; 3]] = if dimensions == 3 {
-        &[[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]
+        &[
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ]
     } else {
         &[[0, 1, 2], [1, 0, 2]]
     };
@@ -111,7 +118,10 @@ pub fn first_leg_selects(directions: &str, v: Vec3, frame: &Frame) -> bool {
         let c = letters[i];
         let next = letters.get(i + 1).copied();
         if diagonal {
-            let crossing = matches!((c, next), ('f' | 'b', Some('l' | 'r')) | ('l' | 'r', Some('f' | 'b')));
+            let crossing = matches!(
+                (c, next),
+                ('f' | 'b', Some('l' | 'r')) | ('l' | 'r', Some('f' | 'b'))
+            );
             if crossing {
                 if half(c, x, y) && half(next.unwrap_or('h'), x, y) {
                     return true;
@@ -141,7 +151,8 @@ pub fn first_leg_selects(directions: &str, v: Vec3, frame: &Frame) -> bool {
 
 /// The chiral halves of an oblique leap: `hr` holds (1,2) and its 90° rotations, `hl` their mirror images.
 fn chiral(letter: char, x: i64, y: i64) -> bool {
-    let right_handed = (x > 0) == (y > 0) && x.abs() < y.abs() || (x > 0) != (y > 0) && x.abs() > y.abs();
+    let right_handed =
+        (x > 0) == (y > 0) && x.abs() < y.abs() || (x > 0) != (y > 0) && x.abs() > y.abs();
     if letter == 'r' {
         right_handed
     } else {
@@ -180,15 +191,28 @@ fn turn_class(previous: Vec3, candidate: Vec3) -> (u8, i8) {
         4
     };
     let cross = previous[0] as i64 * candidate[1] as i64 - previous[1] as i64 * candidate[0] as i64;
-    let side = if previous[2] != 0 || candidate[2] != 0 { 0 } else { cross.signum() as i8 };
+    let side = if previous[2] != 0 || candidate[2] != 0 {
+        0
+    } else {
+        cross.signum() as i8
+    };
     (class, side)
 }
 
 /// Tells whether a continuation-leg vector is selected by relative direction letters.
-pub fn continuation_selects(directions: &str, previous: Vec3, candidate: Vec3, straight_family: bool) -> bool {
+pub fn continuation_selects(
+    directions: &str,
+    previous: Vec3,
+    candidate: Vec3,
+    straight_family: bool,
+) -> bool {
     let (class, side) = turn_class(previous, candidate);
     if directions.is_empty() {
-        return if straight_family { class == 0 || class == 2 } else { class != 4 };
+        return if straight_family {
+            class == 0 || class == 2
+        } else {
+            class != 4
+        };
     }
     let letters: Vec<char> = directions.chars().collect();
     let side_ok = |c: char| match c {
@@ -255,26 +279,67 @@ pub trait Shape {
 /// Lists the cells a move part reaches from `from` on an empty board, with what it may do there.
 /// Legs that need an occupied cell (hops, locust captures, must-jump leaps) reach nothing on an empty
 /// board.
-pub fn expand_on_empty(part: &MovePart, from: Vec3, frame: &Frame, shape: &dyn Shape, dimensions: usize) -> Vec<(Vec3, Reach)> {
+pub fn expand_on_empty(
+    part: &MovePart,
+    from: Vec3,
+    frame: &Frame,
+    shape: &dyn Shape,
+    dimensions: usize,
+) -> Vec<(Vec3, Reach)> {
     let mut out: Vec<(Vec3, Reach)> = Vec::new();
     for base in &part.vectors {
-        let starts: Vec<Vec3> =
-            symmetric_variants(*base, dimensions).into_iter().filter(|v| first_leg_selects(&part.legs[0].directions, *v, frame)).collect();
+        let starts: Vec<Vec3> = symmetric_variants(*base, dimensions)
+            .into_iter()
+            .filter(|v| first_leg_selects(&part.legs[0].directions, *v, frame))
+            .collect();
         for v in starts {
-            walk(part, 0, from, v, *base, part.range != 1, shape, dimensions, &mut out);
+            walk(
+                part,
+                0,
+                from,
+                v,
+                *base,
+                part.range != 1,
+                shape,
+                dimensions,
+                &mut out,
+            );
         }
     }
     out
 }
 
 #[allow(clippy::too_many_arguments)]
-fn walk(part: &MovePart, leg: usize, from: Vec3, step: Vec3, base: Vec3, rider: bool, shape: &dyn Shape, dims: usize, out: &mut Vec<(Vec3, Reach)>) {
+fn walk(
+    part: &MovePart,
+    leg: usize,
+    from: Vec3,
+    step: Vec3,
+    base: Vec3,
+    rider: bool,
+    shape: &dyn Shape,
+    dims: usize,
+    out: &mut Vec<(Vec3, Reach)>,
+) {
     let modes = &part.legs[leg].modes;
     let last = leg + 1 == part.legs.len();
-    if modes.contains('p') || modes.contains('g') || modes.contains('j') || (!last && modes.contains('c')) || (!last && modes.contains('d')) {
+    if modes.contains('p')
+        || modes.contains('g')
+        || modes.contains('j')
+        || (!last && modes.contains('c'))
+        || (!last && modes.contains('d'))
+    {
         return;
     }
-    let limit = if rider { if part.range == 0 || part.range == 1 { 64 } else { part.range as usize } } else { 1 };
+    let limit = if rider {
+        if part.range == 0 || part.range == 1 {
+            64
+        } else {
+            part.range as usize
+        }
+    } else {
+        1
+    };
     let mut at = from;
     for _ in 0..limit {
         at = [at[0] + step[0], at[1] + step[1], at[2] + step[2]];
@@ -283,8 +348,12 @@ fn walk(part: &MovePart, leg: usize, from: Vec3, step: Vec3, base: Vec3, rider: 
         }
         if last {
             let only_move = modes.contains('m') && !modes.contains('c') && !modes.contains('d');
-            let only_capture = !modes.contains('m') && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
-            let reach = Reach { moves: !only_capture, captures: !only_move };
+            let only_capture = !modes.contains('m')
+                && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
+            let reach = Reach {
+                moves: !only_capture,
+                captures: !only_move,
+            };
             match out.iter_mut().find(|(c, _)| *c == at) {
                 Some((_, r)) => {
                     r.moves |= reach.moves;
@@ -320,7 +389,13 @@ mod tests {
 
     fn part(legs: &[(&str, &str)], base: Vec3, range: u8) -> MovePart {
         MovePart {
-            legs: legs.iter().map(|(d, m)| Leg { directions: d.to_string(), modes: m.to_string() }).collect(),
+            legs: legs
+                .iter()
+                .map(|(d, m)| Leg {
+                    directions: d.to_string(),
+                    modes: m.to_string(),
+                })
+                .collect(),
             atom: 'X',
             vectors: vec![base],
             range,
@@ -329,8 +404,13 @@ mod tests {
     }
 
     fn targets(p: &MovePart, forward: Vec3) -> Vec<Vec3> {
-        let frame = Frame { forward: vec![forward] };
-        let mut t: Vec<Vec3> = expand_on_empty(p, [4, 4, 0], &frame, &Square(9), 2).into_iter().map(|(c, _)| c).collect();
+        let frame = Frame {
+            forward: vec![forward],
+        };
+        let mut t: Vec<Vec3> = expand_on_empty(p, [4, 4, 0], &frame, &Square(9), 2)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
         t.sort();
         t
     }
@@ -338,7 +418,10 @@ mod tests {
     #[test]
     fn knight_direction_pairs_follow_xboard() {
         let rel = |d: &str| -> Vec<Vec3> {
-            targets(&part(&[(d, "")], [2, 1, 0], 1), [0, 1, 0]).into_iter().map(|c| [c[0] - 4, c[1] - 4, 0]).collect()
+            targets(&part(&[(d, "")], [2, 1, 0], 1), [0, 1, 0])
+                .into_iter()
+                .map(|c| [c[0] - 4, c[1] - 4, 0])
+                .collect()
         };
         assert_eq!(rel("f"), vec![[-1, 2, 0], [1, 2, 0]]);
         assert_eq!(rel("fr"), vec![[2, 1, 0]]);

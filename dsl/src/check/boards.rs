@@ -22,18 +22,41 @@ impl Checker {
             self.build_board(s);
         }
         if self.cell_list.len() > MAX_CELLS {
-            let span = statements.iter().find(|s| s.keyword.text == "board").map(|s| s.span).unwrap_or_default();
-            self.error(span, ErrorKind::BoardTooLarge { cells: self.cell_list.len() });
+            let span = statements
+                .iter()
+                .find(|s| s.keyword.text == "board")
+                .map(|s| s.span)
+                .unwrap_or_default();
+            self.error(
+                span,
+                ErrorKind::BoardTooLarge {
+                    cells: self.cell_list.len(),
+                },
+            );
         }
     }
 
+    // Coordinates index three label lists at once, so index loops read best here.
+    #[allow(clippy::needless_range_loop)]
     fn build_board(&mut self, s: &Statement) {
-        let name = s.arguments[0].as_name().map(|n| n.text.clone()).unwrap_or_default();
+        let name = s.arguments[0]
+            .as_name()
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
         let child = |k: &str| s.children().iter().find(|c| c.keyword.text == k);
         let mut size = [8u32, 8, 1];
-        let explicit_cells: Option<Vec<String>> = child("cells").map(|c| c.arguments.iter().filter_map(|v| v.as_name().map(|n| n.text.clone())).collect());
-        if let Some(Value { kind: ValueKind::Size(dims), span }) = s.arguments.get(1) {
-            if dims.iter().any(|&d| d == 0) {
+        let explicit_cells: Option<Vec<String>> = child("cells").map(|c| {
+            c.arguments
+                .iter()
+                .filter_map(|v| v.as_name().map(|n| n.text.clone()))
+                .collect()
+        });
+        if let Some(Value {
+            kind: ValueKind::Size(dims),
+            span,
+        }) = s.arguments.get(1)
+        {
+            if dims.contains(&0) {
                 self.error(*span, ErrorKind::ZeroSize);
                 return;
             }
@@ -52,7 +75,11 @@ impl Checker {
         }
         let files = self.labels(child("files"), size[0], "files", LabelDefault::Letters);
         let ranks = self.labels(child("ranks"), size[1], "ranks", LabelDefault::Numbers);
-        let levels = if three_d { self.labels(child("levels"), size[2], "levels", LabelDefault::Numbers) } else { vec![String::new()] };
+        let levels = if three_d {
+            self.labels(child("levels"), size[2], "levels", LabelDefault::Numbers)
+        } else {
+            vec![String::new()]
+        };
         let template = match child("name").and_then(|c| c.arguments.first()) {
             Some(v) => {
                 let text = v.as_str().unwrap_or_default().to_string();
@@ -95,8 +122,15 @@ impl Checker {
                 match generated.iter().position(|(g, _)| *g == n.text) {
                     Some(i) => holes.push(i),
                     None => {
-                        let suggestion = super::suggest(&n.text, generated.iter().map(|(g, _)| g.as_str()));
-                        self.error(n.span, ErrorKind::UnknownCell { name: n.text.clone(), suggestion });
+                        let suggestion =
+                            super::suggest(&n.text, generated.iter().map(|(g, _)| g.as_str()));
+                        self.error(
+                            n.span,
+                            ErrorKind::UnknownCell {
+                                name: n.text.clone(),
+                                suggestion,
+                            },
+                        );
                     }
                 }
             }
@@ -106,19 +140,41 @@ impl Checker {
                 continue;
             }
             if let Some(&other) = self.cells.get(&cell_name) {
-                let first_board = self.board_models.get(self.cell_list[other].board).map(|b| b.name.clone()).unwrap_or_else(|| name.clone());
-                self.error(s.arguments[0].span, ErrorKind::DuplicateCell { name: cell_name.clone(), first_board });
+                let first_board = self
+                    .board_models
+                    .get(self.cell_list[other].board)
+                    .map(|b| b.name.clone())
+                    .unwrap_or_else(|| name.clone());
+                self.error(
+                    s.arguments[0].span,
+                    ErrorKind::DuplicateCell {
+                        name: cell_name.clone(),
+                        first_board,
+                    },
+                );
                 continue;
             }
             let id = self.cell_list.len();
             self.cells.insert(cell_name.clone(), id);
             for alias in &aliases {
-                let alias_name = fill(alias, &files[coord[0] as usize], &ranks[coord[1] as usize], &levels[coord[2] as usize]);
+                let alias_name = fill(
+                    alias,
+                    &files[coord[0] as usize],
+                    &ranks[coord[1] as usize],
+                    &levels[coord[2] as usize],
+                );
                 self.cells.entry(alias_name).or_insert(id);
             }
-            self.cell_list.push(Cell { board: board_index, coord, name: cell_name });
+            self.cell_list.push(Cell {
+                board: board_index,
+                coord,
+                name: cell_name,
+            });
         }
-        let capacity = child("capacity").and_then(|c| c.arguments.first()).and_then(Value::as_int).map(|n| n.max(0) as u32);
+        let capacity = child("capacity")
+            .and_then(|c| c.arguments.first())
+            .and_then(Value::as_int)
+            .map(|n| n.max(0) as u32);
         self.board_models.push(Board {
             name,
             size,
@@ -139,25 +195,50 @@ impl Checker {
         let mut seen = Vec::new();
         while let Some(open) = rest.find('{') {
             let Some(close) = rest[open..].find('}') else {
-                self.error(value.span, ErrorKind::InvalidTemplate { detail: "`{` without `}`".into() });
+                self.error(
+                    value.span,
+                    ErrorKind::InvalidTemplate {
+                        detail: "`{` without `}`".into(),
+                    },
+                );
                 return;
             };
             let field = &rest[open + 1..open + close];
             if !matches!(field, "file" | "rank" | "level") {
-                self.error(value.span, ErrorKind::InvalidTemplate { detail: format!("unknown field `{{{field}}}`") });
+                self.error(
+                    value.span,
+                    ErrorKind::InvalidTemplate {
+                        detail: format!("unknown field `{{{field}}}`"),
+                    },
+                );
                 return;
             }
             seen.push(field.to_string());
             rest = &rest[open + close + 1..];
         }
-        let needed: &[&str] = if three_d { &["file", "rank", "level"] } else { &["file", "rank"] };
+        let needed: &[&str] = if three_d {
+            &["file", "rank", "level"]
+        } else {
+            &["file", "rank"]
+        };
         if let Some(missing) = needed.iter().find(|n| !seen.iter().any(|s| s == *n)) {
-            self.error(value.span, ErrorKind::InvalidTemplate { detail: format!("missing `{{{missing}}}`") });
+            self.error(
+                value.span,
+                ErrorKind::InvalidTemplate {
+                    detail: format!("missing `{{{missing}}}`"),
+                },
+            );
         }
     }
 
     /// Reads a `files`/`ranks`/`levels` statement, or makes the default labels.
-    fn labels(&mut self, statement: Option<&Statement>, count: u32, axis: &'static str, default: LabelDefault) -> Vec<String> {
+    fn labels(
+        &mut self,
+        statement: Option<&Statement>,
+        count: u32,
+        axis: &'static str,
+        default: LabelDefault,
+    ) -> Vec<String> {
         let Some(statement) = statement else {
             return (0..count).map(|i| default.label(i)).collect();
         };
@@ -174,7 +255,14 @@ impl Checker {
             }
         }
         if out.len() != count as usize {
-            self.error(statement.arguments_span(), ErrorKind::LabelCount { axis, found: out.len(), expected: count as usize });
+            self.error(
+                statement.arguments_span(),
+                ErrorKind::LabelCount {
+                    axis,
+                    found: out.len(),
+                    expected: count as usize,
+                },
+            );
             out.resize_with(count as usize, String::new);
         }
         out
@@ -192,7 +280,11 @@ impl LabelDefault {
         match self {
             LabelDefault::Numbers => (i + 1).to_string(),
             LabelDefault::Letters if i < 26 => ((b'a' + i as u8) as char).to_string(),
-            LabelDefault::Letters => format!("{}{}", (b'a' + (i / 26 - 1) as u8) as char, (b'a' + (i % 26) as u8) as char),
+            LabelDefault::Letters => format!(
+                "{}{}",
+                (b'a' + (i / 26 - 1) as u8) as char,
+                (b'a' + (i % 26) as u8) as char
+            ),
         }
     }
 }
@@ -213,7 +305,9 @@ pub(super) fn expand_range(lo: &Value, hi: &Value) -> Result<Vec<String>, &'stat
             let (a, b) = (&a[0].text, &b[0].text);
             let (mut ca, mut cb) = (a.chars(), b.chars());
             match (ca.next(), ca.next(), cb.next(), cb.next()) {
-                (Some(x), None, Some(y), None) if x <= y && x.is_ascii_alphabetic() && y.is_ascii_alphabetic() => {
+                (Some(x), None, Some(y), None)
+                    if x <= y && x.is_ascii_alphabetic() && y.is_ascii_alphabetic() =>
+                {
                     Ok((x..=y).map(|c| c.to_string()).collect())
                 }
                 (Some(_), None, Some(_), None) => Err("the start is after the end"),
@@ -225,5 +319,8 @@ pub(super) fn expand_range(lo: &Value, hi: &Value) -> Result<Vec<String>, &'stat
 }
 
 fn fill(template: &str, file: &str, rank: &str, level: &str) -> String {
-    template.replace("{file}", file).replace("{rank}", rank).replace("{level}", level)
+    template
+        .replace("{file}", file)
+        .replace("{rank}", rank)
+        .replace("{level}", level)
 }

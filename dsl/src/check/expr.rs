@@ -33,22 +33,48 @@ impl Checker {
                     CompareOp::Ge => ">=",
                     CompareOp::In => "in",
                 };
-                Expr::Compare(op, Box::new(self.check_expr(l)), Box::new(self.check_expr(r)))
+                Expr::Compare(
+                    op,
+                    Box::new(self.check_expr(l)),
+                    Box::new(self.check_expr(r)),
+                )
             }
             ExprKind::Arith(op, l, r) => {
                 let op = if *op == ArithOp::Add { "+" } else { "-" };
-                Expr::Arith(op, Box::new(self.check_expr(l)), Box::new(self.check_expr(r)))
+                Expr::Arith(
+                    op,
+                    Box::new(self.check_expr(l)),
+                    Box::new(self.check_expr(r)),
+                )
             }
             ExprKind::Call(name, args) => {
                 let checked: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
                 match FUNCTIONS.iter().find(|f| f.name == name.text) {
                     None => {
-                        let suggestion = super::suggest(&name.text, FUNCTIONS.iter().map(|f| f.name));
-                        self.error(name.span, ErrorKind::UnknownFunction { name: name.text.clone(), suggestion });
+                        let suggestion =
+                            super::suggest(&name.text, FUNCTIONS.iter().map(|f| f.name));
+                        self.error(
+                            name.span,
+                            ErrorKind::UnknownFunction {
+                                name: name.text.clone(),
+                                suggestion,
+                            },
+                        );
                     }
                     Some(f) if args.len() < f.min || args.len() > f.max => {
-                        let expected = if f.min == f.max { format!("{} arguments", f.min) } else { format!("{} to {} arguments", f.min, f.max) };
-                        self.error(e.span, ErrorKind::WrongArity { name: name.text.clone(), expected, found: args.len() });
+                        let expected = if f.min == f.max {
+                            format!("{} arguments", f.min)
+                        } else {
+                            format!("{} to {} arguments", f.min, f.max)
+                        };
+                        self.error(
+                            e.span,
+                            ErrorKind::WrongArity {
+                                name: name.text.clone(),
+                                expected,
+                                found: args.len(),
+                            },
+                        );
                     }
                     Some(_) => {}
                 }
@@ -85,7 +111,14 @@ impl Checker {
             match path.get(1) {
                 Some(name) if self.options.get(&name.text).is_none() => {
                     let suggestion = self.options.suggest(&name.text);
-                    self.error(name.span, ErrorKind::UnknownName { kind: "option", name: name.text.clone(), suggestion });
+                    self.error(
+                        name.span,
+                        ErrorKind::UnknownName {
+                            kind: "option",
+                            name: name.text.clone(),
+                            suggestion,
+                        },
+                    );
                 }
                 _ => {}
             }
@@ -111,7 +144,13 @@ impl Checker {
                 .chain(self.boards.order.iter().cloned())
                 .collect();
             let suggestion = super::suggest(text, candidates.iter().map(String::as_str));
-            self.error(root.span, ErrorKind::UnknownPath { path: text.to_string(), suggestion });
+            self.error(
+                root.span,
+                ErrorKind::UnknownPath {
+                    path: text.to_string(),
+                    suggestion,
+                },
+            );
         }
     }
 }

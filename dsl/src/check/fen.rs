@@ -8,12 +8,20 @@ use crate::span::Span;
 impl Checker {
     /// Checks a FEN for a game with one 2D board. Returns the cells it fills, for overlap checks.
     pub(super) fn check_fen(&mut self, v: &Value) -> Vec<usize> {
-        let ValueKind::Str { text, raw } = &v.kind else { return Vec::new() };
+        let ValueKind::Str { text, raw } = &v.kind else {
+            return Vec::new();
+        };
         if self.board_models.len() != 1 || self.dimensions != 2 {
             return Vec::new(); // multi-board and 3D positions use the vdl extension, checked when loaded
         }
         let base = v.span.start as usize + 1;
-        let at = |i: usize, len: usize| if *raw { Span::new(base + i, base + i + len.max(1)) } else { v.span };
+        let at = |i: usize, len: usize| {
+            if *raw {
+                Span::new(base + i, base + i + len.max(1))
+            } else {
+                v.span
+            }
+        };
         let board = self.board_models[0].clone();
         let (width, height) = (board.size[0] as usize, board.size[1] as usize);
         let placement_end = text.find(' ').unwrap_or(text.len());
@@ -24,7 +32,12 @@ impl Checker {
         };
         let ranks: Vec<&str> = grid.split('/').collect();
         if ranks.len() != height {
-            self.error(at(0, grid.len()), ErrorKind::InvalidFen { detail: format!("{} ranks, the board has {height}", ranks.len()) });
+            self.error(
+                at(0, grid.len()),
+                ErrorKind::InvalidFen {
+                    detail: format!("{} ranks, the board has {height}", ranks.len()),
+                },
+            );
             return Vec::new();
         }
         let mut filled = Vec::new();
@@ -54,13 +67,23 @@ impl Checker {
                     i += 1;
                 }
                 if i >= bytes.len() || !bytes[i].is_ascii_alphabetic() {
-                    self.error(at(offset + start, 1), ErrorKind::InvalidFen { detail: format!("unexpected `{}`", c.escape_default()) });
+                    self.error(
+                        at(offset + start, 1),
+                        ErrorKind::InvalidFen {
+                            detail: format!("unexpected `{}`", c.escape_default()),
+                        },
+                    );
                     return filled;
                 }
                 i += 1;
                 let letter = &rank[start..i];
                 if !self.mark_letter(letter) {
-                    self.error(at(offset + start, i - start), ErrorKind::FenUnknownLetter { letter: letter.to_string() });
+                    self.error(
+                        at(offset + start, i - start),
+                        ErrorKind::FenUnknownLetter {
+                            letter: letter.to_string(),
+                        },
+                    );
                 }
                 if x < width {
                     filled.push(board.first_cell + y * width + x);
@@ -68,14 +91,29 @@ impl Checker {
                 x += 1;
             }
             if x != width {
-                self.error(at(offset, rank.len()), ErrorKind::FenRankWidth { rank: r + 1, found: x, expected: width });
+                self.error(
+                    at(offset, rank.len()),
+                    ErrorKind::FenRankWidth {
+                        rank: r + 1,
+                        found: x,
+                        expected: width,
+                    },
+                );
             }
             offset += rank.len() + 1;
         }
         if let Some((open, pocket)) = pocket {
-            for (i, c) in pocket.char_indices().filter(|(_, c)| c.is_ascii_alphabetic()) {
+            for (i, c) in pocket
+                .char_indices()
+                .filter(|(_, c)| c.is_ascii_alphabetic())
+            {
                 if !self.mark_letter(&c.to_string()) {
-                    self.error(at(open + i, 1), ErrorKind::FenUnknownLetter { letter: c.to_string() });
+                    self.error(
+                        at(open + i, 1),
+                        ErrorKind::FenUnknownLetter {
+                            letter: c.to_string(),
+                        },
+                    );
                 }
             }
         }
@@ -83,7 +121,12 @@ impl Checker {
         if let Some(side) = fields.get(1) {
             if !matches!(*side, "w" | "b") {
                 let i = text.find(side).unwrap_or(0);
-                self.error(at(i, side.len()), ErrorKind::InvalidFen { detail: format!("side to move `{side}` is not `w` or `b`") });
+                self.error(
+                    at(i, side.len()),
+                    ErrorKind::InvalidFen {
+                        detail: format!("side to move `{side}` is not `w` or `b`"),
+                    },
+                );
             }
         }
         filled
@@ -92,7 +135,11 @@ impl Checker {
     /// Marks the piece with this FEN letter (either case) as used; false if there is none.
     fn mark_letter(&mut self, letter: &str) -> bool {
         let upper = letter.to_ascii_uppercase();
-        match self.piece_letters.iter().position(|l| l.to_ascii_uppercase() == upper) {
+        match self
+            .piece_letters
+            .iter()
+            .position(|l| l.to_ascii_uppercase() == upper)
+        {
             Some(i) => {
                 self.used_pieces[i] = true;
                 true

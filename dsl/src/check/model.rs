@@ -2,7 +2,8 @@
 //! to end, a start position, royal pieces, letters, zones, unused names).
 
 use vdl_runtime::model::{
-    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, MovePart, Moves, Outcome, Piece, Player, Promotion, Reserve, Rule, Setup, Zone,
+    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, MovePart, Moves, Outcome, Piece,
+    Player, Promotion, Reserve, Rule, Setup, Zone,
 };
 
 use super::Checker;
@@ -17,18 +18,38 @@ pub const MAX_PIECES: usize = 64;
 
 impl Checker {
     /// Builds the model from the top-level statements and their checked directives.
-    pub(super) fn build_model(&mut self, statements: &[Statement], directives: &[Directive]) -> Game {
-        let mut game = Game { dimensions: self.dimensions, moves_per_turn: 1, ..Game::default() };
+    pub(super) fn build_model(
+        &mut self,
+        statements: &[Statement],
+        directives: &[Directive],
+    ) -> Game {
+        let mut game = Game {
+            dimensions: self.dimensions,
+            moves_per_turn: 1,
+            ..Game::default()
+        };
         game.cells = self.cell_list.clone();
         game.boards = self.board_models.clone();
         let file_start = Span::new(0, 0);
         let game_statement = statements.iter().find(|s| s.keyword.text == "game");
         let anchor = game_statement.map(|s| s.keyword.span).unwrap_or(file_start);
         if game_statement.is_none() {
-            self.error(file_start, ErrorKind::MissingStatement { keyword: "game", context: "the file" });
+            self.error(
+                file_start,
+                ErrorKind::MissingStatement {
+                    keyword: "game",
+                    context: "the file",
+                },
+            );
         }
         if self.board_models.is_empty() && !statements.iter().any(|s| s.keyword.text == "board") {
-            self.error(anchor, ErrorKind::MissingStatement { keyword: "board", context: "the file" });
+            self.error(
+                anchor,
+                ErrorKind::MissingStatement {
+                    keyword: "board",
+                    context: "the file",
+                },
+            );
         }
         for d in directives {
             match d.keyword.as_str() {
@@ -40,8 +61,13 @@ impl Checker {
                 "reserve" => game.reserves.push(build_reserve(d)),
                 "castle" => game.castling.push(d.clone()),
                 "turn" => build_turn(d, &mut game),
-                "end" => game.end.extend(d.children.iter().filter_map(build_end_rule)),
-                "rule" => game.rules.push(Rule { name: word(d.arguments.first()), statements: d.children.clone() }),
+                "end" => game
+                    .end
+                    .extend(d.children.iter().filter_map(build_end_rule)),
+                "rule" => game.rules.push(Rule {
+                    name: word(d.arguments.first()),
+                    statements: d.children.clone(),
+                }),
                 "option" => game.options.push(build_option(d)),
                 _ => {}
             }
@@ -62,7 +88,8 @@ impl Checker {
             _ => game.name.clone(),
         };
         for child in &d.children {
-            if let ("title", Some(Arg::Str(s))) = (child.keyword.as_str(), child.arguments.first()) {
+            if let ("title", Some(Arg::Str(s))) = (child.keyword.as_str(), child.arguments.first())
+            {
                 game.title = s.clone();
             }
         }
@@ -72,7 +99,9 @@ impl Checker {
         let name = word(d.arguments.first());
         if let Some(board) = game.boards.iter_mut().find(|b| b.name == name) {
             for child in &d.children {
-                if let ("forward", Some(Arg::Vector(v))) = (child.keyword.as_str(), child.arguments.first()) {
+                if let ("forward", Some(Arg::Vector(v))) =
+                    (child.keyword.as_str(), child.arguments.first())
+                {
                     board.forward = Some(*v);
                 }
             }
@@ -80,23 +109,55 @@ impl Checker {
     }
 
     fn build_piece(&mut self, d: &Directive) -> Piece {
-        let mut piece = Piece { name: word(d.arguments.first()), ..Piece::default() };
+        let mut piece = Piece {
+            name: word(d.arguments.first()),
+            ..Piece::default()
+        };
         for child in &d.children {
             match (child.keyword.as_str(), child.arguments.as_slice()) {
                 ("letter", [Arg::Str(s)]) => piece.letter = s.clone(),
                 ("royal", _) => piece.royal = true,
                 ("pawn", _) => piece.pawn = true,
                 ("value", [Arg::Int(v)]) => piece.value = Some(*v as i32),
-                ("moves", [Arg::Str(betza), rest @ ..]) => piece.moves.push(self.build_moves(betza, rest, false, child.condition.clone())),
+                ("moves", [Arg::Str(betza), rest @ ..]) => {
+                    piece
+                        .moves
+                        .push(self.build_moves(betza, rest, false, child.condition.clone()))
+                }
                 ("moves_only_on", [Arg::Board(b), Arg::Str(betza)]) => {
-                    piece.moves.push(self.build_moves(betza, &[Arg::Word("on".into()), Arg::Board(*b)], true, child.condition.clone()))
+                    piece.moves.push(self.build_moves(
+                        betza,
+                        &[Arg::Word("on".into()), Arg::Board(*b)],
+                        true,
+                        child.condition.clone(),
+                    ))
                 }
                 ("promote", [_, Arg::Zone(zone), _, rest @ ..]) => {
-                    let choices = rest.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
-                    let optional = rest.iter().any(|a| matches!(a, Arg::Word(w) if w == "optional"));
-                    piece.promotions.push(Promotion { zone: *zone, choices, optional, pair: None, condition: child.condition.clone() });
+                    let choices = rest
+                        .iter()
+                        .filter_map(|a| {
+                            if let Arg::Piece(p) = a {
+                                Some(*p)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
+                    let optional = rest
+                        .iter()
+                        .any(|a| matches!(a, Arg::Word(w) if w == "optional"));
+                    piece.promotions.push(Promotion {
+                        zone: *zone,
+                        choices,
+                        optional,
+                        pair: None,
+                        condition: child.condition.clone(),
+                    });
                 }
-                ("promote_pair", [_, Arg::Zone(zone), _, Arg::Piece(target), _, Arg::Str(letter)]) => piece.promotions.push(Promotion {
+                (
+                    "promote_pair",
+                    [_, Arg::Zone(zone), _, Arg::Piece(target), _, Arg::Str(letter)],
+                ) => piece.promotions.push(Promotion {
                     zone: *zone,
                     choices: vec![*target],
                     optional: false,
@@ -109,13 +170,26 @@ impl Checker {
         piece
     }
 
-    fn build_moves(&mut self, betza: &str, rest: &[Arg], exclusive: bool, condition: Option<Expr>) -> Moves {
+    fn build_moves(
+        &mut self,
+        betza: &str,
+        rest: &[Arg],
+        exclusive: bool,
+        condition: Option<Expr>,
+    ) -> Moves {
         let parts = crate::betza::parse_betza(betza, None, Span::default(), &self.atoms)
             .map(|b| {
                 b.parts
                     .into_iter()
                     .map(|p| MovePart {
-                        legs: p.legs.into_iter().map(|l| Leg { directions: l.directions, modes: l.modes }).collect(),
+                        legs: p
+                            .legs
+                            .into_iter()
+                            .map(|l| Leg {
+                                directions: l.directions,
+                                modes: l.modes,
+                            })
+                            .collect(),
                         atom: p.atom,
                         vectors: p.vectors,
                         range: p.range,
@@ -124,41 +198,102 @@ impl Checker {
                     .collect()
             })
             .unwrap_or_default();
-        let boards = rest.iter().filter_map(|a| if let Arg::Board(b) = a { Some(*b) } else { None }).collect();
-        Moves { betza: betza.to_string(), parts, boards, exclusive, condition }
+        let boards = rest
+            .iter()
+            .filter_map(|a| {
+                if let Arg::Board(b) = a {
+                    Some(*b)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        Moves {
+            betza: betza.to_string(),
+            parts,
+            boards,
+            exclusive,
+            condition,
+        }
     }
 
     fn check_players(&mut self, statements: &[Statement], anchor: Span) {
         let count = self.player_count;
         if count < 2 {
-            let span = statements.iter().find(|s| s.keyword.text == "player").map(|s| s.span).unwrap_or(anchor);
+            let span = statements
+                .iter()
+                .find(|s| s.keyword.text == "player")
+                .map(|s| s.span)
+                .unwrap_or(anchor);
             self.error(span, ErrorKind::TooFewPlayers { count });
         }
         if self.players.order.len() > MAX_PLAYERS {
-            let span = statements.iter().filter(|s| s.keyword.text == "player" || s.keyword.text == "neutral").nth(MAX_PLAYERS).map(|s| s.span).unwrap_or(anchor);
-            self.error(span, ErrorKind::TooManyPlayers { count: self.players.order.len() });
+            let span = statements
+                .iter()
+                .filter(|s| s.keyword.text == "player" || s.keyword.text == "neutral")
+                .nth(MAX_PLAYERS)
+                .map(|s| s.span)
+                .unwrap_or(anchor);
+            self.error(
+                span,
+                ErrorKind::TooManyPlayers {
+                    count: self.players.order.len(),
+                },
+            );
         }
     }
 
     fn check_pieces(&mut self, statements: &[Statement]) {
-        let pieces: Vec<&Statement> = statements.iter().filter(|s| s.keyword.text == "piece").collect();
+        let pieces: Vec<&Statement> = statements
+            .iter()
+            .filter(|s| s.keyword.text == "piece")
+            .collect();
         if pieces.len() > MAX_PIECES {
-            self.error(pieces[MAX_PIECES].span, ErrorKind::TooManyPieces { count: pieces.len() });
+            self.error(
+                pieces[MAX_PIECES].span,
+                ErrorKind::TooManyPieces {
+                    count: pieces.len(),
+                },
+            );
         }
         let mut letters: Vec<(String, Span)> = Vec::new();
         for s in pieces {
             let name = s.arguments.first().and_then(Value::as_name);
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
-            if !s.children().iter().any(|c| moving.contains(&c.keyword.text.as_str())) {
+            if !s
+                .children()
+                .iter()
+                .any(|c| moving.contains(&c.keyword.text.as_str()))
+            {
                 if let Some(name) = name {
-                    self.error(name.span, ErrorKind::PieceWithoutMoves { name: name.text.clone() });
+                    self.error(
+                        name.span,
+                        ErrorKind::PieceWithoutMoves {
+                            name: name.text.clone(),
+                        },
+                    );
                 }
             }
-            if let Some(letter) = s.children().iter().find(|c| c.keyword.text == "letter").and_then(|c| c.arguments.first()) {
-                let text = letter.as_str().map(str::to_string).or_else(|| letter.as_name().map(|n| n.text.clone())).unwrap_or_default();
+            if let Some(letter) = s
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "letter")
+                .and_then(|c| c.arguments.first())
+            {
+                let text = letter
+                    .as_str()
+                    .map(str::to_string)
+                    .or_else(|| letter.as_name().map(|n| n.text.clone()))
+                    .unwrap_or_default();
                 let key = text.to_ascii_uppercase();
                 if let Some((_, first)) = letters.iter().find(|(l, _)| *l == key) {
-                    self.error(letter.span, ErrorKind::DuplicateLetter { letter: text.clone(), first: *first });
+                    self.error(
+                        letter.span,
+                        ErrorKind::DuplicateLetter {
+                            letter: text.clone(),
+                            first: *first,
+                        },
+                    );
                 } else {
                     letters.push((key, letter.span));
                 }
@@ -168,14 +303,23 @@ impl Checker {
 
     fn check_setup(&mut self, statements: &[Statement], anchor: Span, game: &Game) {
         self.piece_letters = game.pieces.iter().map(|p| p.letter.clone()).collect();
-        let setups: Vec<&Statement> = statements.iter().filter(|s| s.keyword.text == "setup").collect();
+        let setups: Vec<&Statement> = statements
+            .iter()
+            .filter(|s| s.keyword.text == "setup")
+            .collect();
         if setups.is_empty() {
             self.error(anchor, ErrorKind::NoSetup);
         }
         for setup in setups {
             let mut placed: Vec<(usize, Span)> = Vec::new();
             let mut fens: Vec<&Value> = setup.arguments.iter().take(1).collect();
-            fens.extend(setup.children().iter().filter(|c| c.keyword.text == "fen").filter_map(|c| c.arguments.first()));
+            fens.extend(
+                setup
+                    .children()
+                    .iter()
+                    .filter(|c| c.keyword.text == "fen")
+                    .filter_map(|c| c.arguments.first()),
+            );
             for fen in fens {
                 if matches!(fen.kind, crate::ast::ValueKind::Str { .. }) {
                     for cell in self.check_fen(fen) {
@@ -183,12 +327,24 @@ impl Checker {
                     }
                 }
             }
-            for place in setup.children().iter().filter(|c| c.keyword.text == "place" && c.condition.is_none()) {
+            for place in setup
+                .children()
+                .iter()
+                .filter(|c| c.keyword.text == "place" && c.condition.is_none())
+            {
                 for v in place.arguments.iter().skip(2) {
                     let Some(name) = v.as_name() else { continue };
-                    let Some(&cell) = self.cells.get(&name.text) else { continue };
+                    let Some(&cell) = self.cells.get(&name.text) else {
+                        continue;
+                    };
                     if let Some((_, first)) = placed.iter().find(|(c, _)| *c == cell) {
-                        self.error(v.span, ErrorKind::OverlappingSetup { cell: name.text.clone(), first: *first });
+                        self.error(
+                            v.span,
+                            ErrorKind::OverlappingSetup {
+                                cell: name.text.clone(),
+                                first: *first,
+                            },
+                        );
                     } else {
                         placed.push((cell, v.span));
                     }
@@ -201,12 +357,22 @@ impl Checker {
         let end = statements.iter().find(|s| s.keyword.text == "end");
         match end {
             None => self.error(anchor, ErrorKind::NoEnd),
-            Some(end) if end.children().is_empty() => self.error(end.keyword.span, ErrorKind::NoEnd),
+            Some(end) if end.children().is_empty() => {
+                self.error(end.keyword.span, ErrorKind::NoEnd)
+            }
             Some(end) => {
                 let has_royal = game.pieces.iter().any(|p| p.royal);
                 for s in end.children() {
-                    if matches!(s.keyword.text.as_str(), "checkmate" | "royal_capture") && !has_royal && !game.pieces.is_empty() {
-                        self.error(s.keyword.span, ErrorKind::NoRoyal { rule: s.keyword.text.clone() });
+                    if matches!(s.keyword.text.as_str(), "checkmate" | "royal_capture")
+                        && !has_royal
+                        && !game.pieces.is_empty()
+                    {
+                        self.error(
+                            s.keyword.span,
+                            ErrorKind::NoRoyal {
+                                rule: s.keyword.text.clone(),
+                            },
+                        );
                     }
                 }
             }
@@ -215,19 +381,31 @@ impl Checker {
 
     fn warn_unused(&mut self, statements: &[Statement]) {
         for s in statements {
-            let Some(name) = s.arguments.first().and_then(Value::as_name) else { continue };
+            let Some(name) = s.arguments.first().and_then(Value::as_name) else {
+                continue;
+            };
             match s.keyword.text.as_str() {
                 "zone" => {
                     if let Some(i) = self.zones.get(&name.text) {
                         if !self.used_zones[i] {
-                            self.error(name.span, ErrorKind::UnusedZone { name: name.text.clone() });
+                            self.error(
+                                name.span,
+                                ErrorKind::UnusedZone {
+                                    name: name.text.clone(),
+                                },
+                            );
                         }
                     }
                 }
                 "piece" => {
                     if let Some(i) = self.pieces.get(&name.text) {
                         if !self.used_pieces[i] {
-                            self.error(name.span, ErrorKind::UnusedPiece { name: name.text.clone() });
+                            self.error(
+                                name.span,
+                                ErrorKind::UnusedPiece {
+                                    name: name.text.clone(),
+                                },
+                            );
                         }
                     }
                 }
@@ -258,13 +436,28 @@ fn build_player(d: &Directive, index: usize) -> Player {
     };
     for child in &d.children {
         match (child.keyword.as_str(), child.arguments.as_slice()) {
-            ("forward", vectors) => player.forward = vectors.iter().filter_map(|a| if let Arg::Vector(v) = a { Some(*v) } else { None }).collect(),
+            ("forward", vectors) => {
+                player.forward = vectors
+                    .iter()
+                    .filter_map(|a| {
+                        if let Arg::Vector(v) = a {
+                            Some(*v)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            }
             ("letters", [Arg::Word(w)]) => player.upper_case = w == "upper",
             _ => player.extra.push(child.clone()),
         }
     }
     if player.forward.is_empty() {
-        player.forward = vec![if index % 2 == 0 { [0, 1, 0] } else { [0, -1, 0] }];
+        player.forward = vec![if index.is_multiple_of(2) {
+            [0, 1, 0]
+        } else {
+            [0, -1, 0]
+        }];
     }
     player
 }
@@ -279,7 +472,10 @@ fn build_setup(d: &Directive, setup: &mut Setup) {
 }
 
 fn build_reserve(d: &Directive) -> Reserve {
-    let mut reserve = Reserve { name: word(d.arguments.first()), ..Reserve::default() };
+    let mut reserve = Reserve {
+        name: word(d.arguments.first()),
+        ..Reserve::default()
+    };
     for child in &d.children {
         match (child.keyword.as_str(), child.arguments.as_slice()) {
             ("per_player", _) => reserve.per_player = true,
@@ -309,13 +505,25 @@ fn build_end_rule(d: &Directive) -> Option<EndRule> {
         Arg::Word(w) if w == "points" => Some(Outcome::Points),
         _ => None,
     })?;
-    let automatic = !d.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "claim"));
+    let automatic = !d
+        .arguments
+        .iter()
+        .any(|a| matches!(a, Arg::Word(w) if w == "claim"));
     let arguments = d.arguments.iter().filter(|a| !matches!(a, Arg::Word(w) if matches!(w.as_str(), "win" | "loss" | "draw" | "points" | "claim"))).cloned().collect();
-    Some(EndRule { kind: d.keyword.clone(), arguments, result, automatic, condition: d.condition.clone() })
+    Some(EndRule {
+        kind: d.keyword.clone(),
+        arguments,
+        result,
+        automatic,
+        condition: d.condition.clone(),
+    })
 }
 
 fn build_option(d: &Directive) -> GameOption {
-    let mut option = GameOption { name: word(d.arguments.first()), ..GameOption::default() };
+    let mut option = GameOption {
+        name: word(d.arguments.first()),
+        ..GameOption::default()
+    };
     let show = |a: &Arg| match a {
         Arg::Word(w) | Arg::Str(w) => w.clone(),
         Arg::Int(n) => n.to_string(),
@@ -334,12 +542,15 @@ fn build_option(d: &Directive) -> GameOption {
 /// Zones: evaluates each zone's cell specifications per player.
 impl Checker {
     fn build_zones(&mut self, statements: &[Statement], directives: &[Directive]) -> Vec<Zone> {
-        let zone_directives: Vec<&Directive> = directives.iter().filter(|d| d.keyword == "zone").collect();
+        let zone_directives: Vec<&Directive> =
+            directives.iter().filter(|d| d.keyword == "zone").collect();
         let players = self.players.order.len().max(1);
         let mut zones: Vec<Option<Vec<Vec<usize>>>> = vec![None; self.zones.order.len()];
         for _ in 0..=zone_directives.len() {
             for d in &zone_directives {
-                let Some(index) = self.zones.get(&word(d.arguments.first())) else { continue };
+                let Some(index) = self.zones.get(&word(d.arguments.first())) else {
+                    continue;
+                };
                 if zones[index].is_some() {
                     continue;
                 }
@@ -350,12 +561,20 @@ impl Checker {
         }
         let mut out = Vec::new();
         for (index, name) in self.zones.order.clone().into_iter().enumerate() {
-            let cells = zones[index].clone().unwrap_or_else(|| vec![Vec::new(); players]);
+            let cells = zones[index]
+                .clone()
+                .unwrap_or_else(|| vec![Vec::new(); players]);
             if cells.iter().all(Vec::is_empty) {
                 let span = statements
                     .iter()
                     .filter(|s| s.keyword.text == "zone")
-                    .find_map(|s| s.arguments.first().and_then(Value::as_name).filter(|n| n.text == name).map(|n| n.span))
+                    .find_map(|s| {
+                        s.arguments
+                            .first()
+                            .and_then(Value::as_name)
+                            .filter(|n| n.text == name)
+                            .map(|n| n.span)
+                    })
                     .unwrap_or_default();
                 self.error(span, ErrorKind::EmptyZone { name: name.clone() });
             }
@@ -365,12 +584,19 @@ impl Checker {
     }
 
     /// Evaluates cell specifications; `None` while a referenced zone is not evaluated yet.
-    fn zone_cells(&self, specs: &[Directive], players: usize, zones: &[Option<Vec<Vec<usize>>>]) -> Option<Vec<Vec<usize>>> {
+    fn zone_cells(
+        &self,
+        specs: &[Directive],
+        players: usize,
+        zones: &[Option<Vec<Vec<usize>>>],
+    ) -> Option<Vec<Vec<usize>>> {
         let mut out = vec![Vec::new(); players];
         for spec in specs {
             match spec.keyword.as_str() {
                 "for" => {
-                    let Some(Arg::Player(p)) = spec.arguments.first() else { continue };
+                    let Some(Arg::Player(p)) = spec.arguments.first() else {
+                        continue;
+                    };
                     let inner = self.zone_cells(&spec.children, players, zones)?;
                     for c in &inner[*p] {
                         if !out[*p].contains(c) {
@@ -399,16 +625,34 @@ impl Checker {
         Some(out)
     }
 
-    fn spec_cells(&self, spec: &Directive, players: usize, zones: &[Option<Vec<Vec<usize>>>]) -> Option<Vec<Vec<usize>>> {
+    fn spec_cells(
+        &self,
+        spec: &Directive,
+        players: usize,
+        zones: &[Option<Vec<Vec<usize>>>],
+    ) -> Option<Vec<Vec<usize>>> {
         let args = spec.arguments.as_slice();
         let board_of = |args: &[Arg]| -> usize {
-            args.iter().find_map(|a| if let Arg::Board(b) = a { Some(*b) } else { None }).unwrap_or(0)
+            args.iter()
+                .find_map(|a| {
+                    if let Arg::Board(b) = a {
+                        Some(*b)
+                    } else {
+                        None
+                    }
+                })
+                .unwrap_or(0)
         };
         let same = |cells: Vec<usize>| Some(vec![cells; players]);
         let cells: Vec<usize> = match spec.keyword.as_str() {
-            "cells" => args.iter().filter_map(|a| if let Arg::Cell(c) = a { Some(*c) } else { None }).collect(),
+            "cells" => args
+                .iter()
+                .filter_map(|a| if let Arg::Cell(c) = a { Some(*c) } else { None })
+                .collect(),
             "rank" | "ranks" | "file" | "files" | "level" | "levels" => {
-                let Some(board) = self.board_models.get(board_of(args)) else { return same(Vec::new()) };
+                let Some(board) = self.board_models.get(board_of(args)) else {
+                    return same(Vec::new());
+                };
                 let axis = match spec.keyword.as_str() {
                     "rank" | "ranks" => 1,
                     "file" | "files" => 0,
@@ -420,7 +664,9 @@ impl Checker {
                     _ => &board.levels,
                 };
                 let wanted = label_positions(labels, args.first());
-                self.board_cells(board).filter(|&c| wanted.contains(&(self.cell_list[c].coord[axis] as usize))).collect()
+                self.board_cells(board)
+                    .filter(|&c| wanted.contains(&(self.cell_list[c].coord[axis] as usize)))
+                    .collect()
             }
             "rect" => match args {
                 [Arg::Cell(a), Arg::Cell(b)] => {
@@ -430,7 +676,8 @@ impl Checker {
                     (0..self.cell_list.len())
                         .filter(|&c| {
                             let cell = &self.cell_list[c];
-                            cell.board == ca.board && (0..3).all(|i| (lo[i]..=hi[i]).contains(&cell.coord[i]))
+                            cell.board == ca.board
+                                && (0..3).all(|i| (lo[i]..=hi[i]).contains(&cell.coord[i]))
                         })
                         .collect()
                 }
@@ -452,7 +699,11 @@ impl Checker {
                 out
             }
             "board" => match args.first() {
-                Some(Arg::Board(b)) => self.board_models.get(*b).map(|board| self.board_cells(board).collect()).unwrap_or_default(),
+                Some(Arg::Board(b)) => self
+                    .board_models
+                    .get(*b)
+                    .map(|board| self.board_cells(board).collect())
+                    .unwrap_or_default(),
                 _ => Vec::new(),
             },
             "zone" => {
@@ -467,18 +718,28 @@ impl Checker {
                 return Some(out);
             }
             "enemies" => {
-                let Some(Arg::Zone(z)) = args.first() else { return same(Vec::new()) };
+                let Some(Arg::Zone(z)) = args.first() else {
+                    return same(Vec::new());
+                };
                 let inner = zones[*z].as_ref()?;
                 let real = self.player_count.max(1);
                 let out = (0..players)
-                    .map(|p| (0..real).filter(|&q| q != p).flat_map(|q| inner[q].iter().copied()).collect())
+                    .map(|p| {
+                        (0..real)
+                            .filter(|&q| q != p)
+                            .flat_map(|q| inner[q].iter().copied())
+                            .collect()
+                    })
                     .collect();
                 return Some(out);
             }
             _ => Vec::new(),
         };
         let cells = match &spec.condition {
-            Some(condition) => cells.into_iter().filter(|&c| coordinate_condition(condition, self.cell_list[c].coord)).collect(),
+            Some(condition) => cells
+                .into_iter()
+                .filter(|&c| coordinate_condition(condition, self.cell_list[c].coord))
+                .collect(),
             None => cells,
         };
         same(cells)
@@ -499,12 +760,19 @@ fn label_positions(labels: &[String], arg: Option<&Arg>) -> Vec<usize> {
     match arg {
         Some(Arg::Range(lo, hi)) => {
             let (lo, hi) = (text(lo), text(hi));
-            match (labels.iter().position(|l| *l == lo), labels.iter().position(|l| *l == hi)) {
+            match (
+                labels.iter().position(|l| *l == lo),
+                labels.iter().position(|l| *l == hi),
+            ) {
                 (Some(a), Some(b)) => (a.min(b)..=a.max(b)).collect(),
                 _ => Vec::new(),
             }
         }
-        Some(a) => labels.iter().position(|l| *l == text(a)).into_iter().collect(),
+        Some(a) => labels
+            .iter()
+            .position(|l| *l == text(a))
+            .into_iter()
+            .collect(),
         None => Vec::new(),
     }
 }

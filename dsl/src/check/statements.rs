@@ -11,11 +11,21 @@ use crate::schema::{specs, Arg as ArgSpec, Context, Count, Kind, Spec};
 impl Checker {
     /// Checks one statement in a block of the given context. `owner` is the player a per-player zone
     /// specification belongs to.
-    pub(super) fn check_statement(&mut self, s: &Statement, context: Context, owner: Option<usize>) -> Option<Directive> {
+    pub(super) fn check_statement(
+        &mut self,
+        s: &Statement,
+        context: Context,
+        owner: Option<usize>,
+    ) -> Option<Directive> {
         let keyword = s.keyword.text.as_str();
         if keyword == "when" || keyword == "unless" {
             let condition = s.condition.as_ref().map(|c| self.check_condition(c));
-            return Some(Directive { keyword: keyword.to_string(), arguments: Vec::new(), condition, children: Vec::new() });
+            return Some(Directive {
+                keyword: keyword.to_string(),
+                arguments: Vec::new(),
+                condition,
+                children: Vec::new(),
+            });
         }
         if context == Context::Zone && keyword == "except" {
             return self.check_except(s, owner);
@@ -32,7 +42,14 @@ impl Checker {
                 candidates.extend(self.players.order.iter().map(String::as_str));
             }
             let suggestion = super::suggest(keyword, candidates.into_iter());
-            self.error(s.keyword.span, ErrorKind::UnknownStatement { keyword: keyword.to_string(), context: context.describe(), suggestion });
+            self.error(
+                s.keyword.span,
+                ErrorKind::UnknownStatement {
+                    keyword: keyword.to_string(),
+                    context: context.describe(),
+                    suggestion,
+                },
+            );
             return None;
         };
         let arguments = self.match_arguments(s, spec, &s.arguments);
@@ -40,27 +57,54 @@ impl Checker {
         let children = match (&s.block, spec.block) {
             (Some(block), Some(inner)) => self.check_block(&block.statements, inner),
             (Some(block), None) => {
-                self.error(block.span, ErrorKind::UnexpectedBlock { keyword: keyword.to_string() });
+                self.error(
+                    block.span,
+                    ErrorKind::UnexpectedBlock {
+                        keyword: keyword.to_string(),
+                    },
+                );
                 Vec::new()
             }
             (None, Some(_)) if spec.block_required => {
-                self.error(s.keyword.span, ErrorKind::MissingBlock { keyword: keyword.to_string() });
+                self.error(
+                    s.keyword.span,
+                    ErrorKind::MissingBlock {
+                        keyword: keyword.to_string(),
+                    },
+                );
                 Vec::new()
             }
             (None, _) => Vec::new(),
         };
-        Some(Directive { keyword: keyword.to_string(), arguments: arguments?, condition, children })
+        Some(Directive {
+            keyword: keyword.to_string(),
+            arguments: arguments?,
+            condition,
+            children,
+        })
     }
 
     /// Checks the statements of a block, including statements that may appear only once.
-    pub(super) fn check_block(&mut self, statements: &[Statement], context: Context) -> Vec<Directive> {
+    pub(super) fn check_block(
+        &mut self,
+        statements: &[Statement],
+        context: Context,
+    ) -> Vec<Directive> {
         let mut seen: Vec<(&str, crate::span::Span)> = Vec::new();
         let mut out = Vec::new();
         for s in statements {
-            let once = specs(context).iter().any(|spec| spec.keyword == s.keyword.text && spec.once);
+            let once = specs(context)
+                .iter()
+                .any(|spec| spec.keyword == s.keyword.text && spec.once);
             if once && s.condition.is_none() {
                 if let Some((_, first)) = seen.iter().find(|(k, _)| *k == s.keyword.text) {
-                    self.error(s.keyword.span, ErrorKind::DuplicateStatement { keyword: s.keyword.text.clone(), first: *first });
+                    self.error(
+                        s.keyword.span,
+                        ErrorKind::DuplicateStatement {
+                            keyword: s.keyword.text.clone(),
+                            first: *first,
+                        },
+                    );
                     continue;
                 }
                 seen.push((s.keyword.text.as_str(), s.keyword.span));
@@ -74,31 +118,64 @@ impl Checker {
     fn check_owned_zone_spec(&mut self, s: &Statement, player: usize) -> Option<Directive> {
         let inner = self.nested_spec(s)?;
         let directive = self.check_statement(&inner, Context::Zone, Some(player))?;
-        Some(Directive { keyword: "for".into(), arguments: vec![Arg::Player(player)], condition: None, children: vec![directive] })
+        Some(Directive {
+            keyword: "for".into(),
+            arguments: vec![Arg::Player(player)],
+            condition: None,
+            children: vec![directive],
+        })
     }
 
     /// `except rank 8`: a cell specification whose cells are removed.
     fn check_except(&mut self, s: &Statement, owner: Option<usize>) -> Option<Directive> {
         let inner = self.nested_spec(s)?;
         let directive = self.check_statement(&inner, Context::Zone, owner)?;
-        Some(Directive { keyword: "except".into(), arguments: Vec::new(), condition: None, children: vec![directive] })
+        Some(Directive {
+            keyword: "except".into(),
+            arguments: Vec::new(),
+            condition: None,
+            children: vec![directive],
+        })
     }
 
     /// Reads `KEYWORD ARGS...` from a statement's arguments as a statement of its own.
     fn nested_spec(&mut self, s: &Statement) -> Option<Statement> {
         let Some(first) = s.arguments.first() else {
-            self.error(s.keyword.span, ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected: "a cell specification".into() });
+            self.error(
+                s.keyword.span,
+                ErrorKind::MissingArgument {
+                    keyword: s.keyword.text.clone(),
+                    expected: "a cell specification".into(),
+                },
+            );
             return None;
         };
         let Some(name) = first.as_name() else {
-            self.error(first.span, ErrorKind::WrongArgument { expected: "a cell specification".into(), found: first.describe() });
+            self.error(
+                first.span,
+                ErrorKind::WrongArgument {
+                    expected: "a cell specification".into(),
+                    found: first.describe(),
+                },
+            );
             return None;
         };
-        Some(Statement { keyword: name.clone(), arguments: s.arguments[1..].to_vec(), condition: s.condition.clone(), block: s.block.clone(), span: s.span })
+        Some(Statement {
+            keyword: name.clone(),
+            arguments: s.arguments[1..].to_vec(),
+            condition: s.condition.clone(),
+            block: s.block.clone(),
+            span: s.span,
+        })
     }
 
     /// Matches arguments against a statement's argument specification.
-    fn match_arguments(&mut self, s: &Statement, spec: &Spec, values: &[Value]) -> Option<Vec<Arg>> {
+    fn match_arguments(
+        &mut self,
+        s: &Statement,
+        spec: &Spec,
+        values: &[Value],
+    ) -> Option<Vec<Arg>> {
         let mut out = Vec::new();
         let mut at = 0;
         let mut ok = true;
@@ -111,39 +188,70 @@ impl Checker {
                         at += 1;
                     }
                     Some(v) => {
-                        self.error(v.span, ErrorKind::WrongArgument { expected: format!("`{word}`"), found: v.describe() });
+                        self.error(
+                            v.span,
+                            ErrorKind::WrongArgument {
+                                expected: format!("`{word}`"),
+                                found: v.describe(),
+                            },
+                        );
                         return None;
                     }
                     None => {
-                        self.error(s.arguments_span(), ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected: format!("`{word}`") });
+                        self.error(
+                            s.arguments_span(),
+                            ErrorKind::MissingArgument {
+                                keyword: s.keyword.text.clone(),
+                                expected: format!("`{word}`"),
+                            },
+                        );
                         return None;
                     }
                 },
                 ArgSpec::OptKeyword(word, kind, count) => {
-                    if values.get(at).and_then(Value::as_name).is_some_and(|n| n.text == word) {
+                    if values
+                        .get(at)
+                        .and_then(Value::as_name)
+                        .is_some_and(|n| n.text == word)
+                    {
                         out.push(Arg::Word(word.to_string()));
                         at += 1;
                         ok &= self.match_kind(s, kind, count, values, &mut at, &stop, &mut out);
                     }
                 }
-                ArgSpec::Value(kind, count) => ok &= self.match_kind(s, kind, count, values, &mut at, &stop, &mut out),
+                ArgSpec::Value(kind, count) => {
+                    ok &= self.match_kind(s, kind, count, values, &mut at, &stop, &mut out)
+                }
             }
             if !ok {
                 return None;
             }
         }
         if let Some(extra) = values.get(at) {
-            self.error(extra.span, ErrorKind::TooManyArguments { keyword: s.keyword.text.clone() });
+            self.error(
+                extra.span,
+                ErrorKind::TooManyArguments {
+                    keyword: s.keyword.text.clone(),
+                },
+            );
             return None;
         }
         Some(out)
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn match_kind(&mut self, s: &Statement, kind: Kind, count: Count, values: &[Value], at: &mut usize, stop: &[&str], out: &mut Vec<Arg>) -> bool {
+    fn match_kind(
+        &mut self,
+        s: &Statement,
+        kind: Kind,
+        count: Count,
+        values: &[Value],
+        at: &mut usize,
+        stop: &[&str],
+        out: &mut Vec<Arg>,
+    ) -> bool {
         let mut matched = 0;
-        loop {
-            let Some(v) = values.get(*at) else { break };
+        while let Some(v) = values.get(*at) {
             if v.as_name().is_some_and(|n| stop.contains(&n.text.as_str())) || !fits(kind, v) {
                 break;
             }
@@ -160,8 +268,20 @@ impl Checker {
         if matched == 0 && matches!(count, Count::One | Count::Many) {
             let expected = describe_kind(kind);
             match values.get(*at) {
-                Some(v) => self.error(v.span, ErrorKind::WrongArgument { expected, found: v.describe() }),
-                None => self.error(s.arguments_span().to(s.keyword.span), ErrorKind::MissingArgument { keyword: s.keyword.text.clone(), expected }),
+                Some(v) => self.error(
+                    v.span,
+                    ErrorKind::WrongArgument {
+                        expected,
+                        found: v.describe(),
+                    },
+                ),
+                None => self.error(
+                    s.arguments_span().to(s.keyword.span),
+                    ErrorKind::MissingArgument {
+                        keyword: s.keyword.text.clone(),
+                        expected,
+                    },
+                ),
             }
             return false;
         }
@@ -209,8 +329,22 @@ impl Checker {
                 (Some(b), _) => Arg::Board(b),
                 (None, Some(r)) => Arg::Reserve(r),
                 (None, None) => {
-                    let suggestion = super::suggest(name, self.boards.order.iter().chain(&self.reserves.order).map(String::as_str));
-                    self.error(v.span, ErrorKind::UnknownName { kind: "board or reserve", name: name.to_string(), suggestion });
+                    let suggestion = super::suggest(
+                        name,
+                        self.boards
+                            .order
+                            .iter()
+                            .chain(&self.reserves.order)
+                            .map(String::as_str),
+                    );
+                    self.error(
+                        v.span,
+                        ErrorKind::UnknownName {
+                            kind: "board or reserve",
+                            name: name.to_string(),
+                            suggestion,
+                        },
+                    );
                     return None;
                 }
             },
@@ -222,7 +356,11 @@ impl Checker {
             Kind::Int => Arg::Int(self.int_value(v, i64::MIN, i64::MAX)?),
             Kind::IntIn(min, max) => Arg::Int(self.int_value(v, min, max)?),
             Kind::Str | Kind::Fen => Arg::Str(v.as_str().unwrap_or_default().to_string()),
-            Kind::Letter => Arg::Str(v.as_str().map(str::to_string).unwrap_or_else(|| name.to_string())),
+            Kind::Letter => Arg::Str(
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| name.to_string()),
+            ),
             Kind::Cells => match (self.zones.get(name), self.cells.get(name)) {
                 (Some(z), _) => {
                     self.used_zones[z] = true;
@@ -230,8 +368,22 @@ impl Checker {
                 }
                 (None, Some(&c)) => Arg::Cell(c),
                 (None, None) => {
-                    let suggestion = super::suggest(name, self.zones.order.iter().map(String::as_str).chain(self.cell_list.iter().map(|c| c.name.as_str())));
-                    self.error(v.span, ErrorKind::UnknownName { kind: "zone or cell", name: name.to_string(), suggestion });
+                    let suggestion = super::suggest(
+                        name,
+                        self.zones
+                            .order
+                            .iter()
+                            .map(String::as_str)
+                            .chain(self.cell_list.iter().map(|c| c.name.as_str())),
+                    );
+                    self.error(
+                        v.span,
+                        ErrorKind::UnknownName {
+                            kind: "zone or cell",
+                            name: name.to_string(),
+                            suggestion,
+                        },
+                    );
                     return None;
                 }
             },
@@ -251,13 +403,25 @@ impl Checker {
     }
 
     fn resolve_option_path(&mut self, v: &Value) -> Option<Arg> {
-        let ValueKind::Path(p) = &v.kind else { return None };
+        let ValueKind::Path(p) = &v.kind else {
+            return None;
+        };
         if self.options.get(&p[1].text).is_none() {
             let suggestion = self.options.suggest(&p[1].text);
-            self.error(p[1].span, ErrorKind::UnknownName { kind: "option", name: p[1].text.clone(), suggestion });
+            self.error(
+                p[1].span,
+                ErrorKind::UnknownName {
+                    kind: "option",
+                    name: p[1].text.clone(),
+                    suggestion,
+                },
+            );
             return None;
         }
-        Some(Arg::List(vec![Arg::Word("option".into()), Arg::Word(p[1].text.clone())]))
+        Some(Arg::List(vec![
+            Arg::Word("option".into()),
+            Arg::Word(p[1].text.clone()),
+        ]))
     }
 
     fn int_value(&mut self, v: &Value, min: i64, max: i64) -> Option<i64> {
@@ -276,11 +440,23 @@ impl Checker {
         match &v.kind {
             ValueKind::Vector(c) => {
                 if c.len() == 3 && self.dimensions == 2 {
-                    self.error(v.span, ErrorKind::VectorDimension { found: 3, expected: 2 });
+                    self.error(
+                        v.span,
+                        ErrorKind::VectorDimension {
+                            found: 3,
+                            expected: 2,
+                        },
+                    );
                     return None;
                 }
                 if c.len() == 2 && self.dimensions == 3 {
-                    self.error(v.span, ErrorKind::VectorDimension { found: 2, expected: 3 });
+                    self.error(
+                        v.span,
+                        ErrorKind::VectorDimension {
+                            found: 2,
+                            expected: 3,
+                        },
+                    );
                     return None;
                 }
                 for (i, x) in c.iter().take(3).enumerate() {
@@ -298,7 +474,13 @@ impl Checker {
                     "southeast" => (1, -1),
                     "southwest" => (-1, -1),
                     _ => {
-                        self.error(v.span, ErrorKind::WrongArgument { expected: "a vector or a compass direction".into(), found: "a name" });
+                        self.error(
+                            v.span,
+                            ErrorKind::WrongArgument {
+                                expected: "a vector or a compass direction".into(),
+                                found: "a name",
+                            },
+                        );
                         return None;
                     }
                 };
@@ -325,12 +507,18 @@ impl Checker {
                 }
                 Arg::Vector(out)
             }
-            ValueKind::Range(lo, hi) => Arg::Range(Box::new(self.literal(lo)), Box::new(self.literal(hi))),
+            ValueKind::Range(lo, hi) => {
+                Arg::Range(Box::new(self.literal(lo)), Box::new(self.literal(hi)))
+            }
             ValueKind::List(items) => Arg::List(items.iter().map(|i| self.literal(i)).collect()),
             ValueKind::Str { text, .. } => Arg::Str(text.clone()),
             ValueKind::Int(n) => Arg::Int(i64::try_from(*n).unwrap_or(i64::MAX)),
             ValueKind::Path(p) => {
-                let text = p.iter().map(|n| n.text.as_str()).collect::<Vec<_>>().join(".");
+                let text = p
+                    .iter()
+                    .map(|n| n.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
                 if p.len() == 1 {
                     if let Some(i) = self.pieces.get(&text) {
                         self.used_pieces[i] = true;
@@ -366,7 +554,13 @@ impl Checker {
 
     pub(super) fn lookup(&mut self, v: &Value, kind: &'static str) -> Option<usize> {
         let Some(name) = v.as_name() else {
-            self.error(v.span, ErrorKind::WrongArgument { expected: format!("a {kind} name"), found: v.describe() });
+            self.error(
+                v.span,
+                ErrorKind::WrongArgument {
+                    expected: format!("a {kind} name"),
+                    found: v.describe(),
+                },
+            );
             return None;
         };
         let names = match kind {
@@ -382,7 +576,14 @@ impl Checker {
             Some(i) => Some(i),
             None => {
                 let suggestion = names.suggest(&name.text);
-                self.error(name.span, ErrorKind::UnknownName { kind, name: name.text.clone(), suggestion });
+                self.error(
+                    name.span,
+                    ErrorKind::UnknownName {
+                        kind,
+                        name: name.text.clone(),
+                        suggestion,
+                    },
+                );
                 None
             }
         }
@@ -399,8 +600,15 @@ impl Checker {
         match self.cells.get(&name.text) {
             Some(&id) => Some(id),
             None => {
-                let suggestion = super::suggest(&name.text, self.cell_list.iter().map(|c| c.name.as_str()));
-                self.error(name.span, ErrorKind::UnknownCell { name: name.text.clone(), suggestion });
+                let suggestion =
+                    super::suggest(&name.text, self.cell_list.iter().map(|c| c.name.as_str()));
+                self.error(
+                    name.span,
+                    ErrorKind::UnknownCell {
+                        name: name.text.clone(),
+                        suggestion,
+                    },
+                );
                 None
             }
         }
@@ -408,13 +616,26 @@ impl Checker {
 
     /// Parses a Betza string argument, reporting errors inside the string.
     pub(super) fn parse_betza_value(&mut self, v: &Value) -> Option<crate::betza::Betza> {
-        let ValueKind::Str { text, raw } = &v.kind else { return None };
+        let ValueKind::Str { text, raw } = &v.kind else {
+            return None;
+        };
         let base = raw.then_some(v.span.start as usize + 1);
         match crate::betza::parse_betza(text, base, v.span, &self.atoms) {
             Ok(betza) => {
                 if betza.is_3d() && self.dimensions == 2 {
-                    let atom = betza.parts.iter().find(|p| p.vectors.iter().any(|x| x[2] != 0)).map(|p| p.atom).unwrap_or('?');
-                    self.error(v.span, ErrorKind::BetzaAtomDimension { atom, board_dims: 2 });
+                    let atom = betza
+                        .parts
+                        .iter()
+                        .find(|p| p.vectors.iter().any(|x| x[2] != 0))
+                        .map(|p| p.atom)
+                        .unwrap_or('?');
+                    self.error(
+                        v.span,
+                        ErrorKind::BetzaAtomDimension {
+                            atom,
+                            board_dims: 2,
+                        },
+                    );
                     return None;
                 }
                 Some(betza)
@@ -445,13 +666,25 @@ fn fits(kind: Kind, v: &Value) -> bool {
     let is_name = v.as_name().is_some();
     let is_option = matches!(&v.kind, ValueKind::Path(p) if p.len() == 2 && p[0].text == "option");
     match kind {
-        Kind::NewName | Kind::Piece | Kind::PieceOr(_) | Kind::Board | Kind::Zone | Kind::Player | Kind::SideOr(_) | Kind::Reserve | Kind::Place
-        | Kind::OptionName | Kind::Cell | Kind::Ident => is_name,
+        Kind::NewName
+        | Kind::Piece
+        | Kind::PieceOr(_)
+        | Kind::Board
+        | Kind::Zone
+        | Kind::Player
+        | Kind::SideOr(_)
+        | Kind::Reserve
+        | Kind::Place
+        | Kind::OptionName
+        | Kind::Cell
+        | Kind::Ident => is_name,
         Kind::PieceList => is_name || matches!(v.kind, ValueKind::List(_)),
         Kind::Letter => is_name || matches!(v.kind, ValueKind::Str { .. }),
         Kind::Cells => is_name,
         Kind::Term => true,
-        Kind::Word(words) => v.as_name().is_some_and(|n| words.contains(&n.text.as_str())),
+        Kind::Word(words) => v
+            .as_name()
+            .is_some_and(|n| words.contains(&n.text.as_str())),
         Kind::Int | Kind::IntIn(..) => matches!(v.kind, ValueKind::Int(_)) || is_option,
         Kind::Str | Kind::Betza | Kind::Fen => matches!(v.kind, ValueKind::Str { .. }) || is_option,
         Kind::Size => matches!(v.kind, ValueKind::Size(_)),
@@ -468,7 +701,14 @@ fn describe_kind(kind: Kind) -> String {
     match kind {
         Kind::NewName => "a new name".into(),
         Kind::Piece | Kind::PieceList => "a piece".into(),
-        Kind::PieceOr(words) => format!("a piece or {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+        Kind::PieceOr(words) => format!(
+            "a piece or {}",
+            words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Kind::Board => "a board".into(),
         Kind::Zone => "a zone".into(),
         Kind::Player => "a player".into(),
@@ -486,7 +726,14 @@ fn describe_kind(kind: Kind) -> String {
         Kind::Range => "a range like `1..8`".into(),
         Kind::Label => "a label".into(),
         Kind::LabelOrRange => "labels or a range".into(),
-        Kind::Word(words) => format!("one of {}", words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ")),
+        Kind::Word(words) => format!(
+            "one of {}",
+            words
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Kind::Ident => "a name".into(),
         Kind::Letter => "a letter".into(),
         Kind::Cells => "cells or a zone".into(),
