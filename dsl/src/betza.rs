@@ -172,12 +172,16 @@ impl BetzaParser<'_> {
     /// Parses modifiers, an atom and an optional range.
     fn parse_part(&mut self) -> Option<Part> {
         let start = self.pos;
+        let errors_before = self.errors.len();
         let mut legs = vec![Leg::default()];
         let mut leg_starts = vec![self.pos];
         let mut initial = false;
         loop {
             let Some(c) = self.peek() else {
-                self.error(start, self.pos - start, ErrorKind::BetzaMissingAtom);
+                // A letter already reported is the likelier fault than a missing atom.
+                if self.errors.len() == errors_before {
+                    self.error(start, self.pos - start, ErrorKind::BetzaMissingAtom);
+                }
                 return None;
             };
             if c.is_ascii_uppercase() {
@@ -370,7 +374,9 @@ mod tests {
         let betza = parse("mafsW").expect("valid");
         assert_eq!(betza.parts[0].legs.len(), 2);
         assert_eq!(betza.parts[0].legs[1].directions, "fs");
-        assert_eq!(parse("FyafsF").expect("valid").parts[0].legs[0].modes, "y");
+        let griffon = parse("FyafsF").expect("valid");
+        assert_eq!(griffon.parts.len(), 2);
+        assert_eq!(griffon.parts[1].legs[0].modes, "y");
     }
 
     #[test]

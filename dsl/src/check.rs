@@ -270,3 +270,6 @@ fn distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+#[cfg(test)]
+mod tests;
