@@ -401,9 +401,9 @@ impl Error {
                 format!("`{letter}` cannot be used on {} leg", if *final_leg { "the final" } else { "a non-final" }),
                 "misplaced mode".into(),
                 Some(if *final_leg {
-                    "`y`, `x`, `u` and `o` belong to legs before an `a`".into()
+                    "`y`, `x` and `u` belong to legs before an `a`".into()
                 } else {
-                    "`e` and `t` belong to the final leg".into()
+                    "`e` belongs to the final leg".into()
                 }),
             ),
             BetzaAtomDimension { atom, board_dims } => (
@@ -469,7 +469,7 @@ impl Error {
             NoEnd => (
                 "the game can never end".into(),
                 "no end condition".into(),
-                Some("add an `end { ... }` block, e.g. `checkmate win`".into()),
+                Some("give the game end conditions, e.g. `end { checkmate win }`".into()),
             ),
             PieceWithoutMoves { name } => (
                 format!("piece `{name}` has no moves"),
@@ -496,7 +496,7 @@ impl Error {
                 Some("declare a piece with `letter` or fix the FEN".into()),
             ),
             FenRankWidth { rank, found, expected } => (
-                format!("FEN rank {rank} has {found} cells, the board has {expected} files"),
+                format!("FEN rank field {rank} (counted from the top) has {found} cells, the board has {expected} files"),
                 format!("{found} cells"),
                 None,
             ),

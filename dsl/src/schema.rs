@@ -403,7 +403,7 @@ const BOARD: &[Spec] = &[
     stmt("alias", &[V(Kind::Str, One)]),
     stmt("hole", &[V(Kind::Ident, Many)]), // resolved against the board's own grid when it is built
     once("cells", &[V(Kind::Ident, Many)]),
-    once("capacity", &[V(Kind::IntIn(1, 4096), One)]),
+    once("capacity", &[V(Kind::IntIn(0, 4096), One)]),
     once("forward", &[V(Kind::Vector, One)]),
     once("no_forward", &[]),
     once("overflow", &[V(Kind::Word(&["capture", "forbid"]), One)]),
@@ -414,7 +414,7 @@ const PLAYER: &[Spec] = &[
     once("letters", &[V(Kind::Word(&["upper", "lower"]), One)]),
     once("fen_prefix", &[V(Kind::Str, One)]),
     cond("movable_by", &[V(Kind::SideOr(&["all", "none"]), Many)]),
-    once("bonus_points", &[V(Kind::Int, One)]),
+    once("bonus_points", &[V(Kind::IntIn(-100_000, 100_000), One)]),
 ];
 
 /// Cell specifications, shared by zones and other cell sets.
@@ -467,7 +467,7 @@ const PIECE: &[Spec] = &[
     once("promoted_from", &[V(Kind::Piece, One)]),
     once("cannot_hop", &[V(Kind::Piece, Many)]),
     once("facing", &[V(Kind::Word(&["illegal", "must_break"]), One)]),
-    once("points", &[V(Kind::Int, One)]),
+    once("points", &[V(Kind::IntIn(-100_000, 100_000), One)]),
     cond(
         "stacks",
         &[V(Kind::Betza, One), Kw("onto"), V(Kind::Piece, Many)],
@@ -488,7 +488,7 @@ const PIECE: &[Spec] = &[
     once("virgin_in", &[V(Kind::Zone, One)]),
     stmt("moves_only_on", &[V(Kind::Board, One), V(Kind::Betza, One)]),
     once("royal", &[]),
-    once("value", &[V(Kind::Int, One)]),
+    once("value", &[V(Kind::IntIn(-100_000, 100_000), One)]),
     once("pawn", &[]),
     once("captures_only", &[V(Kind::PieceOr(&["royal"]), Many)]),
     once("never_captures", &[]),
@@ -631,7 +631,10 @@ const RULE: &[Spec] = &[
     cond("remove", &[V(Kind::Term, Many)]),
     cond("add", &[V(Kind::Reserve, One), V(Kind::Piece, One)]),
     cond("eliminate", &[V(Kind::Term, Many)]),
-    cond("score", &[V(Kind::Term, One), V(Kind::Int, One)]),
+    cond(
+        "score",
+        &[V(Kind::Term, One), V(Kind::IntIn(-100_000, 100_000), One)],
+    ),
     cond("convert", &[V(Kind::Term, Many)]),
     cond("set", &[V(Kind::Term, Many)]),
     cond(

@@ -61,8 +61,13 @@ impl Checker {
                 return;
             }
             if dims.iter().any(|&d| d > MAX_SIDE) {
-                let cells = dims.iter().map(|&d| d as usize).product();
-                self.error(*span, ErrorKind::BoardTooLarge { cells });
+                self.error(
+                    *span,
+                    ErrorKind::NumberOutOfRange {
+                        min: 1,
+                        max: MAX_SIDE as i64,
+                    },
+                );
                 return;
             }
             size = [dims[0], dims[1], dims.get(2).copied().unwrap_or(1)];
@@ -73,6 +78,7 @@ impl Checker {
         if three_d {
             self.dimensions = 3;
         }
+        let errors_before = self.problems.len();
         let files = self.labels(child("files"), size[0], "files", LabelDefault::Letters);
         let ranks = self.labels(child("ranks"), size[1], "ranks", LabelDefault::Numbers);
         let levels = if three_d {
@@ -100,6 +106,9 @@ impl Checker {
                 Some(text)
             })
             .collect();
+        if self.problems.len() > errors_before {
+            return; // cells named from bad labels or templates would only repeat the error
+        }
         let board_index = self.board_models.len();
         let first_cell = self.cell_list.len();
         let mut generated: Vec<(String, [i32; 3])> = Vec::new();
@@ -135,23 +144,26 @@ impl Checker {
                 }
             }
         }
+        let mut reported_duplicate = false;
         for (i, (cell_name, coord)) in generated.into_iter().enumerate() {
             if holes.contains(&i) {
                 continue;
             }
             if let Some(&other) = self.cells.get(&cell_name) {
-                let first_board = self
-                    .board_models
-                    .get(self.cell_list[other].board)
-                    .map(|b| b.name.clone())
-                    .unwrap_or_else(|| name.clone());
-                self.error(
-                    s.arguments[0].span,
-                    ErrorKind::DuplicateCell {
-                        name: cell_name.clone(),
-                        first_board,
-                    },
-                );
+                if !reported_duplicate {
+                    let first_board = self
+                        .board_models
+                        .get(self.cell_list[other].board)
+                        .map_or_else(|| name.clone(), |b| b.name.clone());
+                    self.error(
+                        s.arguments[0].span,
+                        ErrorKind::DuplicateCell {
+                            name: cell_name.clone(),
+                            first_board,
+                        },
+                    );
+                    reported_duplicate = true;
+                }
                 continue;
             }
             let id = self.cell_list.len();

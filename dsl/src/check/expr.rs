@@ -63,7 +63,7 @@ impl Checker {
                     }
                     Some(f) if args.len() < f.min || args.len() > f.max => {
                         let expected = if f.min == f.max {
-                            format!("{} arguments", f.min)
+                            format!("{} argument{}", f.min, if f.min == 1 { "" } else { "s" })
                         } else {
                             format!("{} to {} arguments", f.min, f.max)
                         };

@@ -120,7 +120,9 @@ impl Checker {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if let Some(side) = fields.get(1) {
             if !matches!(*side, "w" | "b") {
-                let i = text.find(side).unwrap_or(0);
+                let i = text[placement_end..]
+                    .find(side)
+                    .map_or(0, |i| i + placement_end);
                 self.error(
                     at(i, side.len()),
                     ErrorKind::InvalidFen {

@@ -77,7 +77,11 @@ impl Checker {
         game.zones = self.build_zones(statements, directives);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
-        self.warn_unused(statements);
+        // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
+        // misspelt reference would make them look unused.
+        if !self.problems.iter().any(|p| !p.is_warning()) {
+            self.warn_unused(statements);
+        }
         game
     }
 
@@ -576,7 +580,25 @@ impl Checker {
                             .map(|n| n.span)
                     })
                     .unwrap_or_default();
-                self.error(span, ErrorKind::EmptyZone { name: name.clone() });
+                let zone_span = statements
+                    .iter()
+                    .find(|s| {
+                        s.keyword.text == "zone"
+                            && s.arguments
+                                .first()
+                                .and_then(Value::as_name)
+                                .is_some_and(|n| n.text == name)
+                    })
+                    .map(|s| s.span)
+                    .unwrap_or_default();
+                let broken = self.problems.iter().any(|p| {
+                    !p.is_warning()
+                        && zone_span.start <= p.span.start
+                        && p.span.end <= zone_span.end
+                });
+                if !broken {
+                    self.error(span, ErrorKind::EmptyZone { name: name.clone() });
+                }
             }
             out.push(Zone { name, cells });
         }

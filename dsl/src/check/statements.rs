@@ -53,6 +53,9 @@ impl Checker {
             return None;
         };
         let arguments = self.match_arguments(s, spec, &s.arguments);
+        if let Some(arguments) = &arguments {
+            self.check_values(s, arguments);
+        }
         let condition = s.condition.as_ref().map(|c| self.check_condition(c));
         let children = match (&s.block, spec.block) {
             (Some(block), Some(inner)) => self.check_block(&block.statements, inner),
@@ -82,6 +85,64 @@ impl Checker {
             condition,
             children,
         })
+    }
+
+    /// Checks what the argument kinds alone cannot: a promotion with no choice, a capacity of zero, an
+    /// option whose default it does not list.
+    fn check_values(&mut self, s: &Statement, arguments: &[Arg]) {
+        match s.keyword.text.as_str() {
+            "promote" if !arguments.iter().any(|a| matches!(a, Arg::Piece(_))) => {
+                self.error(s.keyword.span, ErrorKind::EmptyPromotion)
+            }
+            "capacity" if matches!(arguments.first(), Some(Arg::Int(0))) => {
+                self.error(s.arguments_span(), ErrorKind::ZeroCapacity)
+            }
+            "option" => {
+                let values = s.children().iter().find(|c| c.keyword.text == "values");
+                let default = s
+                    .children()
+                    .iter()
+                    .find(|c| c.keyword.text == "default")
+                    .and_then(|c| c.arguments.first());
+                let (Some(values), Some(default)) = (values, default) else {
+                    return;
+                };
+                let show = |v: &Value| match &v.kind {
+                    ValueKind::Path(p) => p
+                        .iter()
+                        .map(|n| n.text.as_str())
+                        .collect::<Vec<_>>()
+                        .join("."),
+                    ValueKind::Int(n) => n.to_string(),
+                    ValueKind::Str { text, .. } => text.clone(),
+                    _ => String::new(),
+                };
+                let wanted = show(default);
+                let listed = values.arguments.iter().any(|v| match &v.kind {
+                    ValueKind::Range(lo, hi) => match (lo.as_int(), hi.as_int(), default.as_int()) {
+                        (Some(lo), Some(hi), Some(d)) => (lo..=hi).contains(&d),
+                        _ => matches!((&lo.kind, &hi.kind, &default.kind), (ValueKind::Int(l), ValueKind::Int(h), ValueKind::Int(d)) if l <= d && d <= h),
+                    },
+                    _ => show(v) == wanted || show(v) == "text",
+                });
+                if !listed {
+                    let option = s
+                        .arguments
+                        .first()
+                        .and_then(Value::as_name)
+                        .map(|n| n.text.clone())
+                        .unwrap_or_default();
+                    self.error(
+                        default.span,
+                        ErrorKind::UnknownOptionValue {
+                            option,
+                            value: wanted,
+                        },
+                    );
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Checks the statements of a block, including statements that may appear only once.
@@ -622,6 +683,9 @@ impl Checker {
         let base = raw.then_some(v.span.start as usize + 1);
         match crate::betza::parse_betza(text, base, v.span, &self.atoms) {
             Ok(betza) => {
+                if self.dimensions == 2 {
+                    self.check_betza_directions(&betza);
+                }
                 if betza.is_3d() && self.dimensions == 2 {
                     let atom = betza
                         .parts
@@ -643,6 +707,46 @@ impl Checker {
             Err(errors) => {
                 self.problems.extend(errors);
                 None
+            }
+        }
+    }
+}
+
+impl Checker {
+    /// Flags first-leg direction letters that select no move of their atom (E1009), and repeated letters
+    /// on orthogonal atoms, where order and repetition mean nothing (W1001).
+    fn check_betza_directions(&mut self, betza: &crate::betza::Betza) {
+        use vdl_runtime::geometry::{first_leg_selects, symmetric_variants, Frame};
+        let frame = Frame {
+            forward: vec![[0, 1, 0]],
+        };
+        for part in &betza.parts {
+            let directions = &part.legs[0].directions;
+            if directions.is_empty() || part.vectors.is_empty() {
+                continue;
+            }
+            let selects = part.vectors.iter().any(|base| {
+                symmetric_variants(*base, 2)
+                    .into_iter()
+                    .any(|v| first_leg_selects(directions, v, &frame))
+            });
+            if !selects {
+                self.error(part.span, ErrorKind::BetzaNoDirection { atom: part.atom });
+                continue;
+            }
+            let orthogonal = part.vectors.iter().all(|v| v[1] == 0 && v[2] == 0);
+            let mut seen = String::new();
+            for c in directions.chars() {
+                if orthogonal && seen.contains(c) {
+                    self.error(
+                        part.span,
+                        ErrorKind::BetzaRedundant {
+                            text: directions.clone(),
+                        },
+                    );
+                    break;
+                }
+                seen.push(c);
             }
         }
     }

@@ -13,23 +13,50 @@ fn chess_builds_the_expected_model() {
     assert_eq!(game.cells.len(), 64);
     assert_eq!(game.cells[0].name, "a1");
     assert_eq!(game.cells[63].name, "h8");
-    assert_eq!(game.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["white", "black"]);
-    let king = game.pieces.iter().find(|p| p.name == "king").expect("a king");
+    assert_eq!(
+        game.players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>(),
+        ["white", "black"]
+    );
+    let king = game
+        .pieces
+        .iter()
+        .find(|p| p.name == "king")
+        .expect("a king");
     assert!(king.royal);
-    let pawn = game.pieces.iter().find(|p| p.name == "pawn").expect("a pawn");
+    let pawn = game
+        .pieces
+        .iter()
+        .find(|p| p.name == "pawn")
+        .expect("a pawn");
     assert_eq!(pawn.moves[0].parts.len(), 3);
     assert_eq!(pawn.promotions[0].choices.len(), 4);
     let last = &game.zones[pawn.promotions[0].zone];
-    let names = |cells: &[usize]| cells.iter().map(|&c| game.cells[c].name.clone()).collect::<Vec<_>>();
+    let names = |cells: &[usize]| {
+        cells
+            .iter()
+            .map(|&c| game.cells[c].name.clone())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(names(&last.cells[0])[0], "a8");
     assert_eq!(names(&last.cells[1])[7], "h1");
-    assert!(game.end.iter().any(|e| e.kind == "repetition" && !e.automatic));
-    assert!(game.end.iter().any(|e| e.kind == "checkmate" && e.automatic));
+    assert!(game
+        .end
+        .iter()
+        .any(|e| e.kind == "repetition" && !e.automatic));
+    assert!(game
+        .end
+        .iter()
+        .any(|e| e.kind == "checkmate" && e.automatic));
 }
 
 #[test]
 fn every_error_in_a_file_is_reported_in_order() {
-    let source = CHESS.replace("moves \"N\"", "moves \"Nk\"").replace("royal }", "royal; mvoes \"K\" }");
+    let source = CHESS
+        .replace("moves \"N\"", "moves \"Nk\"")
+        .replace("royal }", "royal; mvoes \"K\" }");
     let checked = check_source(&source);
     let codes: Vec<&str> = checked.problems.iter().map(|p| p.code()).collect();
     assert_eq!(codes, ["E1005", "E2001"]);
@@ -65,7 +92,11 @@ fn overlapping_placements_are_reported_at_the_second() {
         "setup { place white king e1; place black king e1 }",
     );
     let checked = check_source(&source);
-    let overlap = checked.problems.iter().find(|p| p.code() == "E2010").expect("an overlap");
+    let overlap = checked
+        .problems
+        .iter()
+        .find(|p| p.code() == "E2010")
+        .expect("an overlap");
     assert_eq!(&source[overlap.span.range()], "e1");
     assert!(overlap.span.start as usize > source.find("white king e1").expect("present"));
 }
@@ -79,7 +110,12 @@ fn all_examples_check_cleanly() {
         if path.extension().is_some_and(|e| e == "vdl") {
             let source = std::fs::read_to_string(&path).expect("UTF-8");
             let checked = check_source(&source);
-            assert!(!checked.has_errors(), "{}: {:?}", path.display(), checked.problems);
+            assert!(
+                !checked.has_errors(),
+                "{}: {:?}",
+                path.display(),
+                checked.problems
+            );
             count += 1;
         }
     }
