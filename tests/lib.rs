@@ -1,1 +1,162 @@
-//! Shared helpers for the workspace tests.
+//! Shared helpers for the workspace tests: paths, the codes declared in dsl/src/error.rs, the header
+//! comment of an input file, and a small deterministic random number generator.
+//!
+//! The helpers that call the checker live in the test files themselves (`check_snapshots.rs`,
+//! `explain_snapshots.rs`, `robustness.rs`), because the checker crates are dev-dependencies.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the parent of this crate's directory).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// Reads a file as text, panicking with its path on failure.
+pub fn read_text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The `.vdl` files directly in `dir`, sorted by name.
+pub fn vdl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "vdl"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The codes listed in the `code()` match of dsl/src/error.rs (`"E0001"`, `"W2001"` ...), in order of
+/// appearance, read from the source text so that a new code is seen without changing this crate.
+pub fn declared_codes(error_rs: &str) -> Vec<String> {
+    let start = error_rs
+        .find("pub fn code(")
+        .expect("dsl/src/error.rs has `pub fn code(`");
+    let body = &error_rs[start..];
+    let end = body.find("\n    }\n").unwrap_or(body.len());
+    quoted_codes(&body[..end])
+}
+
+/// Every `"E1234"` / `"W1234"` string literal in `text`, deduplicated, in order of appearance.
+pub fn quoted_codes(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    for i in 0..bytes.len().saturating_sub(6) {
+        let window = &bytes[i..i + 7];
+        let is_code = window[0] == b'"'
+            && matches!(window[1], b'E' | b'W')
+            && window[2..6].iter().all(u8::is_ascii_digit)
+            && window[6] == b'"';
+        if is_code {
+            let code = text[i + 1..i + 6].to_string();
+            if !out.contains(&code) {
+                out.push(code);
+            }
+        }
+    }
+    out
+}
+
+/// The code an input file announces in its first line, `// E1001: ...` or `// E2009 in a zone ...`.
+pub fn announced_code(source: &str) -> Option<String> {
+    let first = source.lines().next()?.strip_prefix("// ")?;
+    let code: String = first
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    let well_formed = code.len() == 5
+        && matches!(code.as_bytes()[0], b'E' | b'W')
+        && code[1..].bytes().all(|b| b.is_ascii_digit());
+    well_formed.then_some(code)
+}
+
+/// The 1-based line and column of a byte offset, counted the way codespan-reporting counts them:
+/// lines end at `\n`, columns count characters.
+pub fn line_column(source: &str, offset: usize) -> (usize, usize) {
+    let before = &source[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        source[line_start..offset].chars().count() + 1,
+    )
+}
+
+/// SplitMix64: a tiny deterministic generator, so that a failing case can be replayed from its seed.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Makes a generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// True with probability `1/n`.
+    pub fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+
+    /// A random element of a non-empty slice.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_codes_in_the_code_match_only() {
+        let text = "/// `E9999` in prose\npub fn code(&self) -> &'static str {\n        A => \"E0001\",\n        B => \"W2001\",\n        C => \"E0001\",\n    }\n\nfn other() { \"E7777\" }";
+        assert_eq!(declared_codes(text), vec!["E0001", "W2001"]);
+    }
+
+    #[test]
+    fn reads_the_announced_code() {
+        assert_eq!(
+            announced_code("// E1001: an unknown letter\ngame g").as_deref(),
+            Some("E1001")
+        );
+        assert_eq!(
+            announced_code("// W2001 in a block").as_deref(),
+            Some("W2001")
+        );
+        assert_eq!(announced_code("// a comment\n"), None);
+        assert_eq!(announced_code("game g"), None);
+    }
+
+    #[test]
+    fn counts_lines_and_columns_in_characters() {
+        let text = "ab\né→x\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 3), (2, 1));
+        assert_eq!(line_column(text, "ab\né→".len()), (2, 3));
+        assert_eq!(line_column(text, text.len()), (3, 1));
+    }
+
+    #[test]
+    fn the_generator_is_deterministic() {
+        let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+        assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
+        assert!((0..1000).all(|_| a.below(3) < 3));
+    }
+}

@@ -265,7 +265,9 @@ impl BetzaParser<'_> {
             let mut value = d.to_digit(10).unwrap_or(0);
             self.pos += 1;
             while let Some(d) = self.peek().filter(char::is_ascii_digit) {
-                value = value * 10 + d.to_digit(10).unwrap_or(0);
+                value = value
+                    .saturating_mul(10)
+                    .saturating_add(d.to_digit(10).unwrap_or(0));
                 self.pos += 1;
             }
             if value > 99 {

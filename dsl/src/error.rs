@@ -344,7 +344,7 @@ impl Error {
                 format!("expected `{}`", closing(*open)),
                 None,
             ),
-            NumberTooLarge => ("number too large".into(), "does not fit".into(), Some("numbers are limited to 32-bit integers".into())),
+            NumberTooLarge => ("number too large".into(), "does not fit".into(), Some("numbers are limited to the range of a 64-bit integer".into())),
             VectorArity { found } => (
                 format!("a vector has 2 or 3 components, this one has {found}"),
                 "too many components".into(),
@@ -537,7 +537,7 @@ impl Error {
             ),
             NoSetup => ("the game has no start position".into(), "no `setup`".into(), Some("add `setup \"FEN\"` or a `setup { ... }` block".into())),
             LabelCount { axis, found, expected } => (
-                format!("{found} {axis} labels for {expected} {axis}"),
+                format!("{found} labels for {expected} {axis}"),
                 format!("expected {expected} labels"),
                 None,
             ),

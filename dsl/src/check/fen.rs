@@ -44,8 +44,17 @@ impl Checker {
         let mut offset = 0;
         for (r, rank) in ranks.iter().enumerate() {
             let y = height - 1 - r;
+            if let Some((i, c)) = rank.char_indices().find(|(_, c)| !c.is_ascii()) {
+                self.error(
+                    at(offset + i, c.len_utf8()),
+                    ErrorKind::InvalidFen {
+                        detail: format!("unexpected `{c}`"),
+                    },
+                );
+                return filled;
+            }
             let bytes = rank.as_bytes();
-            let mut x = 0;
+            let mut x: usize = 0;
             let mut i = 0;
             while i < bytes.len() {
                 let c = bytes[i] as char;
@@ -54,7 +63,7 @@ impl Checker {
                     while i < bytes.len() && bytes[i].is_ascii_digit() {
                         i += 1;
                     }
-                    x += rank[start..i].parse::<usize>().unwrap_or(0);
+                    x = x.saturating_add(rank[start..i].parse::<usize>().unwrap_or(usize::MAX));
                     continue;
                 }
                 if c == '~' || c == '*' {
@@ -88,7 +97,7 @@ impl Checker {
                 if x < width {
                     filled.push(board.first_cell + y * width + x);
                 }
-                x += 1;
+                x = x.saturating_add(1);
             }
             if x != width {
                 self.error(

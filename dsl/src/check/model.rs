@@ -306,7 +306,20 @@ impl Checker {
     }
 
     fn check_setup(&mut self, statements: &[Statement], anchor: Span, game: &Game) {
-        self.piece_letters = game.pieces.iter().map(|p| p.letter.clone()).collect();
+        // Aligned with the declared names, which `used_pieces` is indexed by (a duplicate declaration is
+        // in `game.pieces` but not among the names).
+        self.piece_letters = self
+            .pieces
+            .order
+            .iter()
+            .map(|name| {
+                game.pieces
+                    .iter()
+                    .find(|p| p.name == *name)
+                    .map(|p| p.letter.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
         let setups: Vec<&Statement> = statements
             .iter()
             .filter(|s| s.keyword.text == "setup")
