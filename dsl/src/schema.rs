@@ -360,6 +360,7 @@ const CUSTODIAN: &[Spec] = &[
         ],
     ),
     once("remove", &[V(Kind::Word(&["top", "unit"]), One)]),
+    once("edge_jaw", &[]),
 ];
 
 const NOTATION: &[Spec] = &[

@@ -173,29 +173,37 @@ pub fn is_forward(v: Vec3, frame: &Frame) -> bool {
     }
 }
 
-/// Angle class of `candidate` relative to `previous`: 0 straight on, 1 a 45° turn (or any acute turn),
-/// 2 a right angle, 3 an obtuse turn, 4 straight back; and the side (+1 left, -1 right, 0 none).
-fn turn_class(previous: Vec3, candidate: Vec3) -> (u8, i8) {
+/// Angle class of `candidate` relative to `previous`: 0 straight on, 1 a 45° turn, 2 a right angle, 3 a
+/// 135° turn, 4 straight back, 5 any other angle; and the side (+1 left, -1 right, 0 none or 3D). For
+/// oblique atoms, whose turns are never multiples of 45°, every acute turn counts as class 1 and every
+/// obtuse one as class 3.
+fn turn_class(previous: Vec3, candidate: Vec3, straight_family: bool) -> (u8, i8) {
     let d = dot(previous, candidate) as f64;
     let norm = ((dot(previous, previous) * dot(candidate, candidate)) as f64).sqrt();
     let cos = d / norm;
-    let class = if cos > 0.9999 {
+    let diagonal = std::f64::consts::FRAC_1_SQRT_2;
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let class = if near(cos, 1.0) {
         0
-    } else if cos > 1e-9 {
-        1
-    } else if cos > -1e-9 {
-        2
-    } else if cos > -0.9999 {
-        3
-    } else {
+    } else if near(cos, -1.0) {
         4
+    } else if near(cos, 0.0) {
+        2
+    } else if straight_family {
+        if near(cos, diagonal) {
+            1
+        } else if near(cos, -diagonal) {
+            3
+        } else {
+            5
+        }
+    } else if cos > 0.0 {
+        1
+    } else {
+        3
     };
     let cross = previous[0] as i64 * candidate[1] as i64 - previous[1] as i64 * candidate[0] as i64;
-    let side = if previous[2] != 0 || candidate[2] != 0 {
-        0
-    } else {
-        cross.signum() as i8
-    };
+    let side = if previous[2] != 0 || candidate[2] != 0 { 0 } else { cross.signum() as i8 };
     (class, side)
 }
 
@@ -206,7 +214,7 @@ pub fn continuation_selects(
     candidate: Vec3,
     straight_family: bool,
 ) -> bool {
-    let (class, side) = turn_class(previous, candidate);
+    let (class, side) = turn_class(previous, candidate, straight_family);
     if directions.is_empty() {
         return if straight_family {
             class == 0 || class == 2
@@ -449,6 +457,17 @@ mod tests {
         let griffon = part(&[("", "y"), ("fs", "")], [1, 1, 0], 1);
         // From the centre of a 9x9 board: 4 diagonal first steps, each followed by 2 slides of 3 cells.
         assert_eq!(targets(&griffon, [0, 1, 0]).len(), 24);
+    }
+
+    #[test]
+    fn three_d_forty_five_degree_turns_are_exact() {
+        // A root-2 step turns 45° only onto its two orthogonal components (Armies of Faith §4.3, MT).
+        let (candidates, straight) = continuation_candidates([1, 0, 0], 3);
+        let turns: Vec<Vec3> = candidates.into_iter().filter(|c| continuation_selects("fs", [1, 1, 0], *c, straight)).collect();
+        assert_eq!(turns, vec![[1, 0, 0], [0, 1, 0]]);
+        // An orthogonal step has four 45° continuations.
+        let (candidates, straight) = continuation_candidates([1, 0, 0], 3);
+        assert_eq!(candidates.into_iter().filter(|c| continuation_selects("fs", [1, 0, 0], *c, straight)).count(), 4);
     }
 
     #[test]
