@@ -14,6 +14,9 @@ vdl: a declarative language for chess variants
 Usage:
   vdl check FILE... [--format text|json]   validate rule files; diagnostics on stderr (json on stdout)
   vdl explain FILE [PIECE]                 draw each piece's moves on an empty board
+  vdl perft FILE DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]
+                                           count move paths with the reference interpreter;
+                                           the last line on stdout is `nodes N`
   vdl help                                 this text
 
 Exit status: 0 no errors, 1 errors in a rule file, 2 usage or I/O error.";
@@ -23,6 +26,7 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("explain") => explain_command(&args[1..]),
+        Some("perft") => perft_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -153,4 +157,107 @@ fn explain_command(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Loads and checks a rule file, printing diagnostics; `None` (with the exit code) when it has errors.
+fn load_game(path: &str) -> Result<vdl_runtime::Game, ExitCode> {
+    let source = read(path)?;
+    let checked = check_source(&source);
+    match checked.game {
+        Some(game) => Ok(game),
+        None => {
+            let colour = std::io::stderr().is_terminal();
+            eprint!("{}", report::render_text(path, &source, &checked.problems, colour));
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn perft_command(args: &[String]) -> ExitCode {
+    use vdl_runtime::{Interpreter, Variant};
+    let mut positional = Vec::new();
+    let mut fen = None;
+    let mut moves = None;
+    let mut divide = false;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--fen" => {
+                i += 1;
+                match args.get(i) {
+                    Some(f) => fen = Some(f.clone()),
+                    None => return usage_error("--fen needs a position"),
+                }
+            }
+            "--moves" => {
+                i += 1;
+                match args.get(i) {
+                    Some(m) => moves = Some(m.clone()),
+                    None => return usage_error("--moves needs a list of moves"),
+                }
+            }
+            "--divide" => divide = true,
+            flag if flag.starts_with("--") => return usage_error(&format!("unknown option `{flag}`")),
+            other => positional.push(other.to_string()),
+        }
+        i += 1;
+    }
+    let [path, depth] = positional.as_slice() else {
+        return usage_error("usage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide]");
+    };
+    let Ok(depth) = depth.parse::<u32>() else {
+        return usage_error(&format!("depth `{depth}` is not a number"));
+    };
+    let game = match load_game(path) {
+        Ok(g) => g,
+        Err(code) => return code,
+    };
+    let interpreter = match Interpreter::new(game) {
+        Ok(i) => i,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut position = match &fen {
+        Some(text) => match interpreter.parse_position(text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: bad FEN: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => interpreter.start(),
+    };
+    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
+        match interpreter.parse_move(&mut position, text) {
+            Ok(mv) => {
+                interpreter.make(&mut position, mv);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let started = std::time::Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let results = vdl_runtime::perft::divide(&interpreter, &mut position, depth.max(1), |done, total| {
+        if terminal {
+            eprint!("\r{done}/{total} root moves");
+        }
+    });
+    if terminal {
+        eprint!("\r");
+    }
+    let nodes: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
+    if divide {
+        for (text, count) in &results {
+            println!("{text}: {count}");
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("{:.3} s, {:.0} nodes/s", seconds, nodes as f64 / seconds.max(1e-9));
+    println!("nodes {nodes}");
+    ExitCode::SUCCESS
 }

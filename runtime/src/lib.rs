@@ -1,11 +1,16 @@
-//! The vdl runtime: the checked game model shared by the interpreter and compiled engines, and board
-//! geometry (cells, directions, move expansion).
+//! The vdl runtime: the checked game model shared by the interpreter and compiled engines, board
+//! geometry, the [`Variant`] trait, the reference interpreter and perft.
 //!
 //! `runtime` never sees the grammar, the AST or diagnostics: the `dsl` crate builds a [`model::Game`] and
 //! everything downstream starts from it.
 #![warn(missing_docs)]
 
 pub mod geometry;
+pub mod interp;
 pub mod model;
+pub mod perft;
+pub mod variant;
 
+pub use interp::Interpreter;
 pub use model::Game;
+pub use variant::{GameResult, TextError, Variant};

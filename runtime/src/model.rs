@@ -135,6 +135,10 @@ pub struct Moves {
     pub boards: Vec<usize>,
     /// Whether these moves replace all others on those boards.
     pub exclusive: bool,
+    /// The zone the piece must stand in to have these moves (`from ZONE`).
+    pub from_zone: Option<usize>,
+    /// The zone every cell of the move must lie in (`within ZONE`).
+    pub within: Option<usize>,
     /// A condition on the position.
     pub condition: Option<Expr>,
 }
@@ -172,6 +176,8 @@ pub struct Promotion {
     pub choices: Vec<PieceId>,
     /// Whether the player may decline.
     pub optional: bool,
+    /// Whether a move that starts in the zone qualifies too (`leaving`).
+    pub leaving: bool,
     /// Pair promotion: the piece placed on the departure cell too, and its letter.
     pub pair: Option<String>,
     /// An extra condition.
@@ -209,6 +215,8 @@ pub struct Reserve {
     pub holds: Vec<(PieceId, u32)>,
     /// Whether captured pieces go here.
     pub captured_go_here: bool,
+    /// Whether a captured promoted piece enters as a pawn (`demote_promoted`).
+    pub demote_promoted: bool,
 }
 
 /// How a game may end.

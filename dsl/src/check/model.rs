@@ -154,6 +154,7 @@ impl Checker {
                         zone: *zone,
                         choices,
                         optional,
+                        leaving: rest.iter().any(|a| matches!(a, Arg::Word(w) if w == "leaving")),
                         pair: None,
                         condition: child.condition.clone(),
                     });
@@ -165,6 +166,7 @@ impl Checker {
                     zone: *zone,
                     choices: vec![*target],
                     optional: false,
+                    leaving: false,
                     pair: Some(letter.clone()),
                     condition: child.condition.clone(),
                 }),
@@ -212,12 +214,20 @@ impl Checker {
                 }
             })
             .collect();
+        let zone_after = |word: &str| {
+            rest.windows(2).find_map(|w| match w {
+                [Arg::Word(k), Arg::Zone(z)] if k == word => Some(*z),
+                _ => None,
+            })
+        };
         Moves {
             betza: betza.to_string(),
             parts,
             boards,
             exclusive,
             condition,
+            from_zone: zone_after("from"),
+            within: zone_after("within"),
         }
     }
 
@@ -498,6 +508,7 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("per_player", _) => reserve.per_player = true,
             ("drops", _) => reserve.drops = true,
             ("captured_go_here", _) => reserve.captured_go_here = true,
+            ("demote_promoted", _) => reserve.demote_promoted = true,
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push((*p, *n as u32)),
             _ => {}
         }

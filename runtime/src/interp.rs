@@ -1,0 +1,68 @@
+//! The reference interpreter: runs any checked game directly from its model. It is vdl's reference
+//! semantics; compiled engines are tested against it.
+//!
+//! `tables` prepares per-player move vectors, zones and hashing keys once; `movegen` walks Betza legs on
+//! the position; `make` plays and takes back moves; `end` decides outcomes; `fen` reads and writes
+//! positions; `notation` writes moves.
+
+mod end;
+mod fen;
+mod make;
+mod movegen;
+mod notation;
+mod position;
+mod tables;
+
+pub use position::{Move, MoveKind, Occupant, Position, Undo};
+pub use tables::Interpreter;
+
+use crate::variant::{GameResult, TextError, Variant};
+
+impl Variant for Interpreter {
+    type Position = Position;
+    type Move = Move;
+    type Undo = Undo;
+
+    fn start(&self) -> Position {
+        self.start_position.clone()
+    }
+
+    fn legal_moves(&self, position: &mut Position, moves: &mut Vec<Move>) {
+        if self.outcome(position).is_some() {
+            return;
+        }
+        self.generate_legal(position, moves);
+    }
+
+    fn make(&self, position: &mut Position, mv: Move) -> Undo {
+        self.make_move(position, mv)
+    }
+
+    fn unmake(&self, position: &mut Position, mv: Move, undo: Undo) {
+        self.unmake_move(position, mv, undo)
+    }
+
+    fn outcome(&self, position: &mut Position) -> Option<GameResult> {
+        self.decide(position)
+    }
+
+    fn hash(&self, position: &Position) -> u64 {
+        position.hash
+    }
+
+    fn full_hash(&self, position: &Position) -> u64 {
+        self.compute_hash(position)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<Position, TextError> {
+        self.read_fen(text)
+    }
+
+    fn write_position(&self, position: &Position) -> String {
+        self.write_fen(position)
+    }
+
+    fn write_move(&self, position: &Position, mv: Move) -> String {
+        self.move_text(position, mv)
+    }
+}

@@ -1,0 +1,188 @@
+//! Game end: the end rules that hold automatically, in the order the rule file gives them.
+
+use crate::model::{Arg, EndRule, Outcome};
+use crate::variant::GameResult;
+
+use super::position::{MoveKind, Position};
+use super::tables::Interpreter;
+
+impl Interpreter {
+    /// Decides whether the game has ended: first the rules about the position reached, then, when the
+    /// side to move has no legal move, checkmate, stalemate or no-moves rules.
+    pub(super) fn decide(&self, pos: &mut Position) -> Option<GameResult> {
+        if let Some(result) = self.immediate_outcome(pos) {
+            return Some(result);
+        }
+        let mut moves = Vec::new();
+        self.generate_legal(pos, &mut moves);
+        if !moves.is_empty() {
+            return None;
+        }
+        self.no_move_outcome(pos)
+    }
+
+    /// The result when the side to move has no legal move.
+    pub(super) fn no_move_outcome(&self, pos: &Position) -> Option<GameResult> {
+        let side = pos.side;
+        let in_check = self.royal_attacked(pos, side);
+        for rule in self.game.end.iter().filter(|r| r.automatic) {
+            let applies = match rule.kind.as_str() {
+                "checkmate" => in_check,
+                "stalemate" => !in_check,
+                "no_moves" => true,
+                _ => false,
+            };
+            if applies {
+                return Some(self.result(rule, side, Some(self.previous_player(side))));
+            }
+        }
+        // Without a rule for it, a player who cannot move has lost.
+        Some(GameResult { winner: Some(self.previous_player(side)), reason: "no moves".into() })
+    }
+
+    /// Rules decided by the position alone (flags, checks, extinction, bare king, royal capture, move
+    /// limits) — checked before generating moves.
+    pub(super) fn immediate_outcome(&self, pos: &Position) -> Option<GameResult> {
+        let side = pos.side;
+        let previous = self.previous_player(side);
+        for rule in self.game.end.iter().filter(|r| r.automatic) {
+            let pieces: Vec<usize> = rule.arguments.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
+            match rule.kind.as_str() {
+                "flag" => {
+                    let Some(Arg::Zone(zone)) = rule.arguments.first() else { continue };
+                    let after_reply = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "after_reply"));
+                    let reached = |player: usize| {
+                        pos.cells.iter().enumerate().any(|(cell, occ)| {
+                            !occ.is_empty() && occ.owner() == player && pieces.contains(&occ.piece()) && self.in_zone(*zone, player, cell)
+                        })
+                    };
+                    if after_reply {
+                        // The player who reached the zone wins once the opponent has replied; if the
+                        // reply reached it too, the game is drawn.
+                        if reached(side) {
+                            let winner = if reached(previous) { None } else { Some(side) };
+                            return Some(GameResult { winner, reason: "flag".into() });
+                        }
+                        if reached(previous) && side == 0 {
+                            return Some(GameResult { winner: Some(previous), reason: "flag".into() });
+                        }
+                    } else if reached(previous) {
+                        return Some(self.result(rule, previous, Some(side)));
+                    }
+                }
+                "checks" => {
+                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    if pos.checks.get(previous).copied().unwrap_or(0) as i64 >= *n {
+                        return Some(self.result(rule, previous, Some(side)));
+                    }
+                }
+                "extinction" => {
+                    let all = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "all"));
+                    for player in [side, previous] {
+                        let alive = pos.cells.iter().any(|o| !o.is_empty() && o.owner() == player && (all || pieces.contains(&o.piece())));
+                        if !alive {
+                            return Some(self.result_for_victim(rule, player));
+                        }
+                    }
+                }
+                "royal_capture" => {
+                    for player in [side, previous] {
+                        let alive = pos.cells.iter().any(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal);
+                        if !alive {
+                            return Some(self.result_for_victim(rule, player));
+                        }
+                    }
+                }
+                "bare_king" => {
+                    let bared_back = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "unless_bared_back"));
+                    let bare = |player: usize| pos.cells.iter().all(|o| o.is_empty() || o.owner() != player || self.pieces[o.piece()].royal);
+                    if bare(side) && !bare(previous) {
+                        // A bared player may bare the opponent back if the opponent has just one piece
+                        // besides the king (shatranj); that is decided after the reply.
+                        let others = pos.cells.iter().filter(|o| !o.is_empty() && o.owner() == previous && !self.pieces[o.piece()].royal).count();
+                        if bared_back && others == 1 && self.can_bare_back(pos) {
+                            continue;
+                        }
+                        return Some(self.result_for_victim(rule, side));
+                    }
+                }
+                "drop_mate" => {
+                    let Some(last) = pos.last else { continue };
+                    if last.kind == MoveKind::Drop && pieces.contains(&(last.piece as usize - 1)) && self.royal_attacked(pos, side) {
+                        let mut scratch = pos.clone();
+                        let mut moves = Vec::new();
+                        self.generate_legal(&mut scratch, &mut moves);
+                        if moves.is_empty() {
+                            return Some(self.result(rule, previous, Some(side)));
+                        }
+                    }
+                }
+                "move_limit" => {
+                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    if pos.history.len() as i64 >= *n {
+                        return Some(GameResult { winner: None, reason: "move limit".into() });
+                    }
+                }
+                "move_rule" => {
+                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    if pos.halfmove as i64 >= 2 * *n {
+                        return Some(GameResult { winner: None, reason: "move rule".into() });
+                    }
+                }
+                "repetition" => {
+                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    let seen = pos.history.iter().filter(|&&h| h == pos.hash).count() + 1;
+                    if seen as i64 >= *n {
+                        return Some(GameResult { winner: None, reason: "repetition".into() });
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether the side to move can capture the opponent's last non-royal piece (shatranj's bare king).
+    fn can_bare_back(&self, pos: &Position) -> bool {
+        let mut scratch = pos.clone();
+        let mut moves = Vec::new();
+        self.generate_legal(&mut scratch, &mut moves);
+        moves.iter().any(|m| {
+            let target = pos.cells[m.to as usize];
+            !target.is_empty() && target.owner() != pos.side && !self.pieces[target.piece()].royal
+        })
+    }
+
+    /// The result of a rule: `win` goes to `actor`, `loss` to `subject`, with an explicit subject word
+    /// (`mover`, `victim`, a player) taking precedence.
+    fn result(&self, rule: &EndRule, actor: usize, subject: Option<usize>) -> GameResult {
+        let victim = subject.unwrap_or(self.next_player(actor));
+        let named = rule.arguments.iter().find_map(|a| match a {
+            Arg::Word(w) if w == "victim" => Some(victim),
+            Arg::Word(w) if w == "mover" => Some(actor),
+            Arg::Player(p) => Some(*p),
+            _ => None,
+        });
+        let winner = match rule.result {
+            Outcome::Win => Some(named.unwrap_or(actor)),
+            Outcome::Loss => {
+                let loser = named.unwrap_or(victim);
+                Some(if loser == actor { victim } else { actor })
+            }
+            Outcome::Draw | Outcome::Points => None,
+        };
+        GameResult { winner, reason: rule.kind.clone() }
+    }
+
+    /// The result of a rule that happens to `victim` (extinction, bare king).
+    fn result_for_victim(&self, rule: &EndRule, victim: usize) -> GameResult {
+        let other = self.next_player(victim);
+        let named_victim = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "victim"));
+        let winner = match rule.result {
+            Outcome::Win if named_victim => Some(victim),
+            Outcome::Win | Outcome::Loss => Some(other),
+            Outcome::Draw | Outcome::Points => None,
+        };
+        GameResult { winner, reason: rule.kind.clone() }
+    }
+}

@@ -1,0 +1,210 @@
+//! Making and unmaking moves, and the position hash. Make records every changed cell so that unmake is
+//! its exact inverse, whatever the move did.
+
+use super::position::{Move, MoveKind, Occupant, Position, Undo};
+use super::tables::Interpreter;
+
+/// Mixes a value into a well-spread 64-bit key (SplitMix64's finaliser).
+#[inline]
+pub(super) fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn cell_key(cell: usize, occ: Occupant) -> u64 {
+    if occ.is_empty() {
+        0
+    } else {
+        mix(((cell as u64) << 16) | occ.bits() as u64)
+    }
+}
+
+#[inline]
+fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
+    if count == 0 {
+        0
+    } else {
+        mix(0x1000_0000_0000 | ((player as u64) << 24) | ((piece as u64) << 8) | count as u64)
+    }
+}
+
+fn state_key(pos: &Position) -> u64 {
+    let mut key = mix(0x2000_0000_0000 | pos.side as u64);
+    for &(target, victim) in &pos.en_passant {
+        key ^= mix(0x3000_0000_0000 | ((target as u64) << 20) | victim as u64);
+    }
+    for (player, &checks) in pos.checks.iter().enumerate() {
+        if checks > 0 {
+            key ^= mix(0x4000_0000_0000 | ((player as u64) << 16) | checks as u64);
+        }
+    }
+    key
+}
+
+impl Interpreter {
+    /// Computes the hash from scratch.
+    pub(super) fn compute_hash(&self, pos: &Position) -> u64 {
+        let mut hash = state_key(pos);
+        for (cell, &occ) in pos.cells.iter().enumerate() {
+            hash ^= cell_key(cell, occ);
+        }
+        for (player, hand) in pos.hands.iter().enumerate() {
+            for (piece, &count) in hand.iter().enumerate() {
+                hash ^= hand_key(player, piece, count);
+            }
+        }
+        hash
+    }
+
+    fn set_cell(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
+        let old = pos.cells[cell];
+        undo.changed.push((cell, old));
+        pos.hash ^= cell_key(cell, old) ^ cell_key(cell, occ);
+        pos.cells[cell] = occ;
+    }
+
+    fn change_hand(pos: &mut Position, undo: &mut Undo, player: usize, piece: usize, delta: i8) {
+        let old = pos.hands[player][piece];
+        let new = (old as i16 + delta as i16).clamp(0, 255) as u8;
+        pos.hash ^= hand_key(player, piece, old) ^ hand_key(player, piece, new);
+        pos.hands[player][piece] = new;
+        undo.hand_changes.push((player, piece, delta));
+    }
+
+    /// The type a captured piece takes in the captor's hand.
+    fn hand_type(&self, occ: Occupant) -> usize {
+        if self.demote_promoted && occ.is_promoted() {
+            return self.pawn_type().unwrap_or(occ.piece());
+        }
+        let rules = &self.pieces[occ.piece()];
+        rules.demote_to.or(rules.promoted_from).unwrap_or(occ.piece())
+    }
+
+    fn pawn_type(&self) -> Option<usize> {
+        self.pieces.iter().position(|p| p.pawn)
+    }
+
+    /// Plays a move and returns what is needed to take it back.
+    pub(super) fn make_move(&self, pos: &mut Position, mv: Move) -> Undo {
+        let old_state = state_key(pos);
+        let mut undo = Undo {
+            changed: Vec::with_capacity(4),
+            hand_changes: Vec::new(),
+            side: pos.side,
+            en_passant: std::mem::take(&mut pos.en_passant),
+            halfmove: pos.halfmove,
+            fullmove: pos.fullmove,
+            checks: pos.checks.clone(),
+            hash: pos.hash,
+            last: pos.last,
+        };
+        pos.hash ^= old_state;
+        pos.history.push(undo.hash);
+        let mover = pos.side;
+        let from = mv.from as usize;
+        let to = mv.to as usize;
+        let mut resets = false;
+        match mv.kind {
+            MoveKind::Normal => {
+                let occ = pos.cells[from];
+                let mut captured = Vec::new();
+                if !pos.cells[to].is_empty() {
+                    captured.push(pos.cells[to]);
+                }
+                if mv.aux != Move::NONE {
+                    let extra = mv.aux as usize;
+                    if !pos.cells[extra].is_empty() {
+                        captured.push(pos.cells[extra]);
+                        Self::set_cell(pos, &mut undo, extra, Occupant::EMPTY);
+                    }
+                }
+                if self.captures_to_hand {
+                    for victim in &captured {
+                        let piece = self.hand_type(*victim);
+                        Self::change_hand(pos, &mut undo, mover, piece, 1);
+                    }
+                }
+                let placed = if mv.piece > 0 { Occupant::new(mv.piece as usize - 1, occ.owner(), false, true) } else { occ.moved() };
+                Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
+                Self::set_cell(pos, &mut undo, to, placed);
+                resets = !captured.is_empty() || self.pieces[occ.piece()].pawn;
+                if mv.ep_source {
+                    self.record_en_passant(pos, from, to);
+                }
+            }
+            MoveKind::Drop => {
+                let piece = mv.piece as usize - 1;
+                Self::change_hand(pos, &mut undo, mover, piece, -1);
+                Self::set_cell(pos, &mut undo, to, Occupant::new(piece, mover, false, false));
+            }
+            MoveKind::Castle => {
+                let king = pos.cells[from];
+                let partner = pos.cells[mv.aux as usize];
+                Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
+                Self::set_cell(pos, &mut undo, mv.aux as usize, Occupant::EMPTY);
+                Self::set_cell(pos, &mut undo, to, king.moved());
+                Self::set_cell(pos, &mut undo, mv.aux2 as usize, partner.moved());
+            }
+            MoveKind::Pass => {}
+        }
+        pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
+        pos.side = self.next_player(mover);
+        if pos.side <= mover {
+            pos.fullmove += 1;
+        }
+        pos.last = Some(mv);
+        if self.has_checks_rule && self.opponents(mover).iter().any(|&o| self.royal_attacked(pos, o)) {
+            pos.checks[mover] += 1;
+        }
+        pos.hash ^= state_key(pos);
+        undo
+    }
+
+    /// Takes back a move.
+    pub(super) fn unmake_move(&self, pos: &mut Position, _mv: Move, undo: Undo) {
+        for &(cell, occ) in undo.changed.iter().rev() {
+            pos.cells[cell] = occ;
+        }
+        for &(player, piece, delta) in undo.hand_changes.iter().rev() {
+            pos.hands[player][piece] = (pos.hands[player][piece] as i16 - delta as i16) as u8;
+        }
+        pos.side = undo.side;
+        pos.en_passant = undo.en_passant;
+        pos.halfmove = undo.halfmove;
+        pos.fullmove = undo.fullmove;
+        pos.checks = undo.checks;
+        pos.hash = undo.hash;
+        pos.last = undo.last;
+        pos.history.pop();
+    }
+
+    /// After a lame or initial leap, the cells it passed become en-passant targets.
+    fn record_en_passant(&self, pos: &mut Position, from: usize, to: usize) {
+        let (a, b) = (self.game.cells[from].coord, self.game.cells[to].coord);
+        let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+        let steps = d.iter().map(|c| c.abs()).max().unwrap_or(0);
+        let straight = d.iter().all(|&c| c == 0 || c.abs() == steps);
+        if !straight || steps < 2 {
+            return;
+        }
+        let unit = d.map(|c| c.signum());
+        for k in 1..steps {
+            if let Some(cell) = self.step_n(from, unit, k) {
+                pos.en_passant.push((cell, to));
+            }
+        }
+    }
+
+    /// The player who moves after `player`.
+    pub(super) fn next_player(&self, player: usize) -> usize {
+        (player + 1) % self.players
+    }
+
+    /// The player who moved before `player`.
+    pub(super) fn previous_player(&self, player: usize) -> usize {
+        (player + self.players - 1) % self.players
+    }
+}

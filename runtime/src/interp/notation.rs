@@ -1,0 +1,37 @@
+//! Moves as text, as Fairy-Stockfish writes them: `e2e4`, `e7e8q`, `P@e4`, shogi promotion `+`, castling
+//! as the king's move.
+
+use super::position::{Move, MoveKind, Position};
+use super::tables::Interpreter;
+
+impl Interpreter {
+    /// Writes a move.
+    pub(super) fn move_text(&self, pos: &Position, mv: Move) -> String {
+        let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
+        match mv.kind {
+            MoveKind::Drop => {
+                let piece = mv.piece as usize - 1;
+                format!("{}@{}", self.piece_text(piece, self.upper_player_index()), name(mv.to))
+            }
+            MoveKind::Pass => format!("{}{}", name(mv.from), name(mv.from)),
+            MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
+            MoveKind::Normal => {
+                let mut text = format!("{}{}", name(mv.from), name(mv.to));
+                if mv.piece > 0 {
+                    let target = mv.piece as usize - 1;
+                    let moving = pos.cells[mv.from as usize];
+                    if !moving.is_empty() && self.pieces[target].promoted_from == Some(moving.piece()) {
+                        text.push('+');
+                    } else {
+                        text.push_str(&self.game.pieces[target].letter.to_ascii_lowercase());
+                    }
+                }
+                text
+            }
+        }
+    }
+
+    fn upper_player_index(&self) -> usize {
+        self.game.players.iter().position(|p| p.upper_case && !p.neutral).unwrap_or(0)
+    }
+}

@@ -1,0 +1,148 @@
+//! Positions and moves of the interpreter.
+
+use crate::model::CellId;
+
+/// What stands on a cell: a piece type, its owner and its flags, packed; `EMPTY` when nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Occupant(u16);
+
+impl Occupant {
+    /// An empty cell.
+    pub const EMPTY: Occupant = Occupant(0);
+    const VIRGIN: u16 = 1 << 12;
+    const PROMOTED: u16 = 1 << 13;
+
+    /// Makes an occupant of piece type `piece` owned by `owner`.
+    pub fn new(piece: usize, owner: usize, virgin: bool, promoted: bool) -> Occupant {
+        let mut bits = (piece as u16 + 1) | ((owner as u16) << 8);
+        if virgin {
+            bits |= Self::VIRGIN;
+        }
+        if promoted {
+            bits |= Self::PROMOTED;
+        }
+        Occupant(bits)
+    }
+
+    /// Tells whether the cell is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 & 0xff == 0
+    }
+
+    /// The piece type (meaningless when empty).
+    #[inline]
+    pub fn piece(self) -> usize {
+        (self.0 & 0xff) as usize - 1
+    }
+
+    /// The owner (meaningless when empty).
+    #[inline]
+    pub fn owner(self) -> usize {
+        ((self.0 >> 8) & 0xf) as usize
+    }
+
+    /// Whether the piece has not moved since the game began (or since it was created).
+    #[inline]
+    pub fn is_virgin(self) -> bool {
+        self.0 & Self::VIRGIN != 0
+    }
+
+    /// Whether the piece got its type by promotion (FEN `~`).
+    #[inline]
+    pub fn is_promoted(self) -> bool {
+        self.0 & Self::PROMOTED != 0
+    }
+
+    /// The same piece, having moved.
+    pub fn moved(self) -> Occupant {
+        Occupant(self.0 & !Self::VIRGIN)
+    }
+
+    /// The raw bits, for hashing.
+    pub fn bits(self) -> u16 {
+        self.0
+    }
+}
+
+/// A position: cells, hands, side to move and the state the rules need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// What stands on each cell.
+    pub cells: Vec<Occupant>,
+    /// Pieces in hand: `hands[player][piece]`.
+    pub hands: Vec<Vec<u8>>,
+    /// The player to move.
+    pub side: usize,
+    /// En-passant rights: (cell that may be landed on, cell of the piece captured).
+    pub en_passant: Vec<(CellId, CellId)>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmove: u32,
+    /// The move number, starting at 1, incremented after the last player's move.
+    pub fullmove: u32,
+    /// Checks given by each player.
+    pub checks: Vec<u32>,
+    /// The incremental hash.
+    pub hash: u64,
+    /// Hashes of earlier positions, for repetition.
+    pub history: Vec<u64>,
+    /// The last move played, if known.
+    pub last: Option<Move>,
+}
+
+/// How a move is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A piece moves from `from` to `to`, capturing what stands there (if anything) and what `captures`
+    /// names.
+    Normal,
+    /// A piece from the hand is put on `to`.
+    Drop,
+    /// The king moves from `from` to `to` and its partner from `aux` to `aux2`.
+    Castle,
+    /// A pass.
+    Pass,
+}
+
+/// A move. Small and `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// How it is played.
+    pub kind: MoveKind,
+    /// The start cell (for drops: the target too).
+    pub from: u16,
+    /// The target cell.
+    pub to: u16,
+    /// Promotion target or dropped piece, plus one; 0 for none.
+    pub piece: u8,
+    /// An extra captured cell (en passant, locust), or the castling partner's start; `NONE` if unused.
+    pub aux: u16,
+    /// The castling partner's target, or a gating cell; `NONE` if unused.
+    pub aux2: u16,
+    /// Set when the piece that moves creates en-passant rights (on the cells it passed).
+    pub ep_source: bool,
+}
+
+impl Move {
+    /// The marker for an unused cell field.
+    pub const NONE: u16 = u16::MAX;
+
+    /// A plain move.
+    pub fn normal(from: usize, to: usize) -> Move {
+        Move { kind: MoveKind::Normal, from: from as u16, to: to as u16, piece: 0, aux: Move::NONE, aux2: Move::NONE, ep_source: false }
+    }
+}
+
+/// What [`crate::Variant::make`] saved to take a move back.
+#[derive(Clone, Debug)]
+pub struct Undo {
+    pub(super) changed: Vec<(usize, Occupant)>,
+    pub(super) hand_changes: Vec<(usize, usize, i8)>,
+    pub(super) side: usize,
+    pub(super) en_passant: Vec<(CellId, CellId)>,
+    pub(super) halfmove: u32,
+    pub(super) fullmove: u32,
+    pub(super) checks: Vec<u32>,
+    pub(super) hash: u64,
+    pub(super) last: Option<Move>,
+}

@@ -1,0 +1,313 @@
+//! What the interpreter prepares once from the model: grids for stepping, per-player move vectors,
+//! zone membership, castling rules, piece properties and the start position.
+
+use crate::geometry::{first_leg_selects, symmetric_variants, Frame};
+use crate::model::{Arg, CellId, Directive, Game, MovePart, PieceId, Vec3};
+
+use super::position::Position;
+
+/// The reference interpreter of one game.
+#[derive(Clone, Debug)]
+pub struct Interpreter {
+    /// The game it runs.
+    pub game: Game,
+    pub(super) start_position: Position,
+    pub(super) grids: Vec<Grid>,
+    /// Per piece, per player: its move sets.
+    pub(super) moves: Vec<Vec<Vec<PreparedMoves>>>,
+    /// Per zone, per player, per cell: membership.
+    pub(super) zones: Vec<Vec<Vec<bool>>>,
+    pub(super) castles: Vec<Castle>,
+    pub(super) pieces: Vec<PieceRules>,
+    pub(super) players: usize,
+    pub(super) hand_drops: bool,
+    pub(super) captures_to_hand: bool,
+    pub(super) demote_promoted: bool,
+    pub(super) must_capture: bool,
+    pub(super) forbid_checks: bool,
+    /// Whether moves that leave one's royal piece attacked are illegal.
+    pub(super) royal_check: bool,
+    pub(super) has_checks_rule: bool,
+    /// Whether some piece has `facing illegal`.
+    pub(super) facing: bool,
+}
+
+/// A board's cells by coordinate, for stepping.
+#[derive(Clone, Debug)]
+pub(super) struct Grid {
+    pub size: [i32; 3],
+    pub cells: Vec<Option<CellId>>,
+}
+
+/// One `moves` statement, prepared for a player.
+#[derive(Clone, Debug)]
+pub(super) struct PreparedMoves {
+    pub parts: Vec<PreparedPart>,
+    pub boards: Vec<usize>,
+    pub from_zone: Option<usize>,
+    pub within: Option<usize>,
+}
+
+/// One Betza part, with its first-leg vectors in the player's frame.
+#[derive(Clone, Debug)]
+pub(super) struct PreparedPart {
+    pub part: MovePart,
+    pub first: Vec<Vec3>,
+    /// Whether its moves create en-passant rights on the cells they pass.
+    pub ep_source: bool,
+}
+
+/// A castling rule.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Castle {
+    pub king: Option<PieceId>,
+    /// (direction, partner types).
+    pub directions: Vec<(Vec3, Vec<PieceId>)>,
+    pub partner_at: Option<(i32, i32)>,
+    pub king_steps: i32,
+    pub partner_beyond: bool,
+    pub check_attacks: bool,
+    pub from: Vec<CellId>,
+    pub from_zone: Option<usize>,
+}
+
+/// Piece properties beyond moves.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PieceRules {
+    pub royal: bool,
+    pub pawn: bool,
+    /// `None`: captures anything; otherwise only these types (or royals).
+    pub captures_only: Option<(Vec<PieceId>, bool)>,
+    pub never_captures: bool,
+    pub immune: bool,
+    pub confined: Option<usize>,
+    pub demote_to: Option<PieceId>,
+    pub promoted_from: Option<PieceId>,
+    pub count_limit: Option<u32>,
+    pub drop_zone: Option<usize>,
+    pub no_drop_mate: bool,
+    pub drop_file_limit: Option<u32>,
+    pub cannot_hop: Vec<PieceId>,
+    pub facing_illegal: bool,
+    pub virgin_in: Option<usize>,
+}
+
+impl Interpreter {
+    /// Prepares a game for interpretation.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message when the start position cannot be read.
+    pub fn new(game: Game) -> Result<Interpreter, String> {
+        let players = game.players.iter().filter(|p| !p.neutral).count().max(1);
+        let grids = game
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(index, board)| {
+                let size = [board.size[0] as i32, board.size[1] as i32, board.size[2] as i32];
+                let mut cells = vec![None; (size[0] * size[1] * size[2]) as usize];
+                for (id, cell) in game.cells.iter().enumerate().filter(|(_, c)| c.board == index) {
+                    let [x, y, z] = cell.coord;
+                    cells[((z * size[1] + y) * size[0] + x) as usize] = Some(id);
+                }
+                Grid { size, cells }
+            })
+            .collect();
+        let zones = game
+            .zones
+            .iter()
+            .map(|zone| {
+                (0..game.players.len())
+                    .map(|p| {
+                        let mut member = vec![false; game.cells.len()];
+                        for &c in zone.cells.get(p).map(Vec::as_slice).unwrap_or(&[]) {
+                            member[c] = true;
+                        }
+                        member
+                    })
+                    .collect()
+            })
+            .collect();
+        let moves = game
+            .pieces
+            .iter()
+            .map(|piece| {
+                game.players
+                    .iter()
+                    .map(|player| {
+                        let frame = Frame { forward: player.forward.clone() };
+                        piece.moves.iter().map(|m| prepare_moves(m, &frame, game.dimensions)).collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let pieces: Vec<PieceRules> = game.pieces.iter().map(|p| piece_rules(p)).collect();
+        let pieces_facing = pieces.iter().any(|p| p.facing_illegal);
+        let castles = game.castling.iter().map(|d| castle_rule(d, &game)).collect();
+        let end_kinds: Vec<&str> = game.end.iter().map(|e| e.kind.as_str()).collect();
+        let royal_check = pieces.iter().any(|p| p.royal) && end_kinds.iter().any(|k| matches!(*k, "checkmate" | "checks"));
+        let turn_flag = |word: &str| game.turn.iter().any(|d| d.keyword == word);
+        let reserve_flag = |f: fn(&crate::model::Reserve) -> bool| game.reserves.iter().any(f);
+        let mut interpreter = Interpreter {
+            start_position: Position {
+                cells: Vec::new(),
+                hands: Vec::new(),
+                side: 0,
+                en_passant: Vec::new(),
+                halfmove: 0,
+                fullmove: 1,
+                checks: Vec::new(),
+                hash: 0,
+                history: Vec::new(),
+                last: None,
+            },
+            grids,
+            moves,
+            zones,
+            castles,
+            pieces,
+            players,
+            hand_drops: reserve_flag(|r| r.drops),
+            captures_to_hand: reserve_flag(|r| r.captured_go_here),
+            demote_promoted: reserve_flag(|r| r.demote_promoted),
+            must_capture: turn_flag("must_capture"),
+            forbid_checks: turn_flag("forbid_checks"),
+            royal_check,
+            has_checks_rule: end_kinds.contains(&"checks"),
+            facing: pieces_facing,
+            game,
+        };
+        let fen = interpreter.game.setup.fen.clone().ok_or_else(|| "the game has no start FEN".to_string())?;
+        interpreter.start_position = interpreter.read_start_fen(&fen).map_err(|e| e.message)?;
+        Ok(interpreter)
+    }
+
+    /// Returns the cell at `from + v` on the same board, if it exists.
+    #[inline]
+    pub(super) fn step(&self, from: CellId, v: Vec3) -> Option<CellId> {
+        let cell = &self.game.cells[from];
+        let grid = &self.grids[cell.board];
+        let (x, y, z) = (cell.coord[0] + v[0], cell.coord[1] + v[1], cell.coord[2] + v[2]);
+        if x < 0 || y < 0 || z < 0 || x >= grid.size[0] || y >= grid.size[1] || z >= grid.size[2] {
+            return None;
+        }
+        grid.cells[((z * grid.size[1] + y) * grid.size[0] + x) as usize]
+    }
+
+    /// Tells whether a cell is in a zone for a player.
+    #[inline]
+    pub(super) fn in_zone(&self, zone: usize, player: usize, cell: CellId) -> bool {
+        self.zones[zone].get(player).is_some_and(|z| z[cell])
+    }
+}
+
+fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) -> PreparedMoves {
+    let parts = moves
+        .parts
+        .iter()
+        .map(|part| {
+            let mut first = Vec::new();
+            for base in &part.vectors {
+                for v in symmetric_variants(*base, dimensions) {
+                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v) {
+                        first.push(v);
+                    }
+                }
+            }
+            let ep_source = part.initial || part.legs.iter().any(|l| l.modes.contains('n'));
+            PreparedPart { part: part.clone(), first, ep_source }
+        })
+        .collect();
+    PreparedMoves { parts, boards: moves.boards.clone(), from_zone: moves.from_zone, within: moves.within }
+}
+
+fn pieces_of(args: &[Arg]) -> Vec<PieceId> {
+    args.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect()
+}
+
+fn zone_of(args: &[Arg]) -> Option<usize> {
+    args.iter().find_map(|a| if let Arg::Zone(z) = a { Some(*z) } else { None })
+}
+
+fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
+    let mut rules = PieceRules { royal: piece.royal, pawn: piece.pawn, ..PieceRules::default() };
+    for property in &piece.properties {
+        let args = property.arguments.as_slice();
+        match property.keyword.as_str() {
+            "captures_only" => {
+                let royal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "royal"));
+                rules.captures_only = Some((pieces_of(args), royal));
+            }
+            "never_captures" => rules.never_captures = true,
+            "immune" => rules.immune = true,
+            "confined" => rules.confined = zone_of(args),
+            "demote_to" => rules.demote_to = pieces_of(args).first().copied(),
+            "promoted_from" => rules.promoted_from = pieces_of(args).first().copied(),
+            "count_limit" => rules.count_limit = int_of(args).map(|n| n as u32),
+            "drop_zone" => rules.drop_zone = zone_of(args),
+            "no_drop_mate" => rules.no_drop_mate = true,
+            "drop_file_limit" => rules.drop_file_limit = int_of(args).map(|n| n as u32),
+            "cannot_hop" => rules.cannot_hop = pieces_of(args),
+            "facing" => rules.facing_illegal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "illegal")),
+            "virgin_in" => rules.virgin_in = zone_of(args),
+            _ => {}
+        }
+    }
+    rules
+}
+
+fn int_of(args: &[Arg]) -> Option<i64> {
+    args.iter().find_map(|a| if let Arg::Int(n) = a { Some(*n) } else { None })
+}
+
+fn castle_rule(d: &Directive, game: &Game) -> Castle {
+    let mut castle = Castle { king_steps: 2, check_attacks: true, ..Castle::default() };
+    let mut along: Vec<Vec3> = Vec::new();
+    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>)> = Vec::new();
+    for child in &d.children {
+        let args = child.arguments.as_slice();
+        match child.keyword.as_str() {
+            "king" => castle.king = pieces_of(args).first().copied(),
+            "partner" => {
+                let dirs = args.iter().filter_map(|a| if let Arg::Vector(v) = a { Some(*v) } else { None }).collect();
+                partners.push((pieces_of(args), dirs));
+            }
+            "along" => along = args.iter().filter_map(|a| if let Arg::Vector(v) = a { Some(*v) } else { None }).collect(),
+            "partner_at" => {
+                castle.partner_at = match args.first() {
+                    Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
+                        (Arg::Int(a), Arg::Int(b)) => Some((*a as i32, *b as i32)),
+                        _ => None,
+                    },
+                    Some(Arg::Int(n)) => Some((*n as i32, *n as i32)),
+                    _ => None,
+                }
+            }
+            "king_steps" => castle.king_steps = int_of(args).unwrap_or(2) as i32,
+            "partner_to" => castle.partner_beyond = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "beyond")),
+            "ignore_attacks" => castle.check_attacks = false,
+            "from" => {
+                for a in args {
+                    match a {
+                        Arg::Cell(c) => castle.from.push(*c),
+                        Arg::Zone(z) => castle.from_zone = Some(*z),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let _ = game;
+    for (types, dirs) in partners {
+        let dirs = if dirs.is_empty() { along.clone() } else { dirs };
+        for dir in dirs {
+            match castle.directions.iter_mut().find(|(d, _)| *d == dir) {
+                Some((_, list)) => list.extend(types.iter().copied()),
+                None => castle.directions.push((dir, types.clone())),
+            }
+        }
+    }
+    castle
+}

@@ -1,0 +1,85 @@
+//! The trait every variant implements, interpreted or compiled: move generation, make/unmake, outcome,
+//! hashing and text. Everything above it (perft, search, protocols, the CLI) is written once against it.
+
+use std::fmt;
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// The end rule that decided it (`checkmate`, `stalemate`, `flag` ...).
+    pub reason: String,
+}
+
+/// A position or move text that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    /// What is wrong, naming the offending part.
+    pub message: String,
+}
+
+impl fmt::Display for TextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TextError {}
+
+impl TextError {
+    /// Makes an error with a message.
+    pub fn new(message: impl Into<String>) -> TextError {
+        TextError { message: message.into() }
+    }
+}
+
+/// A playable game: positions, legal moves, make/unmake, outcome and text.
+pub trait Variant {
+    /// A position.
+    type Position: Clone;
+    /// A move.
+    type Move: Copy + Eq + fmt::Debug;
+    /// What [`Variant::make`] returns so that [`Variant::unmake`] can restore the position exactly.
+    type Undo;
+
+    /// Returns the start position.
+    fn start(&self) -> Self::Position;
+    /// Appends the legal moves of the side to move (none when the game is over).
+    fn legal_moves(&self, position: &mut Self::Position, moves: &mut Vec<Self::Move>);
+    /// Plays a move.
+    fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
+    /// Takes back a move played with [`Variant::make`].
+    fn unmake(&self, position: &mut Self::Position, mv: Self::Move, undo: Self::Undo);
+    /// Returns the result if the game has ended automatically by the rules.
+    fn outcome(&self, position: &mut Self::Position) -> Option<GameResult>;
+    /// Returns the position's hash (incrementally maintained).
+    fn hash(&self, position: &Self::Position) -> u64;
+    /// Recomputes the hash from scratch, to check the incremental one.
+    fn full_hash(&self, position: &Self::Position) -> u64;
+    /// Reads a position in the game's FEN dialect.
+    ///
+    /// # Errors
+    ///
+    /// Returns what is wrong with the text.
+    fn parse_position(&self, text: &str) -> Result<Self::Position, TextError>;
+    /// Writes a position in the game's FEN dialect.
+    fn write_position(&self, position: &Self::Position) -> String;
+    /// Writes a move in the game's move notation.
+    fn write_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+
+    /// Reads a move: one of the legal moves whose text matches.
+    ///
+    /// # Errors
+    ///
+    /// Returns an error naming the move when it is not legal here.
+    fn parse_move(&self, position: &mut Self::Position, text: &str) -> Result<Self::Move, TextError> {
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        moves
+            .iter()
+            .copied()
+            .find(|m| self.write_move(position, *m) == text)
+            .ok_or_else(|| TextError::new(format!("illegal move `{text}` in position {}", self.write_position(position))))
+    }
+}
