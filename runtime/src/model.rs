@@ -217,6 +217,8 @@ pub struct Reserve {
     pub captured_go_here: bool,
     /// Whether a captured promoted piece enters as a pawn (`demote_promoted`).
     pub demote_promoted: bool,
+    /// The zone where its pieces enter play by gating (`gating ZONE`), instead of drops.
+    pub gating: Option<usize>,
 }
 
 /// How a game may end.

@@ -509,6 +509,7 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("drops", _) => reserve.drops = true,
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
+            ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push((*p, *n as u32)),
             _ => {}
         }

@@ -148,7 +148,8 @@ impl Interpreter {
                 Some(zone) => self.in_zone(zone, occ.owner(), cell),
                 None => is_start || self.start_position.cells.get(cell) == Some(&Occupant::new(occ.piece(), occ.owner(), true, false)),
             };
-            if self.is_castling_piece(occ.piece()) {
+            let gated = self.gating.is_some_and(|zone| self.in_zone(zone, occ.owner(), cell));
+            if self.is_castling_piece(occ.piece()) || gated {
                 *occ = Occupant::new(occ.piece(), occ.owner(), false, occ.is_promoted());
             } else if virgin {
                 *occ = Occupant::new(occ.piece(), occ.owner(), true, occ.is_promoted());
@@ -167,6 +168,7 @@ impl Interpreter {
             hash: 0,
             history: Vec::new(),
             last: None,
+            passes: 0,
         };
         let mut rest = fields.iter().skip(3).copied().peekable();
         if let Some(ep) = rest.next() {

@@ -100,6 +100,7 @@ impl Interpreter {
             checks: pos.checks.clone(),
             hash: pos.hash,
             last: pos.last,
+            passes: pos.passes,
         };
         pos.hash ^= old_state;
         pos.history.push(undo.hash);
@@ -150,6 +151,12 @@ impl Interpreter {
             }
             MoveKind::Pass => {}
         }
+        if mv.gate > 0 {
+            let piece = mv.gate as usize - 1;
+            Self::change_hand(pos, &mut undo, mover, piece, -1);
+            Self::set_cell(pos, &mut undo, mv.gate_cell as usize, Occupant::new(piece, mover, false, false));
+        }
+        pos.passes = if mv.kind == MoveKind::Pass { pos.passes + 1 } else { 0 };
         pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
         pos.side = self.next_player(mover);
         if pos.side <= mover {
@@ -178,6 +185,7 @@ impl Interpreter {
         pos.checks = undo.checks;
         pos.hash = undo.hash;
         pos.last = undo.last;
+        pos.passes = undo.passes;
         pos.history.pop();
     }
 

@@ -60,6 +60,48 @@ impl Interpreter {
         for index in 0..self.castles.len() {
             self.castling(pos, index, out);
         }
+        if let Some(zone) = self.gating {
+            self.add_gatings(pos, zone, out);
+        }
+        if self.pass_allowed {
+            if let Some(cell) = self.royal_cell(pos, side) {
+                out.push(Move { kind: MoveKind::Pass, ..Move::normal(cell, cell) });
+            }
+        }
+    }
+
+    /// The cell of one of `player`'s royal pieces (where a pass is written).
+    fn royal_cell(&self, pos: &Position, player: usize) -> Option<CellId> {
+        pos.cells.iter().position(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal)
+    }
+
+    /// Gating: a piece leaving its original cell in the gating zone may bring a piece from the hand onto
+    /// the cell it vacates (for castling: the king's or the partner's cell).
+    fn add_gatings(&self, pos: &Position, zone: usize, out: &mut Vec<Move>) {
+        let side = pos.side;
+        let Some(hand) = pos.hands.get(side) else { return };
+        let available: Vec<usize> = hand.iter().enumerate().filter(|(_, &n)| n > 0).map(|(p, _)| p).collect();
+        if available.is_empty() {
+            return;
+        }
+        let count = out.len();
+        for i in 0..count {
+            let mv = out[i];
+            let cells: Vec<u16> = match mv.kind {
+                MoveKind::Normal => vec![mv.from],
+                MoveKind::Castle => vec![mv.from, mv.aux],
+                _ => continue,
+            };
+            for cell in cells {
+                let occ = pos.cells[cell as usize];
+                if !occ.is_virgin() || !self.in_zone(zone, side, cell as usize) {
+                    continue;
+                }
+                for &piece in &available {
+                    out.push(Move { gate: piece as u8 + 1, gate_cell: cell, ..mv });
+                }
+            }
+        }
     }
 
     /// Generates the moves (or, with `attacks`, the attacked cells as moves) of the piece on `cell`.
@@ -185,6 +227,9 @@ impl Interpreter {
         let mut screen = false;
         loop {
             let Some(next) = self.step(current, step) else { return };
+            if w.within.is_some_and(|z| !self.in_zone(z, w.owner, next)) {
+                return;
+            }
             let occ = pos.cells[next];
             if !screen {
                 if !occ.is_empty() {
@@ -258,6 +303,11 @@ impl Interpreter {
 
     /// Emits a move to `to` (with promotions), or in attack mode the bare target.
     fn emit(&self, pos: &Position, w: &Walk, to: CellId, extra: u16, out: &mut Vec<Move>) {
+        if let Some(zone) = self.pieces[w.piece].confined {
+            if !self.in_zone(zone, w.owner, to) {
+                return;
+            }
+        }
         let mut mv = Move::normal(w.origin, to);
         mv.aux = extra;
         mv.ep_source = w.part.ep_source && w.part.part.legs.len() == 1;
@@ -346,7 +396,7 @@ impl Interpreter {
                         continue;
                     }
                 }
-                out.push(Move { kind: MoveKind::Drop, from: cell as u16, to: cell as u16, piece: piece as u8 + 1, aux: Move::NONE, aux2: Move::NONE, ep_source: false });
+                out.push(Move { kind: MoveKind::Drop, piece: piece as u8 + 1, ..Move::normal(cell, cell) });
             }
         }
     }
@@ -389,15 +439,7 @@ impl Interpreter {
                     }
                 }
                 let _ = distance;
-                out.push(Move {
-                    kind: MoveKind::Castle,
-                    from: cell as u16,
-                    to: king_to as u16,
-                    piece: 0,
-                    aux: partner_cell as u16,
-                    aux2: partner_to as u16,
-                    ep_source: false,
-                });
+                out.push(Move { kind: MoveKind::Castle, aux: partner_cell as u16, aux2: partner_to as u16, ..Move::normal(cell, king_to) });
             }
         }
     }
@@ -464,23 +506,29 @@ impl Interpreter {
     /// Plays the move, checks that the mover's royal pieces are safe, and takes it back.
     fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
         let mover = pos.side;
+        // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
+        let must_break = self.facing_break && self.royals_facing(pos, true);
         let undo = self.make_move(pos, mv);
         let mut legal = !self.royal_check || !self.royal_attacked(pos, mover);
         if legal && self.forbid_checks {
             legal = !self.opponents(mover).iter().any(|&o| self.royal_attacked(pos, o));
         }
         if legal && self.facing {
-            legal = !self.royals_facing(pos);
+            legal = !self.royals_facing(pos, false);
+        }
+        if legal && must_break && mv.kind != MoveKind::Pass {
+            legal = !self.royals_facing(pos, true);
         }
         self.unmake_move(pos, mv, undo);
         legal
     }
 
-    /// Tells whether two royal pieces with `facing illegal` see each other along a file or rank with
+    /// Tells whether two pieces with `facing illegal` (or, with `must_break`, `facing must_break`) see each other along a file or rank with
     /// only empty cells between them (xiangqi's flying general).
-    fn royals_facing(&self, pos: &Position) -> bool {
+    pub(super) fn royals_facing(&self, pos: &Position, must_break: bool) -> bool {
+        let facing = |piece: usize| if must_break { self.pieces[piece].facing_must_break } else { self.pieces[piece].facing_illegal };
         for (cell, occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || !self.pieces[occ.piece()].facing_illegal {
+            if occ.is_empty() || !facing(occ.piece()) {
                 continue;
             }
             for dir in [[0, 1, 0], [1, 0, 0]] {
@@ -488,7 +536,7 @@ impl Interpreter {
                 while let Some(next) = self.step(current, dir) {
                     let other = pos.cells[next];
                     if !other.is_empty() {
-                        if self.pieces[other.piece()].facing_illegal && other.owner() != occ.owner() {
+                        if facing(other.piece()) && other.owner() != occ.owner() {
                             return true;
                         }
                         break;

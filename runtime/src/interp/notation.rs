@@ -7,6 +7,14 @@ use super::tables::Interpreter;
 impl Interpreter {
     /// Writes a move.
     pub(super) fn move_text(&self, pos: &Position, mv: Move) -> String {
+        let mut text = self.base_move_text(pos, mv);
+        if mv.gate > 0 {
+            text.push_str(&self.game.pieces[mv.gate as usize - 1].letter.to_ascii_lowercase());
+        }
+        text
+    }
+
+    fn base_move_text(&self, pos: &Position, mv: Move) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
         match mv.kind {
             MoveKind::Drop => {
@@ -14,6 +22,7 @@ impl Interpreter {
                 format!("{}@{}", self.piece_text(piece, self.upper_player_index()), name(mv.to))
             }
             MoveKind::Pass => format!("{}{}", name(mv.from), name(mv.from)),
+            MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => format!("{}{}", name(mv.from), name(mv.aux)),
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));

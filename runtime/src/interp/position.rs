@@ -88,6 +88,8 @@ pub struct Position {
     pub history: Vec<u64>,
     /// The last move played, if known.
     pub last: Option<Move>,
+    /// Consecutive passes just played.
+    pub passes: u32,
 }
 
 /// How a move is played.
@@ -121,6 +123,10 @@ pub struct Move {
     pub aux2: u16,
     /// Set when the piece that moves creates en-passant rights (on the cells it passed).
     pub ep_source: bool,
+    /// A piece from the hand gated onto `gate_cell`, plus one; 0 for none.
+    pub gate: u8,
+    /// The cell a gated piece enters (a cell the move vacates).
+    pub gate_cell: u16,
 }
 
 impl Move {
@@ -129,7 +135,17 @@ impl Move {
 
     /// A plain move.
     pub fn normal(from: usize, to: usize) -> Move {
-        Move { kind: MoveKind::Normal, from: from as u16, to: to as u16, piece: 0, aux: Move::NONE, aux2: Move::NONE, ep_source: false }
+        Move {
+            kind: MoveKind::Normal,
+            from: from as u16,
+            to: to as u16,
+            piece: 0,
+            aux: Move::NONE,
+            aux2: Move::NONE,
+            ep_source: false,
+            gate: 0,
+            gate_cell: Move::NONE,
+        }
     }
 }
 
@@ -145,4 +161,5 @@ pub struct Undo {
     pub(super) checks: Vec<u32>,
     pub(super) hash: u64,
     pub(super) last: Option<Move>,
+    pub(super) passes: u32,
 }

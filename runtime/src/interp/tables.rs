@@ -30,6 +30,12 @@ pub struct Interpreter {
     pub(super) has_checks_rule: bool,
     /// Whether some piece has `facing illegal`.
     pub(super) facing: bool,
+    /// Whether some piece has `facing must_break`.
+    pub(super) facing_break: bool,
+    /// The gating zone, when a reserve's pieces enter play by gating.
+    pub(super) gating: Option<usize>,
+    /// Whether a player may pass.
+    pub(super) pass_allowed: bool,
 }
 
 /// A board's cells by coordinate, for stepping.
@@ -89,6 +95,7 @@ pub(super) struct PieceRules {
     pub drop_file_limit: Option<u32>,
     pub cannot_hop: Vec<PieceId>,
     pub facing_illegal: bool,
+    pub facing_must_break: bool,
     pub virgin_in: Option<usize>,
 }
 
@@ -144,9 +151,11 @@ impl Interpreter {
             .collect();
         let pieces: Vec<PieceRules> = game.pieces.iter().map(|p| piece_rules(p)).collect();
         let pieces_facing = pieces.iter().any(|p| p.facing_illegal);
+        let pieces_break = pieces.iter().any(|p| p.facing_must_break);
         let castles = game.castling.iter().map(|d| castle_rule(d, &game)).collect();
         let end_kinds: Vec<&str> = game.end.iter().map(|e| e.kind.as_str()).collect();
-        let royal_check = pieces.iter().any(|p| p.royal) && end_kinds.iter().any(|k| matches!(*k, "checkmate" | "checks"));
+        // Royal pieces may not be left attacked, unless the game is won by capturing them.
+        let royal_check = pieces.iter().any(|p| p.royal) && !end_kinds.contains(&"royal_capture");
         let turn_flag = |word: &str| game.turn.iter().any(|d| d.keyword == word);
         let reserve_flag = |f: fn(&crate::model::Reserve) -> bool| game.reserves.iter().any(f);
         let mut interpreter = Interpreter {
@@ -161,6 +170,7 @@ impl Interpreter {
                 hash: 0,
                 history: Vec::new(),
                 last: None,
+                passes: 0,
             },
             grids,
             moves,
@@ -176,6 +186,9 @@ impl Interpreter {
             royal_check,
             has_checks_rule: end_kinds.contains(&"checks"),
             facing: pieces_facing,
+            facing_break: pieces_break,
+            gating: game.reserves.iter().find_map(|r| r.gating),
+            pass_allowed: game.turn.iter().any(|d| d.keyword == "pass" && d.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "allowed"))),
             game,
         };
         let fen = interpreter.game.setup.fen.clone().ok_or_else(|| "the game has no start FEN".to_string())?;
@@ -249,7 +262,10 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
             "no_drop_mate" => rules.no_drop_mate = true,
             "drop_file_limit" => rules.drop_file_limit = int_of(args).map(|n| n as u32),
             "cannot_hop" => rules.cannot_hop = pieces_of(args),
-            "facing" => rules.facing_illegal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "illegal")),
+            "facing" => {
+                rules.facing_illegal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "illegal"));
+                rules.facing_must_break = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "must_break"));
+            }
             "virgin_in" => rules.virgin_in = zone_of(args),
             _ => {}
         }
