@@ -167,7 +167,10 @@ fn load_game(path: &str) -> Result<vdl_runtime::Game, ExitCode> {
         Some(game) => Ok(game),
         None => {
             let colour = std::io::stderr().is_terminal();
-            eprint!("{}", report::render_text(path, &source, &checked.problems, colour));
+            eprint!(
+                "{}",
+                report::render_text(path, &source, &checked.problems, colour)
+            );
             Err(ExitCode::from(1))
         }
     }
@@ -197,7 +200,9 @@ fn perft_command(args: &[String]) -> ExitCode {
                 }
             }
             "--divide" => divide = true,
-            flag if flag.starts_with("--") => return usage_error(&format!("unknown option `{flag}`")),
+            flag if flag.starts_with("--") => {
+                return usage_error(&format!("unknown option `{flag}`"))
+            }
             other => positional.push(other.to_string()),
         }
         i += 1;
@@ -242,22 +247,31 @@ fn perft_command(args: &[String]) -> ExitCode {
     }
     let started = std::time::Instant::now();
     let terminal = std::io::stderr().is_terminal();
-    let results = vdl_runtime::perft::divide(&interpreter, &mut position, depth.max(1), |done, total| {
-        if terminal {
-            eprint!("\r{done}/{total} root moves");
-        }
-    });
+    let results =
+        vdl_runtime::perft::divide(&interpreter, &mut position, depth.max(1), |done, total| {
+            if terminal {
+                eprint!("\r{done}/{total} root moves");
+            }
+        });
     if terminal {
         eprint!("\r");
     }
-    let nodes: u64 = if depth == 0 { 1 } else { results.iter().map(|(_, n)| n).sum() };
+    let nodes: u64 = if depth == 0 {
+        1
+    } else {
+        results.iter().map(|(_, n)| n).sum()
+    };
     if divide {
         for (text, count) in &results {
             println!("{text}: {count}");
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    eprintln!("{:.3} s, {:.0} nodes/s", seconds, nodes as f64 / seconds.max(1e-9));
+    eprintln!(
+        "{:.3} s, {:.0} nodes/s",
+        seconds,
+        nodes as f64 / seconds.max(1e-9)
+    );
     println!("nodes {nodes}");
     ExitCode::SUCCESS
 }

@@ -203,7 +203,11 @@ fn turn_class(previous: Vec3, candidate: Vec3, straight_family: bool) -> (u8, i8
         3
     };
     let cross = previous[0] as i64 * candidate[1] as i64 - previous[1] as i64 * candidate[0] as i64;
-    let side = if previous[2] != 0 || candidate[2] != 0 { 0 } else { cross.signum() as i8 };
+    let side = if previous[2] != 0 || candidate[2] != 0 {
+        0
+    } else {
+        cross.signum() as i8
+    };
     (class, side)
 }
 
@@ -463,11 +467,20 @@ mod tests {
     fn three_d_forty_five_degree_turns_are_exact() {
         // A root-2 step turns 45° only onto its two orthogonal components (Armies of Faith §4.3, MT).
         let (candidates, straight) = continuation_candidates([1, 0, 0], 3);
-        let turns: Vec<Vec3> = candidates.into_iter().filter(|c| continuation_selects("fs", [1, 1, 0], *c, straight)).collect();
+        let turns: Vec<Vec3> = candidates
+            .into_iter()
+            .filter(|c| continuation_selects("fs", [1, 1, 0], *c, straight))
+            .collect();
         assert_eq!(turns, vec![[1, 0, 0], [0, 1, 0]]);
         // An orthogonal step has four 45° continuations.
         let (candidates, straight) = continuation_candidates([1, 0, 0], 3);
-        assert_eq!(candidates.into_iter().filter(|c| continuation_selects("fs", [1, 0, 0], *c, straight)).count(), 4);
+        assert_eq!(
+            candidates
+                .into_iter()
+                .filter(|c| continuation_selects("fs", [1, 0, 0], *c, straight))
+                .count(),
+            4
+        );
     }
 
     #[test]

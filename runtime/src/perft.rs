@@ -22,7 +22,12 @@ pub fn perft<V: Variant>(variant: &V, position: &mut V::Position, depth: u32) ->
 }
 
 /// Counts per root move (`--divide`), calling `progress` after each root move with (done, total).
-pub fn divide<V: Variant>(variant: &V, position: &mut V::Position, depth: u32, mut progress: impl FnMut(usize, usize)) -> Vec<(String, u64)> {
+pub fn divide<V: Variant>(
+    variant: &V,
+    position: &mut V::Position,
+    depth: u32,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<(String, u64)> {
     let mut moves = Vec::new();
     variant.legal_moves(position, &mut moves);
     let total = moves.len();
@@ -30,7 +35,11 @@ pub fn divide<V: Variant>(variant: &V, position: &mut V::Position, depth: u32, m
     for (i, mv) in moves.into_iter().enumerate() {
         let text = variant.write_move(position, mv);
         let undo = variant.make(position, mv);
-        let nodes = if depth <= 1 { 1 } else { perft(variant, position, depth - 1) };
+        let nodes = if depth <= 1 {
+            1
+        } else {
+            perft(variant, position, depth - 1)
+        };
         variant.unmake(position, mv, undo);
         out.push((text, nodes));
         progress(i + 1, total);

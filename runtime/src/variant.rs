@@ -30,7 +30,9 @@ impl std::error::Error for TextError {}
 impl TextError {
     /// Makes an error with a message.
     pub fn new(message: impl Into<String>) -> TextError {
-        TextError { message: message.into() }
+        TextError {
+            message: message.into(),
+        }
     }
 }
 
@@ -73,13 +75,22 @@ pub trait Variant {
     /// # Errors
     ///
     /// Returns an error naming the move when it is not legal here.
-    fn parse_move(&self, position: &mut Self::Position, text: &str) -> Result<Self::Move, TextError> {
+    fn parse_move(
+        &self,
+        position: &mut Self::Position,
+        text: &str,
+    ) -> Result<Self::Move, TextError> {
         let mut moves = Vec::new();
         self.legal_moves(position, &mut moves);
         moves
             .iter()
             .copied()
             .find(|m| self.write_move(position, *m) == text)
-            .ok_or_else(|| TextError::new(format!("illegal move `{text}` in position {}", self.write_position(position))))
+            .ok_or_else(|| {
+                TextError::new(format!(
+                    "illegal move `{text}` in position {}",
+                    self.write_position(position)
+                ))
+            })
     }
 }

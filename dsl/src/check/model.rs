@@ -154,7 +154,9 @@ impl Checker {
                         zone: *zone,
                         choices,
                         optional,
-                        leaving: rest.iter().any(|a| matches!(a, Arg::Word(w) if w == "leaving")),
+                        leaving: rest
+                            .iter()
+                            .any(|a| matches!(a, Arg::Word(w) if w == "leaving")),
                         pair: None,
                         condition: child.condition.clone(),
                     });

@@ -37,7 +37,10 @@ impl Interpreter {
             }
         }
         // Without a rule for it, a player who cannot move has lost.
-        Some(GameResult { winner: Some(self.previous_player(side)), reason: "no moves".into() })
+        Some(GameResult {
+            winner: Some(self.previous_player(side)),
+            reason: "no moves".into(),
+        })
     }
 
     /// Rules decided by the position alone (flags, checks, extinction, bare king, royal capture, move
@@ -46,14 +49,32 @@ impl Interpreter {
         let side = pos.side;
         let previous = self.previous_player(side);
         for rule in self.game.end.iter().filter(|r| r.automatic) {
-            let pieces: Vec<usize> = rule.arguments.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
+            let pieces: Vec<usize> = rule
+                .arguments
+                .iter()
+                .filter_map(|a| {
+                    if let Arg::Piece(p) = a {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             match rule.kind.as_str() {
                 "flag" => {
-                    let Some(Arg::Zone(zone)) = rule.arguments.first() else { continue };
-                    let after_reply = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "after_reply"));
+                    let Some(Arg::Zone(zone)) = rule.arguments.first() else {
+                        continue;
+                    };
+                    let after_reply = rule
+                        .arguments
+                        .iter()
+                        .any(|a| matches!(a, Arg::Word(w) if w == "after_reply"));
                     let reached = |player: usize| {
                         pos.cells.iter().enumerate().any(|(cell, occ)| {
-                            !occ.is_empty() && occ.owner() == player && pieces.contains(&occ.piece()) && self.in_zone(*zone, player, cell)
+                            !occ.is_empty()
+                                && occ.owner() == player
+                                && pieces.contains(&occ.piece())
+                                && self.in_zone(*zone, player, cell)
                         })
                     };
                     if after_reply {
@@ -61,25 +82,40 @@ impl Interpreter {
                         // reply reached it too, the game is drawn.
                         if reached(side) {
                             let winner = if reached(previous) { None } else { Some(side) };
-                            return Some(GameResult { winner, reason: "flag".into() });
+                            return Some(GameResult {
+                                winner,
+                                reason: "flag".into(),
+                            });
                         }
                         if reached(previous) && side == 0 {
-                            return Some(GameResult { winner: Some(previous), reason: "flag".into() });
+                            return Some(GameResult {
+                                winner: Some(previous),
+                                reason: "flag".into(),
+                            });
                         }
                     } else if reached(previous) {
                         return Some(self.result(rule, previous, Some(side)));
                     }
                 }
                 "checks" => {
-                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        continue;
+                    };
                     if pos.checks.get(previous).copied().unwrap_or(0) as i64 >= *n {
                         return Some(self.result(rule, previous, Some(side)));
                     }
                 }
                 "extinction" => {
-                    let all = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "all"));
+                    let all = rule
+                        .arguments
+                        .iter()
+                        .any(|a| matches!(a, Arg::Word(w) if w == "all"));
                     for player in [side, previous] {
-                        let alive = pos.cells.iter().any(|o| !o.is_empty() && o.owner() == player && (all || pieces.contains(&o.piece())));
+                        let alive = pos.cells.iter().any(|o| {
+                            !o.is_empty()
+                                && o.owner() == player
+                                && (all || pieces.contains(&o.piece()))
+                        });
                         if !alive {
                             return Some(self.result_for_victim(rule, player));
                         }
@@ -87,19 +123,36 @@ impl Interpreter {
                 }
                 "royal_capture" => {
                     for player in [side, previous] {
-                        let alive = pos.cells.iter().any(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal);
+                        let alive = pos.cells.iter().any(|o| {
+                            !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal
+                        });
                         if !alive {
                             return Some(self.result_for_victim(rule, player));
                         }
                     }
                 }
                 "bare_king" => {
-                    let bared_back = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "unless_bared_back"));
-                    let bare = |player: usize| pos.cells.iter().all(|o| o.is_empty() || o.owner() != player || self.pieces[o.piece()].royal);
+                    let bared_back = rule
+                        .arguments
+                        .iter()
+                        .any(|a| matches!(a, Arg::Word(w) if w == "unless_bared_back"));
+                    let bare = |player: usize| {
+                        pos.cells.iter().all(|o| {
+                            o.is_empty() || o.owner() != player || self.pieces[o.piece()].royal
+                        })
+                    };
                     if bare(side) && !bare(previous) {
                         // A bared player may bare the opponent back if the opponent has just one piece
                         // besides the king (shatranj); that is decided after the reply.
-                        let others = pos.cells.iter().filter(|o| !o.is_empty() && o.owner() == previous && !self.pieces[o.piece()].royal).count();
+                        let others = pos
+                            .cells
+                            .iter()
+                            .filter(|o| {
+                                !o.is_empty()
+                                    && o.owner() == previous
+                                    && !self.pieces[o.piece()].royal
+                            })
+                            .count();
                         if bared_back && others == 1 && self.can_bare_back(pos) {
                             continue;
                         }
@@ -108,7 +161,10 @@ impl Interpreter {
                 }
                 "drop_mate" => {
                     let Some(last) = pos.last else { continue };
-                    if last.kind == MoveKind::Drop && pieces.contains(&(last.piece as usize - 1)) && self.royal_attacked(pos, side) {
+                    if last.kind == MoveKind::Drop
+                        && pieces.contains(&(last.piece as usize - 1))
+                        && self.royal_attacked(pos, side)
+                    {
                         let mut scratch = pos.clone();
                         let mut moves = Vec::new();
                         self.generate_legal(&mut scratch, &mut moves);
@@ -121,31 +177,52 @@ impl Interpreter {
                     // Facing persists only through a pass (any other move must break it), so two
                     // consecutive facing positions mean: facing now, after a pass.
                     if self.facing_break && pos.passes > 0 && self.royals_facing(pos, true) {
-                        return Some(GameResult { winner: None, reason: "facing".into() });
+                        return Some(GameResult {
+                            winner: None,
+                            reason: "facing".into(),
+                        });
                     }
                 }
                 "all_pass" => {
                     if pos.passes as usize >= self.players {
-                        return Some(GameResult { winner: None, reason: "all pass".into() });
+                        return Some(GameResult {
+                            winner: None,
+                            reason: "all pass".into(),
+                        });
                     }
                 }
                 "move_limit" => {
-                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        continue;
+                    };
                     if pos.history.len() as i64 >= *n {
-                        return Some(GameResult { winner: None, reason: "move limit".into() });
+                        return Some(GameResult {
+                            winner: None,
+                            reason: "move limit".into(),
+                        });
                     }
                 }
                 "move_rule" => {
-                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        continue;
+                    };
                     if pos.halfmove as i64 >= 2 * *n {
-                        return Some(GameResult { winner: None, reason: "move rule".into() });
+                        return Some(GameResult {
+                            winner: None,
+                            reason: "move rule".into(),
+                        });
                     }
                 }
                 "repetition" => {
-                    let Some(Arg::Int(n)) = rule.arguments.first() else { continue };
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        continue;
+                    };
                     let seen = pos.history.iter().filter(|&&h| h == pos.hash).count() + 1;
                     if seen as i64 >= *n {
-                        return Some(GameResult { winner: None, reason: "repetition".into() });
+                        return Some(GameResult {
+                            winner: None,
+                            reason: "repetition".into(),
+                        });
                     }
                 }
                 _ => {}
@@ -183,18 +260,27 @@ impl Interpreter {
             }
             Outcome::Draw | Outcome::Points => None,
         };
-        GameResult { winner, reason: rule.kind.clone() }
+        GameResult {
+            winner,
+            reason: rule.kind.clone(),
+        }
     }
 
     /// The result of a rule that happens to `victim` (extinction, bare king).
     fn result_for_victim(&self, rule: &EndRule, victim: usize) -> GameResult {
         let other = self.next_player(victim);
-        let named_victim = rule.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "victim"));
+        let named_victim = rule
+            .arguments
+            .iter()
+            .any(|a| matches!(a, Arg::Word(w) if w == "victim"));
         let winner = match rule.result {
             Outcome::Win if named_victim => Some(victim),
             Outcome::Win | Outcome::Loss => Some(other),
             Outcome::Draw | Outcome::Points => None,
         };
-        GameResult { winner, reason: rule.kind.clone() }
+        GameResult {
+            winner,
+            reason: rule.kind.clone(),
+        }
     }
 }

@@ -32,27 +32,48 @@ impl Interpreter {
             None => (false, letter),
         };
         let upper = base.chars().next()?.is_ascii_uppercase();
-        let owner = if upper { self.upper_player() } else { self.lower_player() };
-        let base_piece = self.game.pieces.iter().position(|p| p.letter.eq_ignore_ascii_case(base))?;
+        let owner = if upper {
+            self.upper_player()
+        } else {
+            self.lower_player()
+        };
+        let base_piece = self
+            .game
+            .pieces
+            .iter()
+            .position(|p| p.letter.eq_ignore_ascii_case(base))?;
         if !promoted {
             return Some((base_piece, owner));
         }
-        let promoted_piece = self.pieces.iter().position(|r| r.promoted_from == Some(base_piece))?;
+        let promoted_piece = self
+            .pieces
+            .iter()
+            .position(|r| r.promoted_from == Some(base_piece))?;
         Some((promoted_piece, owner))
     }
 
     fn upper_player(&self) -> usize {
-        self.game.players.iter().position(|p| p.upper_case && !p.neutral).unwrap_or(0)
+        self.game
+            .players
+            .iter()
+            .position(|p| p.upper_case && !p.neutral)
+            .unwrap_or(0)
     }
 
     fn lower_player(&self) -> usize {
-        self.game.players.iter().position(|p| !p.upper_case && !p.neutral).unwrap_or(1)
+        self.game
+            .players
+            .iter()
+            .position(|p| !p.upper_case && !p.neutral)
+            .unwrap_or(1)
     }
 
     /// The FEN text of a piece for its owner.
     pub(super) fn piece_text(&self, piece: usize, owner: usize) -> String {
         let text = match self.pieces[piece].promoted_from {
-            Some(base) if self.game.pieces[piece].letter.is_empty() => format!("+{}", self.game.pieces[base].letter),
+            Some(base) if self.game.pieces[piece].letter.is_empty() => {
+                format!("+{}", self.game.pieces[base].letter)
+            }
             _ => self.game.pieces[piece].letter.clone(),
         };
         if owner == self.upper_player() {
@@ -67,7 +88,10 @@ impl Interpreter {
         let fields: Vec<&str> = text.split_whitespace().collect();
         let placement = *fields.first().ok_or_else(|| TextError::new("empty FEN"))?;
         let (grid, pocket) = match placement.find('[') {
-            Some(open) => (&placement[..open], Some(placement[open + 1..].trim_end_matches(']'))),
+            Some(open) => (
+                &placement[..open],
+                Some(placement[open + 1..].trim_end_matches(']')),
+            ),
             None => (placement, None),
         };
         let players = self.game.players.len().max(2);
@@ -75,7 +99,10 @@ impl Interpreter {
         let mut hands = vec![vec![0u8; self.game.pieces.len()]; players];
         let ranks: Vec<&str> = grid.split('/').collect();
         if ranks.len() != height {
-            return Err(TextError::new(format!("FEN `{text}` has {} ranks, the board has {height}", ranks.len())));
+            return Err(TextError::new(format!(
+                "FEN `{text}` has {} ranks, the board has {height}",
+                ranks.len()
+            )));
         }
         let first = self.game.boards[0].first_cell;
         for (r, rank) in ranks.iter().enumerate() {
@@ -88,7 +115,9 @@ impl Interpreter {
                 if c.is_ascii_digit() {
                     let mut n = 0usize;
                     while i < chars.len() && chars[i].is_ascii_digit() {
-                        n = n.saturating_mul(10).saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
+                        n = n
+                            .saturating_mul(10)
+                            .saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
                         i += 1;
                     }
                     x = x.saturating_add(n);
@@ -100,7 +129,9 @@ impl Interpreter {
                     i += 1;
                 }
                 let Some(&l) = chars.get(i).filter(|c| c.is_ascii_alphabetic()) else {
-                    return Err(TextError::new(format!("unexpected `{c}` in FEN rank `{rank}`")));
+                    return Err(TextError::new(format!(
+                        "unexpected `{c}` in FEN rank `{rank}`"
+                    )));
                 };
                 letter.push(l);
                 i += 1;
@@ -108,35 +139,49 @@ impl Interpreter {
                 if promoted {
                     i += 1;
                 }
-                let (piece, owner) = self.letter_piece(&letter).ok_or_else(|| TextError::new(format!("no piece has the letter `{letter}`")))?;
+                let (piece, owner) = self
+                    .letter_piece(&letter)
+                    .ok_or_else(|| TextError::new(format!("no piece has the letter `{letter}`")))?;
                 if x >= width {
-                    return Err(TextError::new(format!("FEN rank `{rank}` is longer than {width} cells")));
+                    return Err(TextError::new(format!(
+                        "FEN rank `{rank}` is longer than {width} cells"
+                    )));
                 }
-                let cell = self
-                    .grids[0]
+                let cell = self.grids[0]
                     .cells
                     .get(y * width + x)
                     .copied()
                     .flatten()
-                    .ok_or_else(|| TextError::new(format!("FEN places a piece on a hole in rank `{rank}`")))?;
-                cells[cell] = Occupant::new(piece, owner, false, promoted || letter.starts_with('+'));
+                    .ok_or_else(|| {
+                        TextError::new(format!("FEN places a piece on a hole in rank `{rank}`"))
+                    })?;
+                cells[cell] =
+                    Occupant::new(piece, owner, false, promoted || letter.starts_with('+'));
                 x += 1;
             }
             if x != width {
-                return Err(TextError::new(format!("FEN rank `{rank}` has {x} cells, the board has {width} files")));
+                return Err(TextError::new(format!(
+                    "FEN rank `{rank}` has {x} cells, the board has {width} files"
+                )));
             }
         }
         let _ = first;
         if let Some(pocket) = pocket {
             for c in pocket.chars().filter(|c| c.is_ascii_alphabetic()) {
-                let (piece, owner) = self.letter_piece(&c.to_string()).ok_or_else(|| TextError::new(format!("no piece has the letter `{c}`")))?;
+                let (piece, owner) = self
+                    .letter_piece(&c.to_string())
+                    .ok_or_else(|| TextError::new(format!("no piece has the letter `{c}`")))?;
                 hands[owner][piece] = hands[owner][piece].saturating_add(1);
             }
         }
         let side = match fields.get(1).copied().unwrap_or("w") {
             "w" => self.upper_player(),
             "b" => self.lower_player(),
-            other => return Err(TextError::new(format!("side to move `{other}` is not `w` or `b`"))),
+            other => {
+                return Err(TextError::new(format!(
+                    "side to move `{other}` is not `w` or `b`"
+                )))
+            }
         };
         // Virginity: pieces on their start cells, castling pieces by the castling field.
         for (cell, occ) in cells.iter_mut().enumerate() {
@@ -146,9 +191,15 @@ impl Interpreter {
             let rules = &self.pieces[occ.piece()];
             let virgin = match rules.virgin_in {
                 Some(zone) => self.in_zone(zone, occ.owner(), cell),
-                None => is_start || self.start_position.cells.get(cell) == Some(&Occupant::new(occ.piece(), occ.owner(), true, false)),
+                None => {
+                    is_start
+                        || self.start_position.cells.get(cell)
+                            == Some(&Occupant::new(occ.piece(), occ.owner(), true, false))
+                }
             };
-            let gated = self.gating.is_some_and(|zone| self.in_zone(zone, occ.owner(), cell));
+            let gated = self
+                .gating
+                .is_some_and(|zone| self.in_zone(zone, occ.owner(), cell));
             if self.is_castling_piece(occ.piece()) || gated {
                 *occ = Occupant::new(occ.piece(), occ.owner(), false, occ.is_promoted());
             } else if virgin {
@@ -173,9 +224,15 @@ impl Interpreter {
         let mut rest = fields.iter().skip(3).copied().peekable();
         if let Some(ep) = rest.next() {
             if ep != "-" {
-                let target = self.cell_id(ep).ok_or_else(|| TextError::new(format!("en-passant cell `{ep}` is not on the board")))?;
+                let target = self.cell_id(ep).ok_or_else(|| {
+                    TextError::new(format!("en-passant cell `{ep}` is not on the board"))
+                })?;
                 let previous = self.previous_player(side);
-                let forward = self.game.players[previous].forward.first().copied().unwrap_or([0, 1, 0]);
+                let forward = self.game.players[previous]
+                    .forward
+                    .first()
+                    .copied()
+                    .unwrap_or([0, 1, 0]);
                 if let Some(victim) = self.step(target, forward) {
                     position.en_passant.push((target, victim));
                 }
@@ -185,16 +242,26 @@ impl Interpreter {
             rest.next();
             let total = self.checks_needed();
             for (player, remaining) in field.split('+').enumerate().take(players) {
-                let remaining: u32 = remaining.parse().map_err(|_| TextError::new(format!("bad check counter `{field}`")))?;
-                let index = if player == 0 { self.upper_player() } else { self.lower_player() };
+                let remaining: u32 = remaining
+                    .parse()
+                    .map_err(|_| TextError::new(format!("bad check counter `{field}`")))?;
+                let index = if player == 0 {
+                    self.upper_player()
+                } else {
+                    self.lower_player()
+                };
                 position.checks[index] = total.saturating_sub(remaining);
             }
         }
         if let Some(halfmove) = rest.next() {
-            position.halfmove = halfmove.parse().map_err(|_| TextError::new(format!("bad half-move counter `{halfmove}`")))?;
+            position.halfmove = halfmove
+                .parse()
+                .map_err(|_| TextError::new(format!("bad half-move counter `{halfmove}`")))?;
         }
         if let Some(fullmove) = rest.next() {
-            position.fullmove = fullmove.parse().map_err(|_| TextError::new(format!("bad move number `{fullmove}`")))?;
+            position.fullmove = fullmove
+                .parse()
+                .map_err(|_| TextError::new(format!("bad move number `{fullmove}`")))?;
         }
         position.hash = self.compute_hash(&position);
         Ok(position)
@@ -206,12 +273,23 @@ impl Interpreter {
             .iter()
             .find(|r| r.kind == "checks")
             .and_then(|r| r.arguments.first())
-            .and_then(|a| if let crate::model::Arg::Int(n) = a { Some(*n as u32) } else { None })
+            .and_then(|a| {
+                if let crate::model::Arg::Int(n) = a {
+                    Some(*n as u32)
+                } else {
+                    None
+                }
+            })
             .unwrap_or(3)
     }
 
     fn is_castling_piece(&self, piece: usize) -> bool {
-        self.castles.iter().any(|c| c.king == Some(piece) || c.directions.iter().any(|(_, partners)| partners.contains(&piece)))
+        self.castles.iter().any(|c| {
+            c.king == Some(piece)
+                || c.directions
+                    .iter()
+                    .any(|(_, partners)| partners.contains(&piece))
+        })
     }
 
     /// Looks a cell up by name.
@@ -220,24 +298,56 @@ impl Interpreter {
     }
 
     /// Grants castling rights: `K`/`Q` (outermost partner towards the h or a side), or file letters.
-    fn apply_castling_field(&self, cells: &mut [Occupant], field: &str, width: usize) -> Result<(), TextError> {
+    fn apply_castling_field(
+        &self,
+        cells: &mut [Occupant],
+        field: &str,
+        width: usize,
+    ) -> Result<(), TextError> {
         if field == "-" || self.castles.is_empty() {
             return Ok(());
         }
         for c in field.chars() {
-            let player = if c.is_ascii_uppercase() { self.upper_player() } else { self.lower_player() };
-            let Some((king_cell, king)) = self.castling_king(cells, player) else { continue };
+            let player = if c.is_ascii_uppercase() {
+                self.upper_player()
+            } else {
+                self.lower_player()
+            };
+            let Some((king_cell, king)) = self.castling_king(cells, player) else {
+                continue;
+            };
             let y = self.game.cells[king_cell].coord[1];
-            let row: Vec<usize> = (0..width).filter_map(|x| self.grids[0].cells.get(y as usize * width + x).copied().flatten()).collect();
+            let row: Vec<usize> = (0..width)
+                .filter_map(|x| {
+                    self.grids[0]
+                        .cells
+                        .get(y as usize * width + x)
+                        .copied()
+                        .flatten()
+                })
+                .collect();
             let partner_ok = |cell: usize| {
                 let occ = cells[cell];
-                !occ.is_empty() && occ.owner() == player && self.is_castling_piece(occ.piece()) && cell != king_cell
+                !occ.is_empty()
+                    && occ.owner() == player
+                    && self.is_castling_piece(occ.piece())
+                    && cell != king_cell
             };
             let king_x = self.game.cells[king_cell].coord[0];
             let partner = match c.to_ascii_uppercase() {
-                'K' => row.iter().copied().rev().find(|&cell| partner_ok(cell) && self.game.cells[cell].coord[0] > king_x),
-                'Q' => row.iter().copied().find(|&cell| partner_ok(cell) && self.game.cells[cell].coord[0] < king_x),
-                f if f.is_ascii_alphabetic() => row.get((f as u8 - b'A') as usize).copied().filter(|&cell| !cells[cell].is_empty() && cells[cell].owner() == player),
+                'K' => row
+                    .iter()
+                    .copied()
+                    .rev()
+                    .find(|&cell| partner_ok(cell) && self.game.cells[cell].coord[0] > king_x),
+                'Q' => row
+                    .iter()
+                    .copied()
+                    .find(|&cell| partner_ok(cell) && self.game.cells[cell].coord[0] < king_x),
+                f if f.is_ascii_alphabetic() => row
+                    .get((f as u8 - b'A') as usize)
+                    .copied()
+                    .filter(|&cell| !cells[cell].is_empty() && cells[cell].owner() == player),
                 _ => return Err(TextError::new(format!("bad castling field `{field}`"))),
             };
             cells[king_cell] = Occupant::new(king, player, true, false);
@@ -251,17 +361,25 @@ impl Interpreter {
 
     fn castling_king(&self, cells: &[Occupant], player: usize) -> Option<(usize, usize)> {
         let kings: Vec<usize> = self.castles.iter().filter_map(|c| c.king).collect();
-        cells.iter().enumerate().find(|(_, o)| !o.is_empty() && o.owner() == player && kings.contains(&o.piece())).map(|(cell, o)| (cell, o.piece()))
+        cells
+            .iter()
+            .enumerate()
+            .find(|(_, o)| !o.is_empty() && o.owner() == player && kings.contains(&o.piece()))
+            .map(|(cell, o)| (cell, o.piece()))
     }
 
     /// Writes a position as FEN.
     pub(super) fn write_fen(&self, pos: &Position) -> String {
-        let Ok((width, height)) = self.board_dims() else { return String::from("?") };
+        let Ok((width, height)) = self.board_dims() else {
+            return String::from("?");
+        };
         let mut out = String::new();
         for y in (0..height).rev() {
             let mut empty = 0;
             for x in 0..width {
-                let occ = self.grids[0].cells[y * width + x].map(|c| pos.cells[c]).unwrap_or(Occupant::EMPTY);
+                let occ = self.grids[0].cells[y * width + x]
+                    .map(|c| pos.cells[c])
+                    .unwrap_or(Occupant::EMPTY);
                 if occ.is_empty() {
                     empty += 1;
                     continue;
@@ -282,10 +400,17 @@ impl Interpreter {
                 out.push('/');
             }
         }
-        if self.hand_drops {
+        if self.game.reserves.iter().any(|r| r.per_player) {
             out.push('[');
             for player in [self.upper_player(), self.lower_player()] {
-                for (piece, &count) in pos.hands.get(player).map(Vec::as_slice).unwrap_or(&[]).iter().enumerate() {
+                for (piece, &count) in pos
+                    .hands
+                    .get(player)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
+                {
                     for _ in 0..count {
                         out.push_str(&self.piece_text(piece, player));
                     }
@@ -293,7 +418,11 @@ impl Interpreter {
             }
             out.push(']');
         }
-        out.push_str(if pos.side == self.upper_player() { " w " } else { " b " });
+        out.push_str(if pos.side == self.upper_player() {
+            " w "
+        } else {
+            " b "
+        });
         out.push_str(&self.castling_text(pos, width));
         out.push(' ');
         match pos.en_passant.first() {
@@ -302,8 +431,13 @@ impl Interpreter {
         }
         if self.has_checks_rule {
             let total = self.checks_needed();
-            let remaining = |p: usize| total.saturating_sub(pos.checks.get(p).copied().unwrap_or(0));
-            out.push_str(&format!(" {}+{}", remaining(self.upper_player()), remaining(self.lower_player())));
+            let remaining =
+                |p: usize| total.saturating_sub(pos.checks.get(p).copied().unwrap_or(0));
+            out.push_str(&format!(
+                " {}+{}",
+                remaining(self.upper_player()),
+                remaining(self.lower_player())
+            ));
         }
         out.push_str(&format!(" {} {}", pos.halfmove, pos.fullmove));
         out
@@ -312,22 +446,37 @@ impl Interpreter {
     fn castling_text(&self, pos: &Position, width: usize) -> String {
         let mut out = String::new();
         for player in [self.upper_player(), self.lower_player()] {
-            let Some((king_cell, _)) = self.castling_king(&pos.cells, player) else { continue };
+            let Some((king_cell, _)) = self.castling_king(&pos.cells, player) else {
+                continue;
+            };
             if !pos.cells[king_cell].is_virgin() {
                 continue;
             }
             let y = self.game.cells[king_cell].coord[1] as usize;
             let king_x = self.game.cells[king_cell].coord[0];
-            let row: Vec<usize> = (0..width).filter_map(|x| self.grids[0].cells[y * width + x]).collect();
+            let row: Vec<usize> = (0..width)
+                .filter_map(|x| self.grids[0].cells[y * width + x])
+                .collect();
             let candidates = |cell: &usize| {
                 let occ = pos.cells[*cell];
-                !occ.is_empty() && occ.owner() == player && occ.is_virgin() && self.is_castling_piece(occ.piece()) && *cell != king_cell
+                !occ.is_empty()
+                    && occ.owner() == player
+                    && occ.is_virgin()
+                    && self.is_castling_piece(occ.piece())
+                    && *cell != king_cell
             };
             let mut letters = String::new();
-            if let Some(_east) = row.iter().rev().find(|c| candidates(c) && self.game.cells[**c].coord[0] > king_x) {
+            if let Some(_east) = row
+                .iter()
+                .rev()
+                .find(|c| candidates(c) && self.game.cells[**c].coord[0] > king_x)
+            {
                 letters.push('K');
             }
-            if let Some(_west) = row.iter().find(|c| candidates(c) && self.game.cells[**c].coord[0] < king_x) {
+            if let Some(_west) = row
+                .iter()
+                .find(|c| candidates(c) && self.game.cells[**c].coord[0] < king_x)
+            {
                 letters.push('Q');
             }
             if player != self.upper_player() {

@@ -80,7 +80,10 @@ impl Interpreter {
             return self.pawn_type().unwrap_or(occ.piece());
         }
         let rules = &self.pieces[occ.piece()];
-        rules.demote_to.or(rules.promoted_from).unwrap_or(occ.piece())
+        rules
+            .demote_to
+            .or(rules.promoted_from)
+            .unwrap_or(occ.piece())
     }
 
     fn pawn_type(&self) -> Option<usize> {
@@ -128,7 +131,11 @@ impl Interpreter {
                         Self::change_hand(pos, &mut undo, mover, piece, 1);
                     }
                 }
-                let placed = if mv.piece > 0 { Occupant::new(mv.piece as usize - 1, occ.owner(), false, true) } else { occ.moved() };
+                let placed = if mv.piece > 0 {
+                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, true)
+                } else {
+                    occ.moved()
+                };
                 Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
                 Self::set_cell(pos, &mut undo, to, placed);
                 resets = !captured.is_empty() || self.pieces[occ.piece()].pawn;
@@ -139,7 +146,12 @@ impl Interpreter {
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
                 Self::change_hand(pos, &mut undo, mover, piece, -1);
-                Self::set_cell(pos, &mut undo, to, Occupant::new(piece, mover, false, false));
+                Self::set_cell(
+                    pos,
+                    &mut undo,
+                    to,
+                    Occupant::new(piece, mover, false, false),
+                );
             }
             MoveKind::Castle => {
                 let king = pos.cells[from];
@@ -154,16 +166,30 @@ impl Interpreter {
         if mv.gate > 0 {
             let piece = mv.gate as usize - 1;
             Self::change_hand(pos, &mut undo, mover, piece, -1);
-            Self::set_cell(pos, &mut undo, mv.gate_cell as usize, Occupant::new(piece, mover, false, false));
+            Self::set_cell(
+                pos,
+                &mut undo,
+                mv.gate_cell as usize,
+                Occupant::new(piece, mover, false, false),
+            );
         }
-        pos.passes = if mv.kind == MoveKind::Pass { pos.passes + 1 } else { 0 };
+        pos.passes = if mv.kind == MoveKind::Pass {
+            pos.passes + 1
+        } else {
+            0
+        };
         pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
         pos.side = self.next_player(mover);
         if pos.side <= mover {
             pos.fullmove += 1;
         }
         pos.last = Some(mv);
-        if self.has_checks_rule && self.opponents(mover).iter().any(|&o| self.royal_attacked(pos, o)) {
+        if self.has_checks_rule
+            && self
+                .opponents(mover)
+                .iter()
+                .any(|&o| self.royal_attacked(pos, o))
+        {
             pos.checks[mover] += 1;
         }
         pos.hash ^= state_key(pos);

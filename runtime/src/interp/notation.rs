@@ -9,7 +9,11 @@ impl Interpreter {
     pub(super) fn move_text(&self, pos: &Position, mv: Move) -> String {
         let mut text = self.base_move_text(pos, mv);
         if mv.gate > 0 {
-            text.push_str(&self.game.pieces[mv.gate as usize - 1].letter.to_ascii_lowercase());
+            text.push_str(
+                &self.game.pieces[mv.gate as usize - 1]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
         }
         text
     }
@@ -19,17 +23,25 @@ impl Interpreter {
         match mv.kind {
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
-                format!("{}@{}", self.piece_text(piece, self.upper_player_index()), name(mv.to))
+                format!(
+                    "{}@{}",
+                    self.piece_text(piece, self.upper_player_index()),
+                    name(mv.to)
+                )
             }
             MoveKind::Pass => format!("{}{}", name(mv.from), name(mv.from)),
-            MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => format!("{}{}", name(mv.from), name(mv.aux)),
+            MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
+                format!("{}{}", name(mv.from), name(mv.aux))
+            }
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
                 if mv.piece > 0 {
                     let target = mv.piece as usize - 1;
                     let moving = pos.cells[mv.from as usize];
-                    if !moving.is_empty() && self.pieces[target].promoted_from == Some(moving.piece()) {
+                    if !moving.is_empty()
+                        && self.pieces[target].promoted_from == Some(moving.piece())
+                    {
                         text.push('+');
                     } else {
                         text.push_str(&self.game.pieces[target].letter.to_ascii_lowercase());
@@ -41,6 +53,10 @@ impl Interpreter {
     }
 
     fn upper_player_index(&self) -> usize {
-        self.game.players.iter().position(|p| p.upper_case && !p.neutral).unwrap_or(0)
+        self.game
+            .players
+            .iter()
+            .position(|p| p.upper_case && !p.neutral)
+            .unwrap_or(0)
     }
 }

@@ -112,9 +112,18 @@ impl Interpreter {
             .iter()
             .enumerate()
             .map(|(index, board)| {
-                let size = [board.size[0] as i32, board.size[1] as i32, board.size[2] as i32];
+                let size = [
+                    board.size[0] as i32,
+                    board.size[1] as i32,
+                    board.size[2] as i32,
+                ];
                 let mut cells = vec![None; (size[0] * size[1] * size[2]) as usize];
-                for (id, cell) in game.cells.iter().enumerate().filter(|(_, c)| c.board == index) {
+                for (id, cell) in game
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.board == index)
+                {
                     let [x, y, z] = cell.coord;
                     cells[((z * size[1] + y) * size[0] + x) as usize] = Some(id);
                 }
@@ -143,8 +152,14 @@ impl Interpreter {
                 game.players
                     .iter()
                     .map(|player| {
-                        let frame = Frame { forward: player.forward.clone() };
-                        piece.moves.iter().map(|m| prepare_moves(m, &frame, game.dimensions)).collect()
+                        let frame = Frame {
+                            forward: player.forward.clone(),
+                        };
+                        piece
+                            .moves
+                            .iter()
+                            .map(|m| prepare_moves(m, &frame, game.dimensions))
+                            .collect()
                     })
                     .collect()
             })
@@ -152,7 +167,11 @@ impl Interpreter {
         let pieces: Vec<PieceRules> = game.pieces.iter().map(|p| piece_rules(p)).collect();
         let pieces_facing = pieces.iter().any(|p| p.facing_illegal);
         let pieces_break = pieces.iter().any(|p| p.facing_must_break);
-        let castles = game.castling.iter().map(|d| castle_rule(d, &game)).collect();
+        let castles = game
+            .castling
+            .iter()
+            .map(|d| castle_rule(d, &game))
+            .collect();
         let end_kinds: Vec<&str> = game.end.iter().map(|e| e.kind.as_str()).collect();
         // Royal pieces may not be left attacked, unless the game is won by capturing them.
         let royal_check = pieces.iter().any(|p| p.royal) && !end_kinds.contains(&"royal_capture");
@@ -188,10 +207,20 @@ impl Interpreter {
             facing: pieces_facing,
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
-            pass_allowed: game.turn.iter().any(|d| d.keyword == "pass" && d.arguments.iter().any(|a| matches!(a, Arg::Word(w) if w == "allowed"))),
+            pass_allowed: game.turn.iter().any(|d| {
+                d.keyword == "pass"
+                    && d.arguments
+                        .iter()
+                        .any(|a| matches!(a, Arg::Word(w) if w == "allowed"))
+            }),
             game,
         };
-        let fen = interpreter.game.setup.fen.clone().ok_or_else(|| "the game has no start FEN".to_string())?;
+        let fen = interpreter
+            .game
+            .setup
+            .fen
+            .clone()
+            .ok_or_else(|| "the game has no start FEN".to_string())?;
         interpreter.start_position = interpreter.read_start_fen(&fen).map_err(|e| e.message)?;
         Ok(interpreter)
     }
@@ -201,7 +230,11 @@ impl Interpreter {
     pub(super) fn step(&self, from: CellId, v: Vec3) -> Option<CellId> {
         let cell = &self.game.cells[from];
         let grid = &self.grids[cell.board];
-        let (x, y, z) = (cell.coord[0] + v[0], cell.coord[1] + v[1], cell.coord[2] + v[2]);
+        let (x, y, z) = (
+            cell.coord[0] + v[0],
+            cell.coord[1] + v[1],
+            cell.coord[2] + v[2],
+        );
         if x < 0 || y < 0 || z < 0 || x >= grid.size[0] || y >= grid.size[1] || z >= grid.size[2] {
             return None;
         }
@@ -223,33 +256,58 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
             let mut first = Vec::new();
             for base in &part.vectors {
                 for v in symmetric_variants(*base, dimensions) {
-                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v) {
+                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v)
+                    {
                         first.push(v);
                     }
                 }
             }
             let ep_source = part.initial || part.legs.iter().any(|l| l.modes.contains('n'));
-            PreparedPart { part: part.clone(), first, ep_source }
+            PreparedPart {
+                part: part.clone(),
+                first,
+                ep_source,
+            }
         })
         .collect();
-    PreparedMoves { parts, boards: moves.boards.clone(), from_zone: moves.from_zone, within: moves.within }
+    PreparedMoves {
+        parts,
+        boards: moves.boards.clone(),
+        from_zone: moves.from_zone,
+        within: moves.within,
+    }
 }
 
 fn pieces_of(args: &[Arg]) -> Vec<PieceId> {
-    args.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect()
+    args.iter()
+        .filter_map(|a| {
+            if let Arg::Piece(p) = a {
+                Some(*p)
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 fn zone_of(args: &[Arg]) -> Option<usize> {
-    args.iter().find_map(|a| if let Arg::Zone(z) = a { Some(*z) } else { None })
+    args.iter()
+        .find_map(|a| if let Arg::Zone(z) = a { Some(*z) } else { None })
 }
 
 fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
-    let mut rules = PieceRules { royal: piece.royal, pawn: piece.pawn, ..PieceRules::default() };
+    let mut rules = PieceRules {
+        royal: piece.royal,
+        pawn: piece.pawn,
+        ..PieceRules::default()
+    };
     for property in &piece.properties {
         let args = property.arguments.as_slice();
         match property.keyword.as_str() {
             "captures_only" => {
-                let royal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "royal"));
+                let royal = args
+                    .iter()
+                    .any(|a| matches!(a, Arg::Word(w) if w == "royal"));
                 rules.captures_only = Some((pieces_of(args), royal));
             }
             "never_captures" => rules.never_captures = true,
@@ -263,8 +321,12 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
             "drop_file_limit" => rules.drop_file_limit = int_of(args).map(|n| n as u32),
             "cannot_hop" => rules.cannot_hop = pieces_of(args),
             "facing" => {
-                rules.facing_illegal = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "illegal"));
-                rules.facing_must_break = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "must_break"));
+                rules.facing_illegal = args
+                    .iter()
+                    .any(|a| matches!(a, Arg::Word(w) if w == "illegal"));
+                rules.facing_must_break = args
+                    .iter()
+                    .any(|a| matches!(a, Arg::Word(w) if w == "must_break"));
             }
             "virgin_in" => rules.virgin_in = zone_of(args),
             _ => {}
@@ -274,11 +336,16 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
 }
 
 fn int_of(args: &[Arg]) -> Option<i64> {
-    args.iter().find_map(|a| if let Arg::Int(n) = a { Some(*n) } else { None })
+    args.iter()
+        .find_map(|a| if let Arg::Int(n) = a { Some(*n) } else { None })
 }
 
 fn castle_rule(d: &Directive, game: &Game) -> Castle {
-    let mut castle = Castle { king_steps: 2, check_attacks: true, ..Castle::default() };
+    let mut castle = Castle {
+        king_steps: 2,
+        check_attacks: true,
+        ..Castle::default()
+    };
     let mut along: Vec<Vec3> = Vec::new();
     let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>)> = Vec::new();
     for child in &d.children {
@@ -286,10 +353,30 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         match child.keyword.as_str() {
             "king" => castle.king = pieces_of(args).first().copied(),
             "partner" => {
-                let dirs = args.iter().filter_map(|a| if let Arg::Vector(v) = a { Some(*v) } else { None }).collect();
+                let dirs = args
+                    .iter()
+                    .filter_map(|a| {
+                        if let Arg::Vector(v) = a {
+                            Some(*v)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
                 partners.push((pieces_of(args), dirs));
             }
-            "along" => along = args.iter().filter_map(|a| if let Arg::Vector(v) = a { Some(*v) } else { None }).collect(),
+            "along" => {
+                along = args
+                    .iter()
+                    .filter_map(|a| {
+                        if let Arg::Vector(v) = a {
+                            Some(*v)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            }
             "partner_at" => {
                 castle.partner_at = match args.first() {
                     Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
@@ -301,7 +388,11 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
                 }
             }
             "king_steps" => castle.king_steps = int_of(args).unwrap_or(2) as i32,
-            "partner_to" => castle.partner_beyond = args.iter().any(|a| matches!(a, Arg::Word(w) if w == "beyond")),
+            "partner_to" => {
+                castle.partner_beyond = args
+                    .iter()
+                    .any(|a| matches!(a, Arg::Word(w) if w == "beyond"))
+            }
             "ignore_attacks" => castle.check_attacks = false,
             "from" => {
                 for a in args {
