@@ -5,6 +5,7 @@
 //! the position; `make` plays and takes back moves; `end` decides outcomes; `fen` reads and writes
 //! positions; `notation` writes moves.
 
+mod attacks;
 mod end;
 mod fen;
 mod make;

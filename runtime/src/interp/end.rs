@@ -173,24 +173,22 @@ impl Interpreter {
                         }
                     }
                 }
-                "facing" => {
+                "facing"
                     // Facing persists only through a pass (any other move must break it), so two
                     // consecutive facing positions mean: facing now, after a pass.
-                    if self.facing_break && pos.passes > 0 && self.royals_facing(pos, true) {
+                    if self.facing_break && pos.passes > 0 && self.royals_facing(pos, true) => {
                         return Some(GameResult {
                             winner: None,
                             reason: "facing".into(),
                         });
                     }
-                }
-                "all_pass" => {
-                    if pos.passes as usize >= self.players {
+                "all_pass"
+                    if pos.passes as usize >= self.players => {
                         return Some(GameResult {
                             winner: None,
                             reason: "all pass".into(),
                         });
                     }
-                }
                 "move_limit" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
                         continue;

@@ -428,6 +428,7 @@ impl Interpreter {
     }
 
     /// Adds a move with each promotion it allows or requires.
+    #[allow(clippy::too_many_arguments)]
     fn with_promotions(
         &self,
         pos: &Position,
@@ -652,22 +653,6 @@ impl Interpreter {
         (0..self.players).filter(|&p| p != side).collect()
     }
 
-    /// Tells whether a piece of `by` attacks `cell`.
-    pub(super) fn cell_attacked(&self, pos: &Position, cell: CellId, by: usize) -> bool {
-        let mut scratch = Vec::new();
-        for (from, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != by {
-                continue;
-            }
-            scratch.clear();
-            self.piece_moves(pos, from, occ, by, true, &mut scratch);
-            if scratch.iter().any(|m| m.to as usize == cell) {
-                return true;
-            }
-        }
-        false
-    }
-
     /// Tells whether any royal piece of `player` is attacked by an opponent.
     pub(super) fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
         let opponents = self.opponents(player);
@@ -745,7 +730,7 @@ fn same_family(base: Vec3, v: Vec3) -> bool {
 
 /// The offsets a lame leap must find empty: the straight path for orthogonal and diagonal leaps, the
 /// orthogonal neighbour on the long axis for oblique ones (the xiangqi horse).
-fn lame_path(v: Vec3) -> Vec<Vec3> {
+pub(super) fn lame_path(v: Vec3) -> Vec<Vec3> {
     let abs = v.map(i32::abs);
     let nonzero: Vec<i32> = abs.iter().copied().filter(|&c| c != 0).collect();
     let max = *abs.iter().max().unwrap_or(&0);

@@ -164,7 +164,7 @@ impl Interpreter {
                     .collect()
             })
             .collect();
-        let pieces: Vec<PieceRules> = game.pieces.iter().map(|p| piece_rules(p)).collect();
+        let pieces: Vec<PieceRules> = game.pieces.iter().map(piece_rules).collect();
         let pieces_facing = pieces.iter().any(|p| p.facing_illegal);
         let pieces_break = pieces.iter().any(|p| p.facing_must_break);
         let castles = game
