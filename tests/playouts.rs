@@ -1,6 +1,6 @@
-//! Random playouts of every example the interpreter runs: at every ply, every legal move is made and
-//! taken back, and the position and its hash must come back exactly; the incremental hash must equal a
-//! recomputed one.
+//! Random playouts of every example: at every ply, every legal move is made and taken back, and the
+//! position and its hash must come back exactly; the incremental hash must equal a recomputed one; and
+//! the position text must read back to the same position.
 
 use vdl_runtime::{Interpreter, Variant};
 use vdl_tests::{read_text, vdl_files, workspace_root, Rng};
@@ -52,6 +52,10 @@ fn make_unmake_restores_position_and_hash() {
                         variant.write_move(&before, mv)
                     );
                 }
+                // The position text reads back to the same position.
+                let text = variant.write_position(&position);
+                let reread = variant.parse_position(&text).unwrap_or_else(|e| panic!("{}: `{text}` does not read back: {e}", example.display()));
+                assert_eq!(variant.write_position(&reread), text, "{}", example.display());
                 positions += 1;
                 let mv = *rng.pick(&moves);
                 variant.make(&mut position, mv);

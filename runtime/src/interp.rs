@@ -7,11 +7,13 @@
 
 mod attacks;
 mod end;
+mod extended;
 mod fen;
 mod make;
 mod movegen;
 mod notation;
 mod position;
+mod setup;
 mod tables;
 
 pub use position::{Move, MoveKind, Occupant, Position, Undo};

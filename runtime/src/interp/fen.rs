@@ -15,6 +15,9 @@ impl Interpreter {
 
     /// Reads a position.
     pub(super) fn read_fen(&self, text: &str) -> Result<Position, TextError> {
+        if !self.uses_fen() {
+            return self.read_extended(text);
+        }
         self.parse_fen(text, false)
     }
 
@@ -370,6 +373,9 @@ impl Interpreter {
 
     /// Writes a position as FEN.
     pub(super) fn write_fen(&self, pos: &Position) -> String {
+        if !self.uses_fen() {
+            return self.write_extended(pos);
+        }
         let Ok((width, height)) = self.board_dims() else {
             return String::from("?");
         };

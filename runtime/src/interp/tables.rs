@@ -36,6 +36,8 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Option values chosen for this game (others take their defaults).
+    pub(super) chosen_options: Vec<(String, String)>,
 }
 
 /// A board's cells by coordinate, for stepping.
@@ -106,6 +108,25 @@ impl Interpreter {
     ///
     /// Returns a message when the start position cannot be read.
     pub fn new(game: Game) -> Result<Interpreter, String> {
+        Interpreter::with_options(game, &[])
+    }
+
+    /// Prepares a game with chosen option values (`--setup`); options not given take their defaults.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message when an option or value is unknown or the start position cannot be built.
+    pub fn with_options(game: Game, options: &[(String, String)]) -> Result<Interpreter, String> {
+        for (name, value) in options {
+            let Some(option) = game.options.iter().find(|o| o.name == *name) else {
+                let names: Vec<&str> = game.options.iter().map(|o| o.name.as_str()).collect();
+                return Err(format!("the game has no option `{name}` (options: {})", names.join(", ")));
+            };
+            let listed = option.values.iter().any(|v| v == value || v == "text" || v.starts_with("Range"));
+            if !listed {
+                return Err(format!("option `{name}` has no value `{value}` (values: {})", option.values.join(", ")));
+            }
+        }
         let players = game.players.iter().filter(|p| !p.neutral).count().max(1);
         let grids = game
             .boards
@@ -207,6 +228,7 @@ impl Interpreter {
             facing: pieces_facing,
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
+            chosen_options: options.to_vec(),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -215,13 +237,10 @@ impl Interpreter {
             }),
             game,
         };
-        let fen = interpreter
-            .game
-            .setup
-            .fen
-            .clone()
-            .ok_or_else(|| "the game has no start FEN".to_string())?;
-        interpreter.start_position = interpreter.read_start_fen(&fen).map_err(|e| e.message)?;
+        interpreter.start_position = match interpreter.game.setup.fen.clone() {
+            Some(fen) => interpreter.read_start_fen(&fen).map_err(|e| e.message)?,
+            None => interpreter.build_setup().map_err(|e| e.message)?,
+        };
         Ok(interpreter)
     }
 
