@@ -6,6 +6,7 @@
 //! positions; `notation` writes moves.
 
 mod attacks;
+mod conditions;
 mod end;
 mod extended;
 mod fen;

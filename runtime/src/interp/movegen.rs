@@ -155,6 +155,12 @@ impl Interpreter {
                     continue;
                 }
             }
+            if let Some(condition) = &prepared.condition {
+                let scope = super::conditions::Scope { cell, owner, player: pos.side };
+                if !self.condition_holds(pos, &scope, condition) {
+                    continue;
+                }
+            }
             for part in &prepared.parts {
                 if part.part.initial && !occ.is_virgin() {
                     continue;

@@ -54,6 +54,7 @@ pub(super) struct PreparedMoves {
     pub boards: Vec<usize>,
     pub from_zone: Option<usize>,
     pub within: Option<usize>,
+    pub condition: Option<crate::model::Expr>,
 }
 
 /// One Betza part, with its first-leg vectors in the player's frame.
@@ -294,6 +295,7 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
         boards: moves.boards.clone(),
         from_zone: moves.from_zone,
         within: moves.within,
+        condition: moves.condition.clone(),
     }
 }
 

@@ -1,0 +1,125 @@
+//! Conditions on moves and rules, evaluated on a position: `in_check(P)`, `count(P, PIECES [, ZONE])`,
+//! option values, comparisons, `and`/`or`/`not` and integer arithmetic. The participants are `mover`
+//! (the piece whose moves are generated) and `player` (the side to move).
+
+use crate::model::{Arg, CellId, Expr};
+
+use super::position::Position;
+use super::tables::Interpreter;
+
+/// What a condition can see.
+pub(super) struct Scope {
+    /// The cell of the piece concerned.
+    pub cell: CellId,
+    /// Its owner.
+    pub owner: usize,
+    /// The side to move.
+    pub player: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+    Player(usize),
+    Word(String),
+    Pieces(Vec<usize>, bool),
+    Zone(usize),
+    Unknown,
+}
+
+impl Interpreter {
+    /// Evaluates a condition; what it cannot evaluate counts as true.
+    pub(super) fn condition_holds(&self, pos: &Position, scope: &Scope, e: &Expr) -> bool {
+        !matches!(self.eval(pos, scope, e), Value::Bool(false))
+    }
+
+    fn eval(&self, pos: &Position, scope: &Scope, e: &Expr) -> Value {
+        match e {
+            Expr::And(parts) => Value::Bool(parts.iter().all(|p| self.condition_holds(pos, scope, p))),
+            Expr::Or(parts) => Value::Bool(parts.iter().any(|p| self.condition_holds(pos, scope, p))),
+            Expr::Not(inner) => match self.eval(pos, scope, inner) {
+                Value::Bool(b) => Value::Bool(!b),
+                _ => Value::Unknown,
+            },
+            Expr::Compare(op, l, r) => {
+                let (a, b) = (self.eval(pos, scope, l), self.eval(pos, scope, r));
+                match (a, b) {
+                    (Value::Int(a), Value::Int(b)) => Value::Bool(match *op {
+                        "==" => a == b,
+                        "!=" => a != b,
+                        "<" => a < b,
+                        "<=" => a <= b,
+                        ">" => a > b,
+                        ">=" => a >= b,
+                        _ => return Value::Unknown,
+                    }),
+                    (Value::Unknown, _) | (_, Value::Unknown) => Value::Unknown,
+                    (a, b) => match *op {
+                        "==" => Value::Bool(a == b),
+                        "!=" => Value::Bool(a != b),
+                        _ => Value::Unknown,
+                    },
+                }
+            }
+            Expr::Arith(op, l, r) => match (self.eval(pos, scope, l), self.eval(pos, scope, r)) {
+                (Value::Int(a), Value::Int(b)) => Value::Int(if *op == "+" { a + b } else { a - b }),
+                _ => Value::Unknown,
+            },
+            Expr::Call(name, args) => self.call(pos, scope, name, args),
+            Expr::Path(path) => self.path(scope, path),
+            Expr::Literal(arg) => match arg {
+                Arg::Int(n) => Value::Int(*n),
+                Arg::Player(p) => Value::Player(*p),
+                Arg::Piece(p) => Value::Pieces(vec![*p], false),
+                Arg::Zone(z) => Value::Zone(*z),
+                Arg::Word(w) | Arg::Str(w) => Value::Word(w.clone()),
+                Arg::List(items) => {
+                    let pieces: Vec<usize> = items.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
+                    if pieces.len() == items.len() {
+                        Value::Pieces(pieces, false)
+                    } else {
+                        Value::Unknown
+                    }
+                }
+                _ => Value::Unknown,
+            },
+        }
+    }
+
+    fn path(&self, scope: &Scope, path: &[String]) -> Value {
+        let words: Vec<&str> = path.iter().map(String::as_str).collect();
+        match words.as_slice() {
+            ["option", name] => self.option_value(name).map(Value::Word).unwrap_or(Value::Unknown),
+            ["mover", "owner"] | ["own"] => Value::Player(scope.owner),
+            ["player"] | ["side_to_move"] => Value::Player(scope.player),
+            ["all"] => Value::Pieces(Vec::new(), true),
+            [name] => match self.game.players.iter().position(|p| p.name == *name) {
+                Some(p) => Value::Player(p),
+                None => Value::Word(name.to_string()),
+            },
+            _ => Value::Unknown,
+        }
+    }
+
+    fn call(&self, pos: &Position, scope: &Scope, name: &str, args: &[Expr]) -> Value {
+        let values: Vec<Value> = args.iter().map(|a| self.eval(pos, scope, a)).collect();
+        match (name, values.as_slice()) {
+            ("in_check", [Value::Player(p)]) => Value::Bool(self.royal_attacked(pos, *p)),
+            ("count", [Value::Player(p), Value::Pieces(types, all), rest @ ..]) => {
+                let zone = rest.iter().find_map(|v| if let Value::Zone(z) = v { Some(*z) } else { None });
+                let n = pos
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(cell, o)| {
+                        !o.is_empty() && o.owner() == *p && (*all || types.contains(&o.piece())) && zone.is_none_or(|z| self.in_zone(z, *p, *cell))
+                    })
+                    .count();
+                Value::Int(n as i64)
+            }
+            ("has_moved", [_]) => Value::Bool(!pos.cells[scope.cell].is_virgin()),
+            _ => Value::Unknown,
+        }
+    }
+}
