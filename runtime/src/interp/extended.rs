@@ -102,6 +102,22 @@ impl Interpreter {
         if pos.checks.iter().any(|&c| c > 0) {
             text.push_str(&format!(" checks={}", pos.checks.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
         }
+        if pos.turn_moves > 0 {
+            text.push_str(&format!(" turn={}", pos.turn_moves));
+        }
+        if pos.eliminated != 0 {
+            let out: Vec<&str> =
+                self.game.players.iter().enumerate().filter(|(i, _)| pos.is_eliminated(*i)).map(|(_, p)| p.name.as_str()).collect();
+            text.push_str(&format!(" out={}", out.join(",")));
+        }
+        if !pos.stacks.is_empty() {
+            let stacks: Vec<String> = pos
+                .stacks
+                .iter()
+                .map(|&(cell, o)| format!("{}:({}{})", self.game.cells[cell].name, o.owner(), self.game.pieces[o.piece()].letter))
+                .collect();
+            text.push_str(&format!(" under={}", stacks.join(",")));
+        }
         text
     }
 
@@ -170,16 +186,27 @@ impl Interpreter {
             en_passant,
             halfmove: number(fields[4])?,
             fullmove: number(fields[5])?,
-            checks: vec![0; players],
-            hash: 0,
-            history: Vec::new(),
-            last: None,
-            passes: 0,
+            ..Position::empty(0, 0, players)
         };
         for extra in &fields[6..] {
             if let Some(list) = extra.strip_prefix("checks=") {
                 for (player, n) in list.split(',').enumerate().take(players) {
                     position.checks[player] = number(n)?;
+                }
+            } else if let Some(n) = extra.strip_prefix("turn=") {
+                position.turn_moves = number(n)?;
+            } else if let Some(list) = extra.strip_prefix("out=") {
+                for name in list.split(',') {
+                    let p = self.game.players.iter().position(|p| p.name == name).ok_or_else(|| TextError::new(format!("no player is called `{name}`")))?;
+                    position.eliminated |= 1 << p;
+                }
+            } else if let Some(list) = extra.strip_prefix("under=") {
+                for item in list.split(',') {
+                    let (cell, token) = item.split_once(':').ok_or_else(|| TextError::new(format!("stack `{item}` is not CELL:(PIECE)")))?;
+                    let cell = self.cell_id(cell).ok_or_else(|| TextError::new(format!("no cell `{cell}`")))?;
+                    let mut below = vec![Occupant::EMPTY];
+                    self.read_rank(token, &[0], &mut below)?;
+                    position.stacks.push((cell, below[0]));
                 }
             } else {
                 return Err(TextError::new(format!("unknown field `{extra}`")));

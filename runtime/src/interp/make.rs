@@ -32,7 +32,10 @@ fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
 }
 
 fn state_key(pos: &Position) -> u64 {
-    let mut key = mix(0x2000_0000_0000 | pos.side as u64);
+    let mut key = mix(0x2000_0000_0000 | pos.side as u64 | (pos.turn_moves as u64) << 8 | (pos.eliminated as u64) << 16);
+    for &(cell, below) in &pos.stacks {
+        key ^= mix(0x5000_0000_0000 | ((cell as u64) << 16) | below.bits() as u64);
+    }
     for &(target, victim) in &pos.en_passant {
         key ^= mix(0x3000_0000_0000 | ((target as u64) << 20) | victim as u64);
     }
@@ -104,6 +107,9 @@ impl Interpreter {
             hash: pos.hash,
             last: pos.last,
             passes: pos.passes,
+            turn_moves: pos.turn_moves,
+            eliminated: pos.eliminated,
+            stacks: pos.stacks.clone(),
         };
         pos.hash ^= old_state;
         pos.history.push(undo.hash);
@@ -179,9 +185,18 @@ impl Interpreter {
             0
         };
         pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
-        pos.side = self.next_player(mover);
-        if pos.side <= mover {
-            pos.fullmove += 1;
+        // A turn is `moves_per_turn` single moves; then the next player still in the game moves.
+        pos.turn_moves += 1;
+        if pos.turn_moves >= self.game.moves_per_turn.max(1) {
+            pos.turn_moves = 0;
+            let mut next = self.next_player(mover);
+            while pos.is_eliminated(next) && next != mover {
+                next = self.next_player(next);
+            }
+            pos.side = next;
+            if pos.side <= mover {
+                pos.fullmove += 1;
+            }
         }
         pos.last = Some(mv);
         if self.has_checks_rule
@@ -212,6 +227,9 @@ impl Interpreter {
         pos.hash = undo.hash;
         pos.last = undo.last;
         pos.passes = undo.passes;
+        pos.turn_moves = undo.turn_moves;
+        pos.eliminated = undo.eliminated;
+        pos.stacks = undo.stacks;
         pos.history.pop();
     }
 

@@ -11,6 +11,7 @@ impl Occupant {
     pub const EMPTY: Occupant = Occupant(0);
     const VIRGIN: u16 = 1 << 12;
     const PROMOTED: u16 = 1 << 13;
+    const FROZEN: u16 = 1 << 14;
 
     /// Makes an occupant of piece type `piece` owned by `owner`.
     pub fn new(piece: usize, owner: usize, virgin: bool, promoted: bool) -> Occupant {
@@ -54,6 +55,21 @@ impl Occupant {
         self.0 & Self::PROMOTED != 0
     }
 
+    /// Whether the piece may not move again this turn.
+    #[inline]
+    pub fn is_frozen(self) -> bool {
+        self.0 & Self::FROZEN != 0
+    }
+
+    /// The same piece, frozen or not.
+    pub fn with_frozen(self, frozen: bool) -> Occupant {
+        if frozen {
+            Occupant(self.0 | Self::FROZEN)
+        } else {
+            Occupant(self.0 & !Self::FROZEN)
+        }
+    }
+
     /// The same piece, having moved.
     pub fn moved(self) -> Occupant {
         Occupant(self.0 & !Self::VIRGIN)
@@ -90,6 +106,39 @@ pub struct Position {
     pub last: Option<Move>,
     /// Consecutive passes just played.
     pub passes: u32,
+    /// Single moves already made in the current turn (multi-move turns).
+    pub turn_moves: u32,
+    /// Eliminated players, one bit each.
+    pub eliminated: u32,
+    /// Pieces under the top piece of a cell (stacks), as (cell, piece below).
+    pub stacks: Vec<(CellId, Occupant)>,
+}
+
+impl Position {
+    /// An empty position: no pieces, empty hands (one per player and a shared one), first player to move.
+    pub fn empty(cells: usize, pieces: usize, players: usize) -> Position {
+        Position {
+            cells: vec![Occupant::EMPTY; cells],
+            hands: vec![vec![0; pieces]; players + 1],
+            side: 0,
+            en_passant: Vec::new(),
+            halfmove: 0,
+            fullmove: 1,
+            checks: vec![0; players],
+            hash: 0,
+            history: Vec::new(),
+            last: None,
+            passes: 0,
+            turn_moves: 0,
+            eliminated: 0,
+            stacks: Vec::new(),
+        }
+    }
+
+    /// Tells whether a player has been eliminated.
+    pub fn is_eliminated(&self, player: usize) -> bool {
+        self.eliminated & (1 << player) != 0
+    }
 }
 
 /// How a move is played.
@@ -162,4 +211,7 @@ pub struct Undo {
     pub(super) hash: u64,
     pub(super) last: Option<Move>,
     pub(super) passes: u32,
+    pub(super) turn_moves: u32,
+    pub(super) eliminated: u32,
+    pub(super) stacks: Vec<(CellId, Occupant)>,
 }

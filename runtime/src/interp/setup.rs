@@ -72,19 +72,7 @@ impl Interpreter {
     /// Builds the start position from the setup statements that apply under the options.
     pub(super) fn build_setup(&self) -> Result<Position, TextError> {
         let players = self.game.players.len().max(2);
-        let mut position = Position {
-            cells: vec![Occupant::EMPTY; self.game.cells.len()],
-            hands: vec![vec![0; self.game.pieces.len()]; players + 1],
-            side: 0,
-            en_passant: Vec::new(),
-            halfmove: 0,
-            fullmove: 1,
-            checks: vec![0; players],
-            hash: 0,
-            history: Vec::new(),
-            last: None,
-            passes: 0,
-        };
+        let mut position = Position::empty(self.game.cells.len(), self.game.pieces.len(), players);
         let setups: Vec<&Directive> = self
             .game
             .setup

@@ -200,19 +200,7 @@ impl Interpreter {
         let turn_flag = |word: &str| game.turn.iter().any(|d| d.keyword == word);
         let reserve_flag = |f: fn(&crate::model::Reserve) -> bool| game.reserves.iter().any(f);
         let mut interpreter = Interpreter {
-            start_position: Position {
-                cells: Vec::new(),
-                hands: Vec::new(),
-                side: 0,
-                en_passant: Vec::new(),
-                halfmove: 0,
-                fullmove: 1,
-                checks: Vec::new(),
-                hash: 0,
-                history: Vec::new(),
-                last: None,
-                passes: 0,
-            },
+            start_position: Position::empty(0, 0, 0),
             grids,
             moves,
             zones,
