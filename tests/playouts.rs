@@ -54,8 +54,15 @@ fn make_unmake_restores_position_and_hash() {
                 }
                 // The position text reads back to the same position.
                 let text = variant.write_position(&position);
-                let reread = variant.parse_position(&text).unwrap_or_else(|e| panic!("{}: `{text}` does not read back: {e}", example.display()));
-                assert_eq!(variant.write_position(&reread), text, "{}", example.display());
+                let reread = variant.parse_position(&text).unwrap_or_else(|e| {
+                    panic!("{}: `{text}` does not read back: {e}", example.display())
+                });
+                assert_eq!(
+                    variant.write_position(&reread),
+                    text,
+                    "{}",
+                    example.display()
+                );
                 positions += 1;
                 let mv = *rng.pick(&moves);
                 variant.make(&mut position, mv);

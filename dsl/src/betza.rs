@@ -6,7 +6,8 @@
 //!
 //! Supported letters (anything else is an error, unlike Fairy-Stockfish which skips unknown letters):
 //! atoms `W F D N A H C Z G R B Q K O U` and atoms declared with `atom`; directions `f b l r v s h`;
-//! modes `m c d e t p g y n j o u x`; `i` (initial), `a` (again), `z` `q` (crooked turns of later legs).
+//! modes `m c d e t p g y n j o u`; `i` (initial), `a` (again). The crooked turns `z` `q` and the induction
+//! mode `x` are recognised and rejected as unsupported (E1005).
 
 use crate::error::{Error, ErrorKind};
 use crate::span::Span;
@@ -73,7 +74,7 @@ pub fn builtin_atom(letter: char) -> Option<(&'static [[i32; 3]], u8)> {
 }
 
 const DIRECTIONS: &str = "fblrvsh";
-const MODES: &str = "mcdetpgynjoux";
+const MODES: &str = "mcdetpgynjou";
 
 /// Parses a Betza string. `base` is the byte offset of the string's first character in the file, or
 /// `None` when the string had escapes (then errors point at the whole string, `whole`). `custom` lists
@@ -194,7 +195,20 @@ impl BetzaParser<'_> {
                     leg_starts.push(self.pos + 1);
                 }
                 'i' => initial = true,
-                'z' | 'q' => leg.modes.push(c),
+                'z' | 'q' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "crooked turns `z` and `q`",
+                    },
+                ),
+                'x' => self.error(
+                    self.pos,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "induction and move borrowing `x`",
+                    },
+                ),
                 c if DIRECTIONS.contains(c) => leg.directions.push(c),
                 c if MODES.contains(c) => leg.modes.push(c),
                 '[' | ']' => self.error(
@@ -304,7 +318,7 @@ impl BetzaParser<'_> {
             };
             for letter in leg.modes.chars() {
                 let misplaced =
-                    (index == last && "yux".contains(letter)) || (index != last && letter == 'e');
+                    (index == last && letter == 'y') || (index != last && letter == 'e');
                 if misplaced {
                     let at = find(self, letter);
                     self.error(
@@ -316,6 +330,16 @@ impl BetzaParser<'_> {
                         },
                     );
                 }
+            }
+            if index > 0 && leg.modes.contains('u') {
+                let at = find(self, 'u');
+                self.error(
+                    at,
+                    1,
+                    ErrorKind::BetzaUnsupported {
+                        what: "unloading `u` on a leg after the first",
+                    },
+                );
             }
             if leg.directions.contains('h') && leg.directions.len() == 1 {
                 let at = find(self, 'h');

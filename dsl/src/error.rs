@@ -401,7 +401,7 @@ impl Error {
                 format!("`{letter}` cannot be used on {} leg", if *final_leg { "the final" } else { "a non-final" }),
                 "misplaced mode".into(),
                 Some(if *final_leg {
-                    "`y`, `x` and `u` belong to legs before an `a`".into()
+                    "`y` belongs to a leg before an `a`".into()
                 } else {
                     "`e` belongs to the final leg".into()
                 }),

@@ -3,6 +3,9 @@
 
 use crate::model::{MovePart, Vec3};
 
+/// The Betza letter of the universal leaper, which leaps to any cell of its board.
+pub const UNIVERSAL_ATOM: char = 'U';
+
 /// How a player (or a board) orients moves: its forward axes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {

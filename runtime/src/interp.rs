@@ -14,6 +14,7 @@ mod make;
 mod movegen;
 mod notation;
 mod position;
+mod rules;
 mod setup;
 mod tables;
 

@@ -13,11 +13,17 @@ impl Interpreter {
         let mut forward_types: Vec<usize> = Vec::new();
         for piece in 0..self.game.pieces.len() {
             let player_moves = &self.moves[piece];
-            let Some(sets) = player_moves.get(by) else { continue };
+            let Some(sets) = player_moves.get(by) else {
+                continue;
+            };
             for prepared in sets {
                 for part in &prepared.parts {
                     let legs = &part.part.legs;
-                    if legs.len() != 1 || prepared.within.is_some() || !prepared.boards.is_empty() || self.pieces[piece].confined.is_some() {
+                    if legs.len() != 1
+                        || prepared.within.is_some()
+                        || !prepared.boards.is_empty()
+                        || self.pieces[piece].confined.is_some()
+                    {
                         if !forward_types.contains(&piece) {
                             forward_types.push(piece);
                         }
@@ -52,7 +58,9 @@ impl Interpreter {
                             self.rider_attacks(pos, cell, back, max_steps, &attacker)
                         } else {
                             match self.step(cell, back) {
-                                Some(from) => attacker(from) && self.leap_clear(pos, from, v, lame, jump),
+                                Some(from) => {
+                                    attacker(from) && self.leap_clear(pos, from, v, lame, jump)
+                                }
                                 None => false,
                             }
                         };
@@ -80,12 +88,21 @@ impl Interpreter {
         false
     }
 
-    fn rider_attacks(&self, pos: &Position, cell: CellId, back: Vec3, max_steps: usize, attacker: &dyn Fn(CellId) -> bool) -> bool {
+    fn rider_attacks(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        back: Vec3,
+        max_steps: usize,
+        attacker: &dyn Fn(CellId) -> bool,
+    ) -> bool {
         let mut current = cell;
         let mut steps = 0;
         while steps < max_steps {
             steps += 1;
-            let Some(next) = self.step(current, back) else { return false };
+            let Some(next) = self.step(current, back) else {
+                return false;
+            };
             if !pos.cells[next].is_empty() {
                 return attacker(next);
             }
@@ -95,11 +112,21 @@ impl Interpreter {
     }
 
     /// Cannon (`p`) and grasshopper (`g`) attacks, seen from the target: a screen, then the attacker.
-    fn hopper_attacks(&self, pos: &Position, cell: CellId, back: Vec3, grasshopper: bool, piece: usize, attacker: &dyn Fn(CellId) -> bool) -> bool {
+    fn hopper_attacks(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        back: Vec3,
+        grasshopper: bool,
+        piece: usize,
+        attacker: &dyn Fn(CellId) -> bool,
+    ) -> bool {
         let mut current = cell;
         // Find the screen: right behind the target for a grasshopper, the first piece for a cannon.
         let screen = loop {
-            let Some(next) = self.step(current, back) else { return false };
+            let Some(next) = self.step(current, back) else {
+                return false;
+            };
             if !pos.cells[next].is_empty() {
                 break next;
             }
@@ -108,12 +135,17 @@ impl Interpreter {
             }
             current = next;
         };
-        if self.pieces[piece].cannot_hop.contains(&pos.cells[screen].piece()) {
+        if self.pieces[piece]
+            .cannot_hop
+            .contains(&pos.cells[screen].piece())
+        {
             return false;
         }
         let mut current = screen;
         loop {
-            let Some(next) = self.step(current, back) else { return false };
+            let Some(next) = self.step(current, back) else {
+                return false;
+            };
             if !pos.cells[next].is_empty() {
                 return attacker(next);
             }
@@ -130,7 +162,9 @@ impl Interpreter {
         if path.is_empty() {
             return !jump;
         }
-        let occupied = path.iter().any(|&d| self.step(from, d).is_none_or(|c| !pos.cells[c].is_empty()));
+        let occupied = path
+            .iter()
+            .any(|&d| self.step(from, d).is_none_or(|c| !pos.cells[c].is_empty()));
         if lame {
             !occupied
         } else {

@@ -36,8 +36,12 @@ impl Interpreter {
 
     fn eval(&self, pos: &Position, scope: &Scope, e: &Expr) -> Value {
         match e {
-            Expr::And(parts) => Value::Bool(parts.iter().all(|p| self.condition_holds(pos, scope, p))),
-            Expr::Or(parts) => Value::Bool(parts.iter().any(|p| self.condition_holds(pos, scope, p))),
+            Expr::And(parts) => {
+                Value::Bool(parts.iter().all(|p| self.condition_holds(pos, scope, p)))
+            }
+            Expr::Or(parts) => {
+                Value::Bool(parts.iter().any(|p| self.condition_holds(pos, scope, p)))
+            }
             Expr::Not(inner) => match self.eval(pos, scope, inner) {
                 Value::Bool(b) => Value::Bool(!b),
                 _ => Value::Unknown,
@@ -63,7 +67,9 @@ impl Interpreter {
                 }
             }
             Expr::Arith(op, l, r) => match (self.eval(pos, scope, l), self.eval(pos, scope, r)) {
-                (Value::Int(a), Value::Int(b)) => Value::Int(if *op == "+" { a + b } else { a - b }),
+                (Value::Int(a), Value::Int(b)) => {
+                    Value::Int(if *op == "+" { a + b } else { a - b })
+                }
                 _ => Value::Unknown,
             },
             Expr::Call(name, args) => self.call(pos, scope, name, args),
@@ -75,7 +81,16 @@ impl Interpreter {
                 Arg::Zone(z) => Value::Zone(*z),
                 Arg::Word(w) | Arg::Str(w) => Value::Word(w.clone()),
                 Arg::List(items) => {
-                    let pieces: Vec<usize> = items.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
+                    let pieces: Vec<usize> = items
+                        .iter()
+                        .filter_map(|a| {
+                            if let Arg::Piece(p) = a {
+                                Some(*p)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect();
                     if pieces.len() == items.len() {
                         Value::Pieces(pieces, false)
                     } else {
@@ -90,7 +105,10 @@ impl Interpreter {
     fn path(&self, scope: &Scope, path: &[String]) -> Value {
         let words: Vec<&str> = path.iter().map(String::as_str).collect();
         match words.as_slice() {
-            ["option", name] => self.option_value(name).map(Value::Word).unwrap_or(Value::Unknown),
+            ["option", name] => self
+                .option_value(name)
+                .map(Value::Word)
+                .unwrap_or(Value::Unknown),
             ["mover", "owner"] | ["own"] => Value::Player(scope.owner),
             ["player"] | ["side_to_move"] => Value::Player(scope.player),
             ["all"] => Value::Pieces(Vec::new(), true),
@@ -107,13 +125,22 @@ impl Interpreter {
         match (name, values.as_slice()) {
             ("in_check", [Value::Player(p)]) => Value::Bool(self.royal_attacked(pos, *p)),
             ("count", [Value::Player(p), Value::Pieces(types, all), rest @ ..]) => {
-                let zone = rest.iter().find_map(|v| if let Value::Zone(z) = v { Some(*z) } else { None });
+                let zone = rest.iter().find_map(|v| {
+                    if let Value::Zone(z) = v {
+                        Some(*z)
+                    } else {
+                        None
+                    }
+                });
                 let n = pos
                     .cells
                     .iter()
                     .enumerate()
                     .filter(|(cell, o)| {
-                        !o.is_empty() && o.owner() == *p && (*all || types.contains(&o.piece())) && zone.is_none_or(|z| self.in_zone(z, *p, *cell))
+                        !o.is_empty()
+                            && o.owner() == *p
+                            && (*all || types.contains(&o.piece()))
+                            && zone.is_none_or(|z| self.in_zone(z, *p, *cell))
                     })
                     .count();
                 Value::Int(n as i64)

@@ -25,7 +25,12 @@ impl Interpreter {
     pub(super) fn no_move_outcome(&self, pos: &Position) -> Option<GameResult> {
         let side = pos.side;
         let in_check = self.royal_attacked(pos, side);
-        for rule in self.game.end.iter().filter(|r| r.automatic && self.rule_condition(pos, r)) {
+        for rule in self
+            .game
+            .end
+            .iter()
+            .filter(|r| r.automatic && self.rule_condition(pos, r))
+        {
             let applies = match rule.kind.as_str() {
                 "checkmate" => in_check,
                 "stalemate" => !in_check,
@@ -48,7 +53,12 @@ impl Interpreter {
     pub(super) fn immediate_outcome(&self, pos: &Position) -> Option<GameResult> {
         let side = pos.side;
         let previous = self.previous_player(side);
-        for rule in self.game.end.iter().filter(|r| r.automatic && self.rule_condition(pos, r)) {
+        for rule in self
+            .game
+            .end
+            .iter()
+            .filter(|r| r.automatic && self.rule_condition(pos, r))
+        {
             let pieces: Vec<usize> = rule
                 .arguments
                 .iter()
@@ -234,8 +244,14 @@ impl Interpreter {
 
     /// Whether an end rule's `when` condition holds (rules without one always apply).
     fn rule_condition(&self, pos: &Position, rule: &EndRule) -> bool {
-        let scope = super::conditions::Scope { cell: 0, owner: pos.side, player: pos.side };
-        rule.condition.as_ref().is_none_or(|c| self.condition_holds(pos, &scope, c))
+        let scope = super::conditions::Scope {
+            cell: 0,
+            owner: pos.side,
+            player: pos.side,
+        };
+        rule.condition
+            .as_ref()
+            .is_none_or(|c| self.condition_holds(pos, &scope, c))
     }
 
     /// Whether the side to move can capture the opponent's last non-royal piece (shatranj's bare king).

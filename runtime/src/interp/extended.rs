@@ -16,7 +16,9 @@ impl Interpreter {
     /// Whether positions of this game are written in Fairy-Stockfish's FEN (one 2D board, two players,
     /// no neutral side).
     pub(super) fn uses_fen(&self) -> bool {
-        self.game.boards.len() == 1 && self.game.boards[0].size[2] == 1 && self.game.players.len() == 2
+        self.game.boards.len() == 1
+            && self.game.boards[0].size[2] == 1
+            && self.game.players.len() == 2
     }
 
     /// Cells of a board in text order: levels top to bottom, ranks top to bottom, files left to right.
@@ -28,7 +30,11 @@ impl Interpreter {
             .map(|z| {
                 (0..h)
                     .rev()
-                    .map(|y| (0..w).filter_map(|x| grid.cells[((z * h + y) * w + x) as usize]).collect())
+                    .map(|y| {
+                        (0..w)
+                            .filter_map(|x| grid.cells[((z * h + y) * w + x) as usize])
+                            .collect()
+                    })
                     .collect()
             })
             .collect()
@@ -57,7 +63,11 @@ impl Interpreter {
                                     out.push_str(&empty.to_string());
                                     empty = 0;
                                 }
-                                out.push_str(&format!("({}{})", occ.owner(), self.game.pieces[occ.piece()].letter));
+                                out.push_str(&format!(
+                                    "({}{})",
+                                    occ.owner(),
+                                    self.game.pieces[occ.piece()].letter
+                                ));
                                 if occ.is_virgin() {
                                     out.push('*');
                                 }
@@ -82,39 +92,83 @@ impl Interpreter {
             .enumerate()
             .filter(|(_, hand)| hand.iter().any(|&n| n > 0))
             .map(|(owner, hand)| {
-                let name = self.game.players.get(owner).map(|p| p.name.clone()).unwrap_or_else(|| "shared".into());
-                let letters: String =
-                    hand.iter().enumerate().flat_map(|(piece, &n)| std::iter::repeat_n(format!("({})", self.game.pieces[piece].letter), n as usize)).collect();
+                let name = self
+                    .game
+                    .players
+                    .get(owner)
+                    .map(|p| p.name.clone())
+                    .unwrap_or_else(|| "shared".into());
+                let letters: String = hand
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(piece, &n)| {
+                        std::iter::repeat_n(
+                            format!("({})", self.game.pieces[piece].letter),
+                            n as usize,
+                        )
+                    })
+                    .collect();
                 format!("{name}:{letters}")
             })
             .collect();
-        let en_passant: Vec<String> =
-            pos.en_passant.iter().map(|&(t, v)| format!("{}>{}", self.game.cells[t].name, self.game.cells[v].name)).collect();
+        let en_passant: Vec<String> = pos
+            .en_passant
+            .iter()
+            .map(|&(t, v)| format!("{}>{}", self.game.cells[t].name, self.game.cells[v].name))
+            .collect();
         let mut text = format!(
             "{} {} {} {} {} {}",
             boards.join("|"),
             self.game.players[pos.side].name,
-            if hands.is_empty() { "-".into() } else { hands.join(",") },
-            if en_passant.is_empty() { "-".into() } else { en_passant.join(",") },
+            if hands.is_empty() {
+                "-".into()
+            } else {
+                hands.join(",")
+            },
+            if en_passant.is_empty() {
+                "-".into()
+            } else {
+                en_passant.join(",")
+            },
             pos.halfmove,
             pos.fullmove
         );
         if pos.checks.iter().any(|&c| c > 0) {
-            text.push_str(&format!(" checks={}", pos.checks.iter().map(u32::to_string).collect::<Vec<_>>().join(",")));
+            text.push_str(&format!(
+                " checks={}",
+                pos.checks
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ));
         }
         if pos.turn_moves > 0 {
             text.push_str(&format!(" turn={}", pos.turn_moves));
         }
         if pos.eliminated != 0 {
-            let out: Vec<&str> =
-                self.game.players.iter().enumerate().filter(|(i, _)| pos.is_eliminated(*i)).map(|(_, p)| p.name.as_str()).collect();
+            let out: Vec<&str> = self
+                .game
+                .players
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| pos.is_eliminated(*i))
+                .map(|(_, p)| p.name.as_str())
+                .collect();
             text.push_str(&format!(" out={}", out.join(",")));
         }
         if !pos.stacks.is_empty() {
             let stacks: Vec<String> = pos
                 .stacks
                 .iter()
-                .map(|&(cell, o)| format!("{}:({}{})", self.game.cells[cell].name, o.owner(), self.game.pieces[o.piece()].letter))
+                .map(|&(cell, o)| {
+                    format!(
+                        "{}:({}{})",
+                        self.game.cells[cell].name,
+                        o.owner(),
+                        self.game.pieces[o.piece()].letter
+                    )
+                })
                 .collect();
             text.push_str(&format!(" under={}", stacks.join(",")));
         }
@@ -125,24 +179,41 @@ impl Interpreter {
     pub(super) fn read_extended(&self, text: &str) -> Result<Position, TextError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 6 {
-            return Err(TextError::new(format!("a vdl position has at least 6 fields, `{text}` has {}", fields.len())));
+            return Err(TextError::new(format!(
+                "a vdl position has at least 6 fields, `{text}` has {}",
+                fields.len()
+            )));
         }
         let players = self.game.players.len().max(2);
         let mut cells = vec![Occupant::EMPTY; self.game.cells.len()];
         let boards: Vec<&str> = fields[0].split('|').collect();
         if boards.len() != self.game.boards.len() {
-            return Err(TextError::new(format!("{} boards given, the game has {}", boards.len(), self.game.boards.len())));
+            return Err(TextError::new(format!(
+                "{} boards given, the game has {}",
+                boards.len(),
+                self.game.boards.len()
+            )));
         }
         for (board, board_text) in boards.iter().enumerate() {
             let order = self.text_order(board);
             let levels: Vec<&str> = board_text.split("//").collect();
             if levels.len() != order.len() {
-                return Err(TextError::new(format!("board `{}` has {} levels, {} given", self.game.boards[board].name, order.len(), levels.len())));
+                return Err(TextError::new(format!(
+                    "board `{}` has {} levels, {} given",
+                    self.game.boards[board].name,
+                    order.len(),
+                    levels.len()
+                )));
             }
             for (level_text, level_cells) in levels.iter().zip(&order) {
                 let ranks: Vec<&str> = level_text.split('/').collect();
                 if ranks.len() != level_cells.len() {
-                    return Err(TextError::new(format!("board `{}` has {} ranks, {} given", self.game.boards[board].name, level_cells.len(), ranks.len())));
+                    return Err(TextError::new(format!(
+                        "board `{}` has {} ranks, {} given",
+                        self.game.boards[board].name,
+                        level_cells.len(),
+                        ranks.len()
+                    )));
                 }
                 for (rank_text, rank_cells) in ranks.iter().zip(level_cells) {
                     self.read_rank(rank_text, rank_cells, &mut cells)?;
@@ -158,7 +229,9 @@ impl Interpreter {
         let mut hands = vec![vec![0u8; self.game.pieces.len()]; players + 1];
         if fields[2] != "-" {
             for group in fields[2].split(',') {
-                let (name, letters) = group.split_once(':').ok_or_else(|| TextError::new(format!("hand `{group}` is not NAME:PIECES")))?;
+                let (name, letters) = group
+                    .split_once(':')
+                    .ok_or_else(|| TextError::new(format!("hand `{group}` is not NAME:PIECES")))?;
                 let row = match self.game.players.iter().position(|p| p.name == name) {
                     Some(i) => i,
                     None if name == "shared" => players,
@@ -173,12 +246,20 @@ impl Interpreter {
         let mut en_passant = Vec::new();
         if fields[3] != "-" {
             for pair in fields[3].split(',') {
-                let (t, v) = pair.split_once('>').ok_or_else(|| TextError::new(format!("en passant `{pair}` is not TARGET>VICTIM")))?;
-                let cell = |name: &str| self.cell_id(name).ok_or_else(|| TextError::new(format!("no cell `{name}`")));
+                let (t, v) = pair.split_once('>').ok_or_else(|| {
+                    TextError::new(format!("en passant `{pair}` is not TARGET>VICTIM"))
+                })?;
+                let cell = |name: &str| {
+                    self.cell_id(name)
+                        .ok_or_else(|| TextError::new(format!("no cell `{name}`")))
+                };
                 en_passant.push((cell(t)?, cell(v)?));
             }
         }
-        let number = |s: &str| s.parse::<u32>().map_err(|_| TextError::new(format!("`{s}` is not a number")));
+        let number = |s: &str| {
+            s.parse::<u32>()
+                .map_err(|_| TextError::new(format!("`{s}` is not a number")))
+        };
         let mut position = Position {
             cells,
             hands,
@@ -197,13 +278,22 @@ impl Interpreter {
                 position.turn_moves = number(n)?;
             } else if let Some(list) = extra.strip_prefix("out=") {
                 for name in list.split(',') {
-                    let p = self.game.players.iter().position(|p| p.name == name).ok_or_else(|| TextError::new(format!("no player is called `{name}`")))?;
+                    let p = self
+                        .game
+                        .players
+                        .iter()
+                        .position(|p| p.name == name)
+                        .ok_or_else(|| TextError::new(format!("no player is called `{name}`")))?;
                     position.eliminated |= 1 << p;
                 }
             } else if let Some(list) = extra.strip_prefix("under=") {
                 for item in list.split(',') {
-                    let (cell, token) = item.split_once(':').ok_or_else(|| TextError::new(format!("stack `{item}` is not CELL:(PIECE)")))?;
-                    let cell = self.cell_id(cell).ok_or_else(|| TextError::new(format!("no cell `{cell}`")))?;
+                    let (cell, token) = item.split_once(':').ok_or_else(|| {
+                        TextError::new(format!("stack `{item}` is not CELL:(PIECE)"))
+                    })?;
+                    let cell = self
+                        .cell_id(cell)
+                        .ok_or_else(|| TextError::new(format!("no cell `{cell}`")))?;
                     let mut below = vec![Occupant::EMPTY];
                     self.read_rank(token, &[0], &mut below)?;
                     position.stacks.push((cell, below[0]));
@@ -217,10 +307,19 @@ impl Interpreter {
     }
 
     fn piece_by_letter(&self, letters: &str) -> Result<usize, TextError> {
-        self.game.pieces.iter().position(|p| p.letter == letters).ok_or_else(|| TextError::new(format!("no piece has the letters `{letters}`")))
+        self.game
+            .pieces
+            .iter()
+            .position(|p| p.letter == letters)
+            .ok_or_else(|| TextError::new(format!("no piece has the letters `{letters}`")))
     }
 
-    fn read_rank(&self, text: &str, rank_cells: &[usize], cells: &mut [Occupant]) -> Result<(), TextError> {
+    fn read_rank(
+        &self,
+        text: &str,
+        rank_cells: &[usize],
+        cells: &mut [Occupant],
+    ) -> Result<(), TextError> {
         let chars: Vec<char> = text.chars().collect();
         let mut index = 0usize;
         let mut i = 0;
@@ -228,21 +327,34 @@ impl Interpreter {
             if chars[i].is_ascii_digit() {
                 let mut n = 0usize;
                 while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n.saturating_mul(10).saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
                     i += 1;
                 }
                 index = index.saturating_add(n);
                 continue;
             }
             if chars[i] != '(' {
-                return Err(TextError::new(format!("unexpected `{}` in rank `{text}`", chars[i])));
+                return Err(TextError::new(format!(
+                    "unexpected `{}` in rank `{text}`",
+                    chars[i]
+                )));
             }
-            let close = chars[i..].iter().position(|&c| c == ')').ok_or_else(|| TextError::new(format!("unclosed `(` in rank `{text}`")))? + i;
+            let close = chars[i..]
+                .iter()
+                .position(|&c| c == ')')
+                .ok_or_else(|| TextError::new(format!("unclosed `(` in rank `{text}`")))?
+                + i;
             let token: String = chars[i + 1..close].iter().collect();
             let digits: String = token.chars().take_while(char::is_ascii_digit).collect();
-            let owner: usize = digits.parse().map_err(|_| TextError::new(format!("piece `({token})` has no owner number")))?;
+            let owner: usize = digits
+                .parse()
+                .map_err(|_| TextError::new(format!("piece `({token})` has no owner number")))?;
             if owner >= self.game.players.len() {
-                return Err(TextError::new(format!("piece `({token})`: no player {owner}")));
+                return Err(TextError::new(format!(
+                    "piece `({token})`: no player {owner}"
+                )));
             }
             let piece = self.piece_by_letter(&token[digits.len()..])?;
             i = close + 1;
@@ -253,12 +365,20 @@ impl Interpreter {
                 promoted |= flag == '~';
                 i += 1;
             }
-            let cell = *rank_cells.get(index).ok_or_else(|| TextError::new(format!("rank `{text}` is longer than {} cells", rank_cells.len())))?;
+            let cell = *rank_cells.get(index).ok_or_else(|| {
+                TextError::new(format!(
+                    "rank `{text}` is longer than {} cells",
+                    rank_cells.len()
+                ))
+            })?;
             cells[cell] = Occupant::new(piece, owner, virgin, promoted);
             index += 1;
         }
         if index != rank_cells.len() {
-            return Err(TextError::new(format!("rank `{text}` has {index} cells, the board has {}", rank_cells.len())));
+            return Err(TextError::new(format!(
+                "rank `{text}` has {index} cells, the board has {}",
+                rank_cells.len()
+            )));
         }
         Ok(())
     }

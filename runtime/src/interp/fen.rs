@@ -211,7 +211,12 @@ impl Interpreter {
         }
         let castling = fields.get(2).copied().unwrap_or("-");
         self.apply_castling_field(&mut cells, castling, width)?;
-        let mut position = Position { cells, hands, side, ..Position::empty(0, 0, players) };
+        let mut position = Position {
+            cells,
+            hands,
+            side,
+            ..Position::empty(0, 0, players)
+        };
         let mut rest = fields.iter().skip(3).copied().peekable();
         if let Some(ep) = rest.next() {
             if ep != "-" {

@@ -32,7 +32,10 @@ fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
 }
 
 fn state_key(pos: &Position) -> u64 {
-    let mut key = mix(0x2000_0000_0000 | pos.side as u64 | (pos.turn_moves as u64) << 8 | (pos.eliminated as u64) << 16);
+    let mut key = mix(0x2000_0000_0000
+        | pos.side as u64
+        | (pos.turn_moves as u64) << 8
+        | (pos.eliminated as u64) << 16);
     for &(cell, below) in &pos.stacks {
         key ^= mix(0x5000_0000_0000 | ((cell as u64) << 16) | below.bits() as u64);
     }
@@ -60,6 +63,10 @@ impl Interpreter {
             }
         }
         hash
+    }
+
+    pub(super) fn put(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
+        Self::set_cell(pos, undo, cell, occ);
     }
 
     fn set_cell(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
@@ -131,6 +138,12 @@ impl Interpreter {
                         Self::set_cell(pos, &mut undo, extra, Occupant::EMPTY);
                     }
                 }
+                // `u`: the captured piece reappears on the start cell instead of leaving the board.
+                let unloaded = if mv.aux2 != Move::NONE {
+                    captured.pop()
+                } else {
+                    None
+                };
                 if self.captures_to_hand {
                     for victim in &captured {
                         let piece = self.hand_type(*victim);
@@ -144,7 +157,14 @@ impl Interpreter {
                 };
                 Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
                 Self::set_cell(pos, &mut undo, to, placed);
-                resets = !captured.is_empty() || self.pieces[occ.piece()].pawn;
+                if let Some(victim) = unloaded {
+                    Self::set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
+                }
+                resets =
+                    !captured.is_empty() || unloaded.is_some() || self.pieces[occ.piece()].pawn;
+                if !captured.is_empty() && !self.capture_rules.is_empty() {
+                    self.after_capture(pos, &mut undo, mv);
+                }
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }

@@ -156,13 +156,21 @@ impl Interpreter {
                 }
             }
             if let Some(condition) = &prepared.condition {
-                let scope = super::conditions::Scope { cell, owner, player: pos.side };
+                let scope = super::conditions::Scope {
+                    cell,
+                    owner,
+                    player: pos.side,
+                };
                 if !self.condition_holds(pos, &scope, condition) {
                     continue;
                 }
             }
             for part in &prepared.parts {
                 if part.part.initial && !occ.is_virgin() {
+                    continue;
+                }
+                if part.part.atom == crate::geometry::UNIVERSAL_ATOM {
+                    self.universal(pos, cell, owner, piece, part, attacks, out);
                     continue;
                 }
                 if part.part.vectors.is_empty() {
@@ -234,10 +242,13 @@ impl Interpreter {
         let mut steps = 0;
         while steps < max_steps {
             steps += 1;
-            let Some(next) = self.step(current, step) else {
-                break;
+            let next = if last && has(b'o') {
+                self.step_cylinder(current, step)
+            } else {
+                self.step(current, step)
             };
-            if !inside(next) {
+            let Some(next) = next else { break };
+            if !inside(next) || (has(b'o') && next == w.origin) {
                 break;
             }
             if steps == 1 && !rider && !self.leap_path_ok(pos, current, step, has(b'n'), has(b'j'))
@@ -306,6 +317,46 @@ impl Interpreter {
                 }
             }
             current = next;
+        }
+    }
+
+    /// The universal leaper `U`: to any other cell of its board.
+    #[allow(clippy::too_many_arguments)]
+    fn universal(
+        &self,
+        pos: &Position,
+        origin: CellId,
+        owner: usize,
+        piece: usize,
+        part: &PreparedPart,
+        attacks: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let modes = part.part.legs[0].modes.as_bytes();
+        let board = self.game.cells[origin].board;
+        let walk = Walk {
+            origin,
+            mover: owner,
+            owner,
+            piece,
+            part,
+            base: [0, 0, 0],
+            within: None,
+            attacks,
+        };
+        for (cell, info) in self.game.cells.iter().enumerate() {
+            if cell == origin || info.board != board {
+                continue;
+            }
+            let occ = pos.cells[cell];
+            let ok = if occ.is_empty() {
+                self.may_move(modes) || (attacks && self.may_capture(modes))
+            } else {
+                self.can_take(&walk, occ, modes)
+            };
+            if ok {
+                self.emit(pos, &walk, cell, Move::NONE, out);
+            }
         }
     }
 
@@ -393,6 +444,9 @@ impl Interpreter {
 
     /// Tells whether the walking piece may take the occupant of its target.
     fn can_take(&self, w: &Walk, target: Occupant, modes: &[u8]) -> bool {
+        if modes.contains(&b't') && self.pieces[target.piece()].royal {
+            return false; // a tame piece never captures (or attacks) a royal one
+        }
         let friendly = target.owner() == w.owner;
         if friendly {
             return modes.contains(&b'd');
@@ -424,6 +478,9 @@ impl Interpreter {
         }
         let mut mv = Move::normal(w.origin, to);
         mv.aux = extra;
+        if w.part.part.legs[0].modes.contains('u') {
+            mv.aux2 = w.origin as u16; // the captured piece reappears where the move started
+        }
         mv.ep_source = w.part.ep_source && w.part.part.legs.len() == 1;
         if w.attacks {
             out.push(mv);
@@ -676,7 +733,28 @@ impl Interpreter {
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
         let undo = self.make_move(pos, mv);
-        let mut legal = !self.royal_check || !self.royal_attacked(pos, mover);
+        let mut legal = if !self.royal_check {
+            true
+        } else if self.capture_rules.is_empty() {
+            !self.royal_attacked(pos, mover)
+        } else {
+            // Captures remove more than their victim: a move that removes one's own royal piece is
+            // illegal, one that removes every enemy royal piece wins whatever else it exposes.
+            let opponents_alive = self
+                .opponents(mover)
+                .iter()
+                .all(|&o| self.has_royal(pos, o));
+            self.has_royal(pos, mover) && (!opponents_alive || !self.royal_capturable(pos, mover))
+        };
+        if legal && mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate {
+            // A drop of this type may not give checkmate (shogi's uchifuzume).
+            let opponent = pos.side;
+            if self.royal_attacked(pos, opponent) {
+                let mut replies = Vec::new();
+                self.generate_legal(pos, &mut replies);
+                legal = !replies.is_empty();
+            }
+        }
         if legal && self.forbid_checks {
             legal = !self
                 .opponents(mover)

@@ -23,9 +23,17 @@ impl SplitMix {
 impl Interpreter {
     /// The value of an option: the one chosen, or its default.
     pub(super) fn option_value(&self, name: &str) -> Option<String> {
-        self.chosen_options.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).or_else(|| {
-            self.game.options.iter().find(|o| o.name == name).and_then(|o| o.default.clone())
-        })
+        self.chosen_options
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| {
+                self.game
+                    .options
+                    .iter()
+                    .find(|o| o.name == name)
+                    .and_then(|o| o.default.clone())
+            })
     }
 
     /// Evaluates a condition that depends only on options (`option.variant == raj`); conditions about
@@ -59,8 +67,11 @@ impl Interpreter {
 
     fn arg_value(&self, arg: &Arg) -> Option<String> {
         match arg {
-            Arg::List(items) if matches!(items.as_slice(), [Arg::Word(o), Arg::Word(_)] if o == "option") => {
-                let Arg::Word(name) = &items[1] else { return None };
+            Arg::List(items) if matches!(items.as_slice(), [Arg::Word(o), Arg::Word(_)] if o == "option") =>
+            {
+                let Arg::Word(name) = &items[1] else {
+                    return None;
+                };
                 self.option_value(name)
             }
             Arg::Int(n) => Some(n.to_string()),
@@ -78,16 +89,33 @@ impl Interpreter {
             .setup
             .statements
             .iter()
-            .filter(|d| d.condition.as_ref().is_none_or(|c| self.option_condition(c)))
+            .filter(|d| {
+                d.condition
+                    .as_ref()
+                    .is_none_or(|c| self.option_condition(c))
+            })
             .collect();
         let mut rng = SplitMix(0);
         for setup in &setups {
-            if let Some(seed) = setup.children.iter().find(|c| c.keyword == "seed").and_then(|c| c.arguments.first()).and_then(|a| self.arg_value(a)) {
-                rng = SplitMix(seed.parse().map_err(|_| TextError::new(format!("seed `{seed}` is not a number")))?);
+            if let Some(seed) = setup
+                .children
+                .iter()
+                .find(|c| c.keyword == "seed")
+                .and_then(|c| c.arguments.first())
+                .and_then(|a| self.arg_value(a))
+            {
+                rng = SplitMix(
+                    seed.parse()
+                        .map_err(|_| TextError::new(format!("seed `{seed}` is not a number")))?,
+                );
             }
         }
         for setup in setups {
-            for statement in setup.children.iter().filter(|c| c.condition.as_ref().is_none_or(|e| self.option_condition(e))) {
+            for statement in setup.children.iter().filter(|c| {
+                c.condition
+                    .as_ref()
+                    .is_none_or(|e| self.option_condition(e))
+            }) {
                 self.apply_setup_statement(&mut position, statement, &mut rng)?;
             }
         }
@@ -95,11 +123,20 @@ impl Interpreter {
         Ok(position)
     }
 
-    fn apply_setup_statement(&self, position: &mut Position, statement: &Directive, rng: &mut SplitMix) -> Result<(), TextError> {
+    fn apply_setup_statement(
+        &self,
+        position: &mut Position,
+        statement: &Directive,
+        rng: &mut SplitMix,
+    ) -> Result<(), TextError> {
         let args = statement.arguments.as_slice();
         match statement.keyword.as_str() {
             "place" => {
-                let (Some(Arg::Player(owner)), Some(Arg::Piece(piece))) = (args.first(), args.get(1)) else { return Ok(()) };
+                let (Some(Arg::Player(owner)), Some(Arg::Piece(piece))) =
+                    (args.first(), args.get(1))
+                else {
+                    return Ok(());
+                };
                 for arg in &args[2..] {
                     if let Arg::Cell(cell) = arg {
                         position.cells[*cell] = Occupant::new(*piece, *owner, true, false);
@@ -107,24 +144,47 @@ impl Interpreter {
                 }
             }
             "shuffle" | "arrange" => {
-                let Some(Arg::Player(owner)) = args.first().filter(|_| statement.keyword == "shuffle") else {
+                let Some(Arg::Player(owner)) =
+                    args.first().filter(|_| statement.keyword == "shuffle")
+                else {
                     return self.arrange(position, args);
                 };
-                let Some(Arg::List(items)) = args.get(1) else { return Ok(()) };
-                let mut pieces: Vec<usize> = items.iter().filter_map(|a| if let Arg::Piece(p) = a { Some(*p) } else { None }).collect();
+                let Some(Arg::List(items)) = args.get(1) else {
+                    return Ok(());
+                };
+                let mut pieces: Vec<usize> = items
+                    .iter()
+                    .filter_map(|a| {
+                        if let Arg::Piece(p) = a {
+                            Some(*p)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
                 for i in (1..pieces.len()).rev() {
                     let j = (rng.next() % (i as u64 + 1)) as usize;
                     pieces.swap(i, j);
                 }
-                let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else { return Ok(()) };
+                let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else {
+                    return Ok(());
+                };
                 let cells = &self.game.zones[*zone].cells[*owner];
                 for (cell, piece) in cells.iter().zip(pieces) {
                     position.cells[*cell] = Occupant::new(piece, *owner, true, false);
                 }
             }
             "fill" => {
-                let (Some(Arg::Reserve(reserve)), Some(Arg::Piece(piece)), Some(Arg::Int(n))) = (args.first(), args.get(1), args.get(2)) else { return Ok(()) };
-                let row = if self.game.reserves[*reserve].per_player { 0 } else { position.hands.len() - 1 };
+                let (Some(Arg::Reserve(reserve)), Some(Arg::Piece(piece)), Some(Arg::Int(n))) =
+                    (args.first(), args.get(1), args.get(2))
+                else {
+                    return Ok(());
+                };
+                let row = if self.game.reserves[*reserve].per_player {
+                    0
+                } else {
+                    position.hands.len() - 1
+                };
                 position.hands[row][*piece] = (*n).clamp(0, 255) as u8;
             }
             _ => {}
@@ -135,17 +195,26 @@ impl Interpreter {
     /// `arrange [PIECES] in ZONE by CODE`: letter k of each player's part of the code is the piece on
     /// that player's cell k of the zone.
     fn arrange(&self, position: &mut Position, args: &[Arg]) -> Result<(), TextError> {
-        let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else { return Ok(()) };
-        let Some(code) = args.last().and_then(|a| self.arg_value(a)) else { return Ok(()) };
+        let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else {
+            return Ok(());
+        };
+        let Some(code) = args.last().and_then(|a| self.arg_value(a)) else {
+            return Ok(());
+        };
         let parts: Vec<&str> = code.split('/').collect();
         let real_players = self.players;
         if parts.len() != real_players {
-            return Err(TextError::new(format!("setup code `{code}` needs {real_players} parts separated by `/`")));
+            return Err(TextError::new(format!(
+                "setup code `{code}` needs {real_players} parts separated by `/`"
+            )));
         }
         for (owner, part) in parts.iter().enumerate() {
             let cells = &self.game.zones[*zone].cells[owner];
             if part.chars().count() != cells.len() {
-                return Err(TextError::new(format!("setup code part `{part}` needs {} letters", cells.len())));
+                return Err(TextError::new(format!(
+                    "setup code part `{part}` needs {} letters",
+                    cells.len()
+                )));
             }
             for (cell, letter) in cells.iter().zip(part.chars()) {
                 let piece = self
@@ -153,7 +222,9 @@ impl Interpreter {
                     .pieces
                     .iter()
                     .position(|p| p.letter.eq_ignore_ascii_case(&letter.to_string()))
-                    .ok_or_else(|| TextError::new(format!("setup code letter `{letter}` names no piece")))?;
+                    .ok_or_else(|| {
+                        TextError::new(format!("setup code letter `{letter}` names no piece"))
+                    })?;
                 position.cells[*cell] = Occupant::new(piece, owner, true, false);
             }
         }

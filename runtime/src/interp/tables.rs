@@ -36,6 +36,8 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Rules run after captures (explosions).
+    pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
     pub(super) chosen_options: Vec<(String, String)>,
 }
@@ -121,11 +123,20 @@ impl Interpreter {
         for (name, value) in options {
             let Some(option) = game.options.iter().find(|o| o.name == *name) else {
                 let names: Vec<&str> = game.options.iter().map(|o| o.name.as_str()).collect();
-                return Err(format!("the game has no option `{name}` (options: {})", names.join(", ")));
+                return Err(format!(
+                    "the game has no option `{name}` (options: {})",
+                    names.join(", ")
+                ));
             };
-            let listed = option.values.iter().any(|v| v == value || v == "text" || v.starts_with("Range"));
+            let listed = option
+                .values
+                .iter()
+                .any(|v| v == value || v == "text" || v.starts_with("Range"));
             if !listed {
-                return Err(format!("option `{name}` has no value `{value}` (values: {})", option.values.join(", ")));
+                return Err(format!(
+                    "option `{name}` has no value `{value}` (values: {})",
+                    option.values.join(", ")
+                ));
             }
         }
         let players = game.players.iter().filter(|p| !p.neutral).count().max(1);
@@ -218,6 +229,7 @@ impl Interpreter {
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
             chosen_options: options.to_vec(),
+            capture_rules: super::rules::capture_rules(&game.rules),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -244,6 +256,18 @@ impl Interpreter {
             cell.coord[2] + v[2],
         );
         if x < 0 || y < 0 || z < 0 || x >= grid.size[0] || y >= grid.size[1] || z >= grid.size[2] {
+            return None;
+        }
+        grid.cells[((z * grid.size[1] + y) * grid.size[0] + x) as usize]
+    }
+
+    /// Like [`Interpreter::step`], but files wrap around (the `o` cylinder mode).
+    pub(super) fn step_cylinder(&self, from: CellId, v: Vec3) -> Option<CellId> {
+        let cell = &self.game.cells[from];
+        let grid = &self.grids[cell.board];
+        let x = (cell.coord[0] + v[0]).rem_euclid(grid.size[0]);
+        let (y, z) = (cell.coord[1] + v[1], cell.coord[2] + v[2]);
+        if y < 0 || z < 0 || y >= grid.size[1] || z >= grid.size[2] {
             return None;
         }
         grid.cells[((z * grid.size[1] + y) * grid.size[0] + x) as usize]

@@ -1,0 +1,161 @@
+//! Triggered rules run by the interpreter: `rule` blocks `on capture` whose effects remove pieces
+//! (`remove moved`, `remove captured`, `remove adjacent TARGET except PIECE...`), as atomic chess's
+//! explosion. Effects go through `make`'s change log, so unmake restores them.
+
+use crate::model::{Arg, Directive};
+
+use super::position::{Move, Occupant, Position, Undo};
+use super::tables::Interpreter;
+
+/// A rule that fires after every capture and removes pieces.
+#[derive(Clone, Debug)]
+pub(super) struct CaptureRule {
+    /// The `remove` effects, in order.
+    pub removals: Vec<Removal>,
+}
+
+/// Which pieces a `remove` effect takes off the board.
+#[derive(Clone, Debug)]
+pub(super) enum Removal {
+    /// The piece that moved, on its target cell.
+    Moved,
+    /// The pieces around the target cell (8 neighbours on the same board), except these types.
+    Adjacent { except: Vec<usize> },
+}
+
+/// Reads the rules the interpreter runs from the model; other rules are left to later stages.
+pub(super) fn capture_rules(rules: &[crate::model::Rule]) -> Vec<CaptureRule> {
+    let mut out = Vec::new();
+    for rule in rules {
+        let on_capture = rule.statements.iter().any(|d| {
+            d.keyword == "on" && matches!(d.arguments.first(), Some(Arg::Word(w)) if w == "capture")
+        });
+        if !on_capture {
+            continue;
+        }
+        let removals: Vec<Removal> = rule
+            .statements
+            .iter()
+            .filter(|d| d.keyword == "remove")
+            .filter_map(removal)
+            .collect();
+        if !removals.is_empty() {
+            out.push(CaptureRule { removals });
+        }
+    }
+    out
+}
+
+fn removal(d: &Directive) -> Option<Removal> {
+    let words: Vec<&str> = d
+        .arguments
+        .iter()
+        .filter_map(|a| {
+            if let Arg::Word(w) = a {
+                Some(w.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
+    match words.as_slice() {
+        ["moved"] => Some(Removal::Moved),
+        ["adjacent", "moved", ..] => {
+            let except = d
+                .arguments
+                .iter()
+                .filter_map(|a| {
+                    if let Arg::Piece(p) = a {
+                        Some(*p)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            Some(Removal::Adjacent { except })
+        }
+        _ => None,
+    }
+}
+
+impl Interpreter {
+    /// Runs the capture rules after a capturing move to `to`.
+    pub(super) fn after_capture(&self, pos: &mut Position, undo: &mut Undo, mv: Move) {
+        let to = mv.to as usize;
+        for rule in &self.capture_rules {
+            for removal in &rule.removals {
+                match removal {
+                    Removal::Moved => Self::clear(pos, undo, to),
+                    Removal::Adjacent { except } => {
+                        for dx in -1..=1 {
+                            for dy in -1..=1 {
+                                if (dx, dy) == (0, 0) {
+                                    continue;
+                                }
+                                let Some(cell) = self.step(to, [dx, dy, 0]) else {
+                                    continue;
+                                };
+                                let occ = pos.cells[cell];
+                                if !occ.is_empty() && !except.contains(&occ.piece()) {
+                                    Self::clear(pos, undo, cell);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn clear(pos: &mut Position, undo: &mut Undo, cell: usize) {
+        if !pos.cells[cell].is_empty() {
+            Self::put(pos, undo, cell, Occupant::EMPTY);
+        }
+    }
+
+    /// Whether a player still has a royal piece on the board.
+    pub(super) fn has_royal(&self, pos: &Position, player: usize) -> bool {
+        pos.cells
+            .iter()
+            .any(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal)
+    }
+
+    /// In games whose captures remove more than the captured piece, a royal piece is in check only when
+    /// an enemy piece can capture it without losing its own royal piece (atomic chess: kings that touch
+    /// cannot check each other): such captures are played out to find out.
+    pub(super) fn royal_capturable(&self, pos: &mut Position, player: usize) -> bool {
+        let saved = pos.side;
+        let mut exposed = false;
+        for opponent in self.opponents(player) {
+            pos.side = opponent;
+            let mut moves = Vec::new();
+            self.generate_pseudo(pos, &mut moves);
+            pos.side = saved;
+            let captures: Vec<Move> = moves
+                .into_iter()
+                .filter(|m| {
+                    let target = pos.cells[m.to as usize];
+                    self.is_capture(pos, *m)
+                        && !target.is_empty()
+                        && target.owner() == player
+                        && self.pieces[target.piece()].royal
+                })
+                .collect();
+            for mv in captures {
+                pos.side = opponent;
+                let undo = self.make_move(pos, mv);
+                let hit = !self.has_royal(pos, player) && self.has_royal(pos, opponent);
+                self.unmake_move(pos, mv, undo);
+                pos.side = saved;
+                if hit {
+                    exposed = true;
+                    break;
+                }
+            }
+            if exposed {
+                break;
+            }
+        }
+        exposed
+    }
+}
