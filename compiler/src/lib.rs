@@ -1,4 +1,8 @@
-//! The vdl tool's library: rendering diagnostics and piece diagrams. The binary (`main.rs`) does the IO.
+//! The vdl tool's library: rendering diagnostics and piece diagrams, and the compiler (lowering to the
+//! IR, emission of Rust, engine crates). The binary (`main.rs`) does the IO.
 
+pub mod build;
+pub mod emit;
 pub mod explain;
+pub mod lower;
 pub mod report;

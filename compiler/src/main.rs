@@ -17,6 +17,8 @@ Usage:
   vdl perft FILE DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]
                                            count move paths with the reference interpreter;
                                            the last line on stdout is `nodes N`
+  vdl emit FILE                            print the Rust code generated for a rule file
+  vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
   vdl help                                 this text
 
 Exit status: 0 no errors, 1 errors in a rule file, 2 usage or I/O error.";
@@ -27,6 +29,8 @@ fn main() -> ExitCode {
         Some("check") => check(&args[1..]),
         Some("explain") => explain_command(&args[1..]),
         Some("perft") => perft_command(&args[1..]),
+        Some("emit") => emit_command(&args[1..]),
+        Some("build") => build_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -177,101 +181,105 @@ fn load_game(path: &str) -> Result<vdl_runtime::Game, ExitCode> {
 }
 
 fn perft_command(args: &[String]) -> ExitCode {
-    use vdl_runtime::{Interpreter, Variant};
-    let mut positional = Vec::new();
-    let mut fen = None;
-    let mut moves = None;
-    let mut divide = false;
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--fen" => {
-                i += 1;
-                match args.get(i) {
-                    Some(f) => fen = Some(f.clone()),
-                    None => return usage_error("--fen needs a position"),
-                }
-            }
-            "--moves" => {
-                i += 1;
-                match args.get(i) {
-                    Some(m) => moves = Some(m.clone()),
-                    None => return usage_error("--moves needs a list of moves"),
-                }
-            }
-            "--divide" => divide = true,
-            flag if flag.starts_with("--") => {
-                return usage_error(&format!("unknown option `{flag}`"))
-            }
-            other => positional.push(other.to_string()),
-        }
-        i += 1;
-    }
-    let [path, depth] = positional.as_slice() else {
-        return usage_error("usage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide]");
-    };
-    let Ok(depth) = depth.parse::<u32>() else {
-        return usage_error(&format!("depth `{depth}` is not a number"));
-    };
-    let game = match load_game(path) {
+    let (positional, options) =
+        match vdl_runtime::cli::parse_perft_args(args, 1) {
+            Ok(parsed) => parsed,
+            Err(message) => return usage_error(&format!(
+                "{message}\nusage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide]"
+            )),
+        };
+    let game = match load_game(&positional[0]) {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let interpreter = match Interpreter::new(game) {
+    let interpreter = match vdl_runtime::Interpreter::new(game) {
         Ok(i) => i,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(1);
         }
     };
-    let mut position = match &fen {
-        Some(text) => match interpreter.parse_position(text) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: bad FEN: {e}");
-                return ExitCode::from(1);
-            }
-        },
-        None => interpreter.start(),
-    };
-    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
-        match interpreter.parse_move(&mut position, text) {
-            Ok(mv) => {
-                interpreter.make(&mut position, mv);
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(1);
-            }
+    let progress = std::io::stderr().is_terminal();
+    match vdl_runtime::cli::run_perft(&interpreter, &options, &mut std::io::stdout(), progress) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
         }
     }
+}
+
+/// Checks and generates code for a rule file, printing diagnostics on failure.
+fn generated_code(path: &str) -> Result<(String, String), ExitCode> {
+    let source = read(path)?;
+    match vdl::build::generate(path, &source) {
+        Ok(code) => Ok((source, code)),
+        Err(vdl::build::GenerateError::Check(problems)) => {
+            eprint!(
+                "{}",
+                report::render_text(path, &source, &problems, std::io::stderr().is_terminal())
+            );
+            Err(ExitCode::from(1))
+        }
+        Err(vdl::build::GenerateError::Emit(message)) => {
+            eprintln!("error: {message}");
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+fn emit_command(args: &[String]) -> ExitCode {
+    let [path] = args else {
+        return usage_error("usage: vdl emit FILE");
+    };
+    match generated_code(path) {
+        Ok((_, code)) => {
+            print!("{code}");
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
+}
+
+fn build_command(args: &[String]) -> ExitCode {
+    let (path, output) = match args {
+        [path, flag, output] if flag == "-o" => (path, output),
+        [flag, output, path] if flag == "-o" => (path, output),
+        _ => return usage_error("usage: vdl build FILE -o PATH"),
+    };
+    let (source, code) = match generated_code(path) {
+        Ok(generated) => generated,
+        Err(code) => return code,
+    };
+    let checked = check_source(&source);
+    let name = checked
+        .game
+        .map(|g| g.name)
+        .unwrap_or_else(|| "engine".into());
+    let work = std::env::var_os("VDL_BUILD_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("vdl-engines"));
+    let crate_dir = work.join(&name);
     let started = std::time::Instant::now();
-    let terminal = std::io::stderr().is_terminal();
-    let results =
-        vdl_runtime::perft::divide(&interpreter, &mut position, depth.max(1), |done, total| {
-            if terminal {
-                eprint!("\r{done}/{total} root moves");
-            }
-        });
-    if terminal {
-        eprint!("\r");
-    }
-    let nodes: u64 = if depth == 0 {
-        1
-    } else {
-        results.iter().map(|(_, n)| n).sum()
+    let package = match vdl::build::write_crate(&crate_dir, &name, &code) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "error: cannot write the engine crate in {}: {e}",
+                crate_dir.display()
+            );
+            return ExitCode::from(2);
+        }
     };
-    if divide {
-        for (text, count) in &results {
-            println!("{text}: {count}");
+    let target = work.join("target");
+    match vdl::build::build_crate(&crate_dir, &package, &target, std::path::Path::new(output)) {
+        Ok(()) => {
+            eprintln!("built {output} in {:.1} s", started.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
         }
     }
-    let seconds = started.elapsed().as_secs_f64();
-    eprintln!(
-        "{:.3} s, {:.0} nodes/s",
-        seconds,
-        nodes as f64 / seconds.max(1e-9)
-    );
-    println!("nodes {nodes}");
-    ExitCode::SUCCESS
 }

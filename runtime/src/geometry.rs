@@ -285,6 +285,22 @@ pub fn continuation_candidates(base: Vec3, dimensions: usize) -> (Vec<Vec3>, boo
     (out, true)
 }
 
+/// The offsets a lame (`n`) leap must find empty, or a must-jump (`j`) leap occupied: the straight path
+/// of an orthogonal or diagonal leap, the orthogonal neighbour on the long axis of an oblique one (the
+/// xiangqi horse).
+pub fn lame_path(v: Vec3) -> Vec<Vec3> {
+    let abs = v.map(i32::abs);
+    let nonzero: Vec<i32> = abs.iter().copied().filter(|&c| c != 0).collect();
+    let max = *abs.iter().max().unwrap_or(&0);
+    if nonzero.iter().all(|&c| c == max) {
+        return (1..max).map(|k| v.map(|c| c.signum() * k)).collect();
+    }
+    let axis = (0..3).max_by_key(|&i| abs[i]).unwrap_or(0);
+    let mut d = [0; 3];
+    d[axis] = v[axis].signum();
+    vec![d]
+}
+
 /// A board shape for expansion: its size and which coordinates exist.
 pub trait Shape {
     /// Tells whether a coordinate is a cell.

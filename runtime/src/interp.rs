@@ -10,6 +10,7 @@ mod conditions;
 mod end;
 mod extended;
 mod fen;
+mod generator;
 mod make;
 mod movegen;
 mod notation;
@@ -18,6 +19,7 @@ mod rules;
 mod setup;
 mod tables;
 
+pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};
 pub use tables::Interpreter;
 

@@ -5,6 +5,7 @@
 //! everything downstream starts from it.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod geometry;
 pub mod interp;
 pub mod model;

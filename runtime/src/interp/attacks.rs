@@ -158,7 +158,7 @@ impl Interpreter {
         if !lame && !jump {
             return true;
         }
-        let path = super::movegen::lame_path(v);
+        let path = crate::geometry::lame_path(v);
         if path.is_empty() {
             return !jump;
         }

@@ -140,6 +140,26 @@ impl Interpreter {
     ) {
         let piece = occ.piece();
         let owner = occ.owner();
+        if let Some(hook) = &self.generator {
+            let mut raw = Vec::new();
+            if hook.0.piece_moves(pos, cell, occ, attacks, &mut raw) {
+                for mv in raw {
+                    let to = mv.to as usize;
+                    if self.pieces[piece]
+                        .confined
+                        .is_some_and(|z| !self.in_zone(z, owner, to))
+                    {
+                        continue;
+                    }
+                    if attacks {
+                        out.push(mv);
+                    } else {
+                        self.with_promotions(pos, piece, owner, cell, to, mv, out);
+                    }
+                }
+                return;
+            }
+        }
         let board = self.game.cells[cell].board;
         for prepared in &self.moves[piece][owner.min(self.moves[piece].len() - 1)] {
             if !prepared.boards.is_empty() && !prepared.boards.contains(&board) {
@@ -258,7 +278,12 @@ impl Interpreter {
             let occ = pos.cells[next];
             if last {
                 if occ.is_empty() {
-                    if self.may_move(modes) || (w.attacks && self.may_capture(modes)) {
+                    let reaches = if w.attacks {
+                        self.may_capture(modes)
+                    } else {
+                        self.may_move(modes)
+                    };
+                    if reaches {
                         self.emit(pos, w, next, locust, out);
                     }
                     if has(b'e') && !w.attacks {
@@ -350,7 +375,11 @@ impl Interpreter {
             }
             let occ = pos.cells[cell];
             let ok = if occ.is_empty() {
-                self.may_move(modes) || (attacks && self.may_capture(modes))
+                if attacks {
+                    self.may_capture(modes)
+                } else {
+                    self.may_move(modes)
+                }
             } else {
                 self.can_take(&walk, occ, modes)
             };
@@ -401,7 +430,12 @@ impl Interpreter {
                 }
             } else {
                 if occ.is_empty() {
-                    if self.may_move(modes) || (w.attacks && self.may_capture(modes)) {
+                    let reaches = if w.attacks {
+                        self.may_capture(modes)
+                    } else {
+                        self.may_move(modes)
+                    };
+                    if reaches {
                         self.emit(pos, w, next, locust, out);
                     }
                 } else if self.can_take(w, occ, modes) {
@@ -420,7 +454,7 @@ impl Interpreter {
         if !lame && !jump {
             return true;
         }
-        let path = lame_path(v);
+        let path = crate::geometry::lame_path(v);
         if path.is_empty() {
             return !jump;
         }
@@ -810,19 +844,4 @@ fn same_family(base: Vec3, v: Vec3) -> bool {
     a.sort_unstable();
     b.sort_unstable();
     a == b
-}
-
-/// The offsets a lame leap must find empty: the straight path for orthogonal and diagonal leaps, the
-/// orthogonal neighbour on the long axis for oblique ones (the xiangqi horse).
-pub(super) fn lame_path(v: Vec3) -> Vec<Vec3> {
-    let abs = v.map(i32::abs);
-    let nonzero: Vec<i32> = abs.iter().copied().filter(|&c| c != 0).collect();
-    let max = *abs.iter().max().unwrap_or(&0);
-    if nonzero.iter().all(|&c| c == max) {
-        return (1..max).map(|k| v.map(|c| c.signum() * k)).collect();
-    }
-    let axis = (0..3).max_by_key(|&i| abs[i]).unwrap_or(0);
-    let mut d = [0; 3];
-    d[axis] = v[axis].signum();
-    vec![d]
 }

@@ -36,6 +36,8 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Compiled move generation, when a compiled engine provides it.
+    pub(super) generator: Option<super::generator::Hook>,
     /// Rules run after captures (explosions).
     pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
@@ -229,6 +231,7 @@ impl Interpreter {
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
             chosen_options: options.to_vec(),
+            generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
@@ -243,6 +246,15 @@ impl Interpreter {
             None => interpreter.build_setup().map_err(|e| e.message)?,
         };
         Ok(interpreter)
+    }
+
+    /// Plugs in compiled move generation (a compiled engine's hot path).
+    pub fn with_generator(
+        mut self,
+        generator: std::sync::Arc<dyn super::Generator>,
+    ) -> Interpreter {
+        self.generator = Some(super::generator::Hook(generator));
+        self
     }
 
     /// Returns the cell at `from + v` on the same board, if it exists.

@@ -1,0 +1,189 @@
+//! Engine crates: the generated module plus a `main` that answers `ENGINE perft ...`, depending on the
+//! vdl runtime by path, built offline in release mode.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use vdl_dsl::check::check_source;
+
+/// Checks, lowers and emits a rule file.
+///
+/// # Errors
+///
+/// Returns the checker's problems (as rendered text is the caller's business) or an emission error.
+pub fn generate(source_path: &str, source: &str) -> Result<String, GenerateError> {
+    let checked = check_source(source);
+    let Some(game) = checked.game else {
+        return Err(GenerateError::Check(checked.problems));
+    };
+    let ir = crate::lower::lower(&game, source_path, source);
+    crate::emit::emit(&ir).map_err(GenerateError::Emit)
+}
+
+/// Why generation failed.
+#[derive(Debug)]
+pub enum GenerateError {
+    /// The rule file has errors.
+    Check(Vec<vdl_dsl::Error>),
+    /// The generated code does not parse (a compiler bug).
+    Emit(String),
+}
+
+/// For build scripts: generates the code of a rule file into `OUT_DIR/<name>.rs`, to be used with
+/// `include!(concat!(env!("OUT_DIR"), "/<name>.rs"))` inside a module (the code refers to the crates
+/// `vdl_runtime` and `vdl_dsl`, which the including crate must depend on).
+///
+/// # Errors
+///
+/// Returns a message when the file cannot be read or written, or does not check.
+pub fn generate_to_out_dir(rule_file: &Path, name: &str) -> Result<PathBuf, String> {
+    let out_dir =
+        std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set: call this from a build script")?;
+    let source = std::fs::read_to_string(rule_file)
+        .map_err(|e| format!("cannot read {}: {e}", rule_file.display()))?;
+    let code = match generate(&rule_file.display().to_string(), &source) {
+        Ok(code) => code,
+        Err(GenerateError::Check(problems)) => {
+            let codes: Vec<&str> = problems
+                .iter()
+                .filter(|p| !p.is_warning())
+                .map(|p| p.code())
+                .collect();
+            return Err(format!(
+                "{} does not check: {}",
+                rule_file.display(),
+                codes.join(", ")
+            ));
+        }
+        Err(GenerateError::Emit(message)) => return Err(message),
+    };
+    let path = Path::new(&out_dir).join(format!("{name}.rs"));
+    std::fs::write(&path, code).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The crates generated engines depend on, found next to this crate's sources.
+pub fn workspace_crate(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name)
+}
+
+/// A package name Cargo accepts, from a game name.
+fn package_name(game: &str) -> String {
+    let cleaned: String = game
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("vdl-engine-{}", cleaned.trim_matches('-'))
+}
+
+/// Writes an engine crate for generated code into `dir`.
+///
+/// # Errors
+///
+/// Returns the IO error.
+pub fn write_crate(dir: &Path, game_name: &str, generated: &str) -> std::io::Result<String> {
+    let package = package_name(game_name);
+    std::fs::create_dir_all(dir.join("src"))?;
+    let runtime = workspace_crate("runtime").canonicalize()?;
+    let dsl = workspace_crate("dsl").canonicalize()?;
+    let manifest = format!(
+        "[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [dependencies]\nvdl-runtime = {{ path = {:?} }}\nvdl-dsl = {{ path = {:?} }}\n\n\
+         [profile.release]\ncodegen-units = 1\nlto = \"thin\"\n\n[workspace]\n",
+        runtime.display().to_string(),
+        dsl.display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest)?;
+    std::fs::write(dir.join("src/generated.rs"), generated)?;
+    std::fs::write(dir.join("src/main.rs"), ENGINE_MAIN)?;
+    Ok(package)
+}
+
+/// Builds an engine crate offline in release mode and copies the binary to `output`.
+///
+/// # Errors
+///
+/// Returns a message with Cargo's output when the build fails.
+pub fn build_crate(
+    dir: &Path,
+    package: &str,
+    target_dir: &Path,
+    output: &Path,
+) -> Result<(), String> {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "build",
+            "--release",
+            "--offline",
+            "--quiet",
+            "--manifest-path",
+        ])
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir)
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "cargo build of the engine crate in {} failed",
+            dir.display()
+        ));
+    }
+    let binary = target_dir
+        .join("release")
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(&binary, output).map_err(|e| {
+        format!(
+            "cannot copy {} to {}: {e}",
+            binary.display(),
+            output.display()
+        )
+    })?;
+    Ok(())
+}
+
+/// The engine's `main`: the shared perft command over the compiled game.
+const ENGINE_MAIN: &str = r#"//! A vdl engine compiled for one game.
+
+#[allow(unused, clippy::all)]
+mod generated;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: ENGINE perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]";
+    if args.first().map(String::as_str) != Some("perft") {
+        eprintln!("{} engine\n{usage}", generated::NAME);
+        return ExitCode::from(2);
+    }
+    let options = match vdl_runtime::cli::parse_perft_args(&args[1..], 0) {
+        Ok((_, options)) => options,
+        Err(message) => {
+            eprintln!("error: {message}\n{usage}");
+            return ExitCode::from(2);
+        }
+    };
+    let engine = match generated::engine() {
+        Ok(engine) => engine,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+"#;

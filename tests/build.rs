@@ -1,0 +1,41 @@
+//! Compiles the generated code of every example into this crate (tests/agreement.rs), so that the
+//! generated code of every rule file is known to build, and compiled and interpreted engines can be
+//! compared move for move.
+
+use std::fmt::Write;
+use std::path::Path;
+
+fn main() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    println!("cargo:rerun-if-changed={}", examples.display());
+    let mut files: Vec<_> = std::fs::read_dir(&examples)
+        .expect("examples/")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "vdl"));
+    files.sort();
+    let mut index = String::from("/// Every example's compiled engine: (file stem, engine constructor).\npub const ENGINES: &[(&str, fn() -> Result<vdl_runtime::Interpreter, String>)] = &[\n");
+    let mut modules = String::new();
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("a name")
+            .to_string();
+        let module = format!(
+            "game_{}",
+            stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        );
+        vdl::build::generate_to_out_dir(&path, &module).unwrap_or_else(|e| panic!("{e}"));
+        let _ = writeln!(modules, "#[allow(unused, clippy::all)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
+        let _ = writeln!(index, "    ({stem:?}, {module}::engine),");
+    }
+    index.push_str("];\n");
+    let out = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(
+        Path::new(&out).join("compiled.rs"),
+        format!("{modules}\n{index}"),
+    )
+    .expect("write compiled.rs");
+}
