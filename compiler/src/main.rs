@@ -19,6 +19,7 @@ Usage:
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
   vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
+  vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
   vdl help                                 this text
 
 Exit status: 0 no errors, 1 errors in a rule file, 2 usage or I/O error.";
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Some("perft") => perft_command(&args[1..]),
         Some("emit") => emit_command(&args[1..]),
         Some("build") => build_command(&args[1..]),
+        Some("bench") => bench_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -282,4 +284,90 @@ fn build_command(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+fn bench_command(args: &[String]) -> ExitCode {
+    use vdl::bench::{Measure, CASES};
+    use vdl_runtime::Variant;
+    let mut quick = false;
+    let mut fsf = std::path::PathBuf::from("/usr/games/fairy-stockfish");
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--quick" => quick = true,
+            "--fsf" => {
+                i += 1;
+                match args.get(i) {
+                    Some(p) => fsf = p.into(),
+                    None => return usage_error("--fsf needs a program"),
+                }
+            }
+            other => return usage_error(&format!("unknown option `{other}`")),
+        }
+        i += 1;
+    }
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let work = std::env::temp_dir().join("vdl-engines");
+    println!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for case in CASES {
+        let depth = if quick { case.depth - 1 } else { case.depth };
+        let case = vdl::bench::Case { depth, ..case.clone() };
+        let path = examples.join(format!("{}.vdl", case.variant));
+        let path_text = path.display().to_string();
+        let game = match load_game(&path_text) {
+            Ok(g) => g,
+            Err(code) => return code,
+        };
+        let interpreter = match vdl_runtime::Interpreter::new(game.clone()) {
+            Ok(i) => i,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(1);
+            }
+        };
+        let mut position = match case.fen {
+            Some(fen) => match interpreter.parse_position(fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            },
+            None => interpreter.start(),
+        };
+        let started = std::time::Instant::now();
+        let nodes = vdl_runtime::perft::perft(&interpreter, &mut position, depth);
+        let interpreted = Measure { nodes, seconds: started.elapsed().as_secs_f64() };
+        let engine_path = work.join(format!("engine-{}", case.variant));
+        let (_, code) = match generated_code(&path_text) {
+            Ok(generated) => generated,
+            Err(code) => return code,
+        };
+        let crate_dir = work.join(&game.name);
+        let built = vdl::build::write_crate(&crate_dir, &game.name, &code)
+            .map_err(|e| e.to_string())
+            .and_then(|package| vdl::build::build_crate(&crate_dir, &package, &work.join("target"), &engine_path));
+        let compiled = built.and_then(|()| vdl::bench::engine(&engine_path, &case));
+        let reference = vdl::bench::fairy_stockfish(&fsf, &case);
+        let rate = |m: &Result<Measure, String>| m.as_ref().map(|m| format!("{:.0}", m.rate())).unwrap_or_else(|e| format!("({e})"));
+        let ratio = |a: &Result<Measure, String>, b: f64| a.as_ref().map(|m| format!("{:.2}", m.rate() / b)).unwrap_or_else(|_| "-".into());
+        let fsf_rate = reference.as_ref().map(|m| m.rate()).unwrap_or(f64::NAN);
+        if let Ok(m) = &reference {
+            if m.nodes != nodes {
+                eprintln!("warning: {} {}: Fairy-Stockfish counts {} nodes, vdl {nodes}", case.variant, case.label, m.nodes);
+            }
+        }
+        println!(
+            "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {:.2} |",
+            case.variant,
+            case.label,
+            interpreted.rate(),
+            rate(&compiled),
+            rate(&reference),
+            ratio(&compiled, fsf_rate),
+            interpreted.rate() / fsf_rate
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -10,7 +10,8 @@ use super::tables::Interpreter;
 impl Interpreter {
     /// Tells whether a piece of `by` attacks `cell`.
     pub(super) fn cell_attacked(&self, pos: &Position, cell: CellId, by: usize) -> bool {
-        let mut forward_types: Vec<usize> = Vec::new();
+        // Piece types (as bits) whose attacks need forward generation (multi-leg moves and the like).
+        let mut forward_types: u64 = 0;
         for piece in 0..self.game.pieces.len() {
             let player_moves = &self.moves[piece];
             let Some(sets) = player_moves.get(by) else {
@@ -24,9 +25,7 @@ impl Interpreter {
                         || !prepared.boards.is_empty()
                         || self.pieces[piece].confined.is_some()
                     {
-                        if !forward_types.contains(&piece) {
-                            forward_types.push(piece);
-                        }
+                        forward_types |= 1 << piece;
                         continue;
                     }
                     let modes = legs[0].modes.as_bytes();
@@ -71,12 +70,12 @@ impl Interpreter {
                 }
             }
         }
-        if forward_types.is_empty() {
+        if forward_types == 0 {
             return false;
         }
         let mut scratch = Vec::new();
         for (from, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != by || !forward_types.contains(&occ.piece()) {
+            if occ.is_empty() || occ.owner() != by || forward_types & (1 << occ.piece()) == 0 {
                 continue;
             }
             scratch.clear();

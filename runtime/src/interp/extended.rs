@@ -136,7 +136,7 @@ impl Interpreter {
         if pos.checks.iter().any(|&c| c > 0) {
             text.push_str(&format!(
                 " checks={}",
-                pos.checks
+                pos.checks[..self.game.players.len().min(super::position::MAX_PLAYERS)]
                     .iter()
                     .map(u32::to_string)
                     .collect::<Vec<_>>()

@@ -71,7 +71,7 @@ impl Interpreter {
 
     fn set_cell(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
         let old = pos.cells[cell];
-        undo.changed.push((cell, old));
+        undo.changed.push(cell, old);
         pos.hash ^= cell_key(cell, old) ^ cell_key(cell, occ);
         pos.cells[cell] = occ;
     }
@@ -104,13 +104,13 @@ impl Interpreter {
     pub(super) fn make_move(&self, pos: &mut Position, mv: Move) -> Undo {
         let old_state = state_key(pos);
         let mut undo = Undo {
-            changed: Vec::with_capacity(4),
+            changed: super::position::ChangeLog::default(),
             hand_changes: Vec::new(),
             side: pos.side,
             en_passant: std::mem::take(&mut pos.en_passant),
             halfmove: pos.halfmove,
             fullmove: pos.fullmove,
-            checks: pos.checks.clone(),
+            checks: pos.checks,
             hash: pos.hash,
             last: pos.last,
             passes: pos.passes,
@@ -221,9 +221,7 @@ impl Interpreter {
         pos.last = Some(mv);
         if self.has_checks_rule
             && self
-                .opponents(mover)
-                .iter()
-                .any(|&o| self.royal_attacked(pos, o))
+                .opponents(mover).any(|o| self.royal_attacked(pos, o))
         {
             pos.checks[mover] += 1;
         }
@@ -233,7 +231,7 @@ impl Interpreter {
 
     /// Takes back a move.
     pub(super) fn unmake_move(&self, pos: &mut Position, _mv: Move, undo: Undo) {
-        for &(cell, occ) in undo.changed.iter().rev() {
+        for (cell, occ) in undo.changed.undo_order() {
             pos.cells[cell] = occ;
         }
         for &(player, piece, delta) in undo.hand_changes.iter().rev() {

@@ -683,9 +683,7 @@ impl Interpreter {
                     continue;
                 }
                 if rule.check_attacks && self.royal_check {
-                    let opponents = self.opponents(side);
-                    let attacked =
-                        |c: CellId| opponents.iter().any(|&o| self.cell_attacked(pos, c, o));
+                    let attacked = |c: CellId| self.opponents(side).any(|o| self.cell_attacked(pos, c, o));
                     if attacked(cell)
                         || (1..rule.king_steps)
                             .any(|k| self.step_n(cell, *dir, k).is_some_and(attacked))
@@ -746,18 +744,17 @@ impl Interpreter {
     }
 
     /// The players other than `side` (neutral sides excluded).
-    pub(super) fn opponents(&self, side: usize) -> Vec<usize> {
-        (0..self.players).filter(|&p| p != side).collect()
+    pub(super) fn opponents(&self, side: usize) -> impl Iterator<Item = usize> {
+        (0..self.players).filter(move |&p| p != side)
     }
 
     /// Tells whether any royal piece of `player` is attacked by an opponent.
     pub(super) fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
-        let opponents = self.opponents(player);
         pos.cells.iter().enumerate().any(|(cell, occ)| {
             !occ.is_empty()
                 && occ.owner() == player
                 && self.pieces[occ.piece()].royal
-                && opponents.iter().any(|&o| self.cell_attacked(pos, cell, o))
+                && self.opponents(player).any(|o| self.cell_attacked(pos, cell, o))
         })
     }
 
@@ -774,10 +771,7 @@ impl Interpreter {
         } else {
             // Captures remove more than their victim: a move that removes one's own royal piece is
             // illegal, one that removes every enemy royal piece wins whatever else it exposes.
-            let opponents_alive = self
-                .opponents(mover)
-                .iter()
-                .all(|&o| self.has_royal(pos, o));
+            let opponents_alive = self.opponents(mover).all(|o| self.has_royal(pos, o));
             self.has_royal(pos, mover) && (!opponents_alive || !self.royal_capturable(pos, mover))
         };
         if legal && mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate {
@@ -791,9 +785,7 @@ impl Interpreter {
         }
         if legal && self.forbid_checks {
             legal = !self
-                .opponents(mover)
-                .iter()
-                .any(|&o| self.royal_attacked(pos, o));
+                .opponents(mover).any(|o| self.royal_attacked(pos, o));
         }
         if legal && self.facing {
             legal = !self.royals_facing(pos, false);

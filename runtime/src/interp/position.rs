@@ -2,6 +2,9 @@
 
 use crate::model::CellId;
 
+/// Most players (and neutral sides) a position holds.
+pub const MAX_PLAYERS: usize = 8;
+
 /// What stands on a cell: a piece type, its owner and its flags, packed; `EMPTY` when nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Occupant(u16);
@@ -97,7 +100,7 @@ pub struct Position {
     /// The move number, starting at 1, incremented after the last player's move.
     pub fullmove: u32,
     /// Checks given by each player.
-    pub checks: Vec<u32>,
+    pub checks: [u32; MAX_PLAYERS],
     /// The incremental hash.
     pub hash: u64,
     /// Hashes of earlier positions, for repetition.
@@ -124,7 +127,7 @@ impl Position {
             en_passant: Vec::new(),
             halfmove: 0,
             fullmove: 1,
-            checks: vec![0; players],
+            checks: [0; MAX_PLAYERS],
             hash: 0,
             history: Vec::new(),
             last: None,
@@ -201,17 +204,44 @@ impl Move {
 /// What [`crate::Variant::make`] saved to take a move back.
 #[derive(Clone, Debug)]
 pub struct Undo {
-    pub(super) changed: Vec<(usize, Occupant)>,
+    pub(super) changed: ChangeLog,
     pub(super) hand_changes: Vec<(usize, usize, i8)>,
     pub(super) side: usize,
     pub(super) en_passant: Vec<(CellId, CellId)>,
     pub(super) halfmove: u32,
     pub(super) fullmove: u32,
-    pub(super) checks: Vec<u32>,
+    pub(super) checks: [u32; MAX_PLAYERS],
     pub(super) hash: u64,
     pub(super) last: Option<Move>,
     pub(super) passes: u32,
     pub(super) turn_moves: u32,
     pub(super) eliminated: u32,
     pub(super) stacks: Vec<(CellId, Occupant)>,
+}
+
+/// The cells a move changed, with what stood there before: a few inline, more on the heap (explosions),
+/// so that making a move does not allocate.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ChangeLog {
+    inline: [(u16, Occupant); 6],
+    len: usize,
+    spill: Vec<(usize, Occupant)>,
+}
+
+impl ChangeLog {
+    /// Records that `cell` held `old`.
+    #[inline]
+    pub(super) fn push(&mut self, cell: usize, old: Occupant) {
+        if self.len < self.inline.len() && self.spill.is_empty() {
+            self.inline[self.len] = (cell as u16, old);
+            self.len += 1;
+        } else {
+            self.spill.push((cell, old));
+        }
+    }
+
+    /// The changes, last first.
+    pub(super) fn undo_order(&self) -> impl Iterator<Item = (usize, Occupant)> + '_ {
+        self.spill.iter().rev().copied().chain(self.inline[..self.len].iter().rev().map(|&(c, o)| (c as usize, o)))
+    }
 }
