@@ -24,12 +24,42 @@ pub struct Case {
 /// The positions issue #4 names: chess start (6) and Kiwipete (5), capablanca (5), shatranj (6),
 /// xiangqi (5), shogi (5).
 pub const CASES: &[Case] = &[
-    Case { variant: "chess", label: "startpos", fen: None, depth: 6 },
-    Case { variant: "chess", label: "kiwipete", fen: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), depth: 5 },
-    Case { variant: "capablanca", label: "startpos", fen: None, depth: 5 },
-    Case { variant: "shatranj", label: "startpos", fen: None, depth: 6 },
-    Case { variant: "xiangqi", label: "startpos", fen: None, depth: 5 },
-    Case { variant: "shogi", label: "startpos", fen: None, depth: 5 },
+    Case {
+        variant: "chess",
+        label: "startpos",
+        fen: None,
+        depth: 6,
+    },
+    Case {
+        variant: "chess",
+        label: "kiwipete",
+        fen: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        depth: 5,
+    },
+    Case {
+        variant: "capablanca",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+    },
+    Case {
+        variant: "shatranj",
+        label: "startpos",
+        fen: None,
+        depth: 6,
+    },
+    Case {
+        variant: "xiangqi",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+    },
+    Case {
+        variant: "shogi",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+    },
 ];
 
 /// A measured run: nodes and seconds.
@@ -66,7 +96,12 @@ pub fn fairy_stockfish(program: &Path, case: &Case) -> Result<Measure, String> {
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
     };
-    writeln!(stdin, "uci\nsetoption name UCI_Variant value {}\n{position}\nisready", case.variant).map_err(|e| e.to_string())?;
+    writeln!(
+        stdin,
+        "uci\nsetoption name UCI_Variant value {}\n{position}\nisready",
+        case.variant
+    )
+    .map_err(|e| e.to_string())?;
     for line in lines.by_ref() {
         if line.map_err(|e| e.to_string())?.trim() == "readyok" {
             break;
@@ -101,9 +136,17 @@ pub fn engine(program: &Path, case: &Case) -> Result<Measure, String> {
         command.arg("--fen").arg(fen);
     }
     let started = Instant::now();
-    let output = command.stderr(Stdio::null()).output().map_err(|e| format!("cannot run {}: {e}", program.display()))?;
+    let output = command
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     let text = String::from_utf8_lossy(&output.stdout);
-    let nodes = text.lines().last().and_then(|l| l.strip_prefix("nodes ")).and_then(|n| n.parse().ok()).ok_or("the engine printed no count")?;
+    let nodes = text
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("nodes "))
+        .and_then(|n| n.parse().ok())
+        .ok_or("the engine printed no count")?;
     Ok(Measure { nodes, seconds })
 }

@@ -183,13 +183,14 @@ fn load_game(path: &str) -> Result<vdl_runtime::Game, ExitCode> {
 }
 
 fn perft_command(args: &[String]) -> ExitCode {
-    let (positional, options) =
-        match vdl_runtime::cli::parse_perft_args(args, 1) {
-            Ok(parsed) => parsed,
-            Err(message) => return usage_error(&format!(
+    let (positional, options) = match vdl_runtime::cli::parse_perft_args(args, 1) {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            return usage_error(&format!(
                 "{message}\nusage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide]"
-            )),
-        };
+            ))
+        }
+    };
     let game = match load_game(&positional[0]) {
         Ok(g) => g,
         Err(code) => return code,
@@ -312,7 +313,10 @@ fn bench_command(args: &[String]) -> ExitCode {
     println!("|---|---|---|---|---|---|---|---|---|");
     for case in CASES {
         let depth = if quick { case.depth - 1 } else { case.depth };
-        let case = vdl::bench::Case { depth, ..case.clone() };
+        let case = vdl::bench::Case {
+            depth,
+            ..case.clone()
+        };
         let path = examples.join(format!("{}.vdl", case.variant));
         let path_text = path.display().to_string();
         let game = match load_game(&path_text) {
@@ -338,7 +342,10 @@ fn bench_command(args: &[String]) -> ExitCode {
         };
         let started = std::time::Instant::now();
         let nodes = vdl_runtime::perft::perft(&interpreter, &mut position, depth);
-        let interpreted = Measure { nodes, seconds: started.elapsed().as_secs_f64() };
+        let interpreted = Measure {
+            nodes,
+            seconds: started.elapsed().as_secs_f64(),
+        };
         let engine_path = work.join(format!("engine-{}", case.variant));
         let (_, code) = match generated_code(&path_text) {
             Ok(generated) => generated,
@@ -347,15 +354,28 @@ fn bench_command(args: &[String]) -> ExitCode {
         let crate_dir = work.join(&game.name);
         let built = vdl::build::write_crate(&crate_dir, &game.name, &code)
             .map_err(|e| e.to_string())
-            .and_then(|package| vdl::build::build_crate(&crate_dir, &package, &work.join("target"), &engine_path));
+            .and_then(|package| {
+                vdl::build::build_crate(&crate_dir, &package, &work.join("target"), &engine_path)
+            });
         let compiled = built.and_then(|()| vdl::bench::engine(&engine_path, &case));
         let reference = vdl::bench::fairy_stockfish(&fsf, &case);
-        let rate = |m: &Result<Measure, String>| m.as_ref().map(|m| format!("{:.0}", m.rate())).unwrap_or_else(|e| format!("({e})"));
-        let ratio = |a: &Result<Measure, String>, b: f64| a.as_ref().map(|m| format!("{:.2}", m.rate() / b)).unwrap_or_else(|_| "-".into());
+        let rate = |m: &Result<Measure, String>| {
+            m.as_ref()
+                .map(|m| format!("{:.0}", m.rate()))
+                .unwrap_or_else(|e| format!("({e})"))
+        };
+        let ratio = |a: &Result<Measure, String>, b: f64| {
+            a.as_ref()
+                .map(|m| format!("{:.2}", m.rate() / b))
+                .unwrap_or_else(|_| "-".into())
+        };
         let fsf_rate = reference.as_ref().map(|m| m.rate()).unwrap_or(f64::NAN);
         if let Ok(m) = &reference {
             if m.nodes != nodes {
-                eprintln!("warning: {} {}: Fairy-Stockfish counts {} nodes, vdl {nodes}", case.variant, case.label, m.nodes);
+                eprintln!(
+                    "warning: {} {}: Fairy-Stockfish counts {} nodes, vdl {nodes}",
+                    case.variant, case.label, m.nodes
+                );
             }
         }
         println!(

@@ -7,75 +7,139 @@ use crate::model::{CellId, Vec3};
 use super::position::Position;
 use super::tables::Interpreter;
 
+/// How one attack vector is checked from the attacked cell.
+#[derive(Clone, Debug)]
+pub(super) enum ProbeKind {
+    /// A leap, possibly lame (`n`) or must-jump (`j`).
+    Leap { lame: bool, jump: bool },
+    /// A slide of at most this many steps.
+    Ride(usize),
+    /// A cannon hop (`p`).
+    Hop,
+    /// A grasshopper hop (`g`).
+    Grasshop,
+}
+
+/// One attack vector of one piece type, seen from the attacked cell.
+#[derive(Clone, Debug)]
+pub(super) struct Probe {
+    piece: usize,
+    forward: Vec3,
+    back: Vec3,
+    kind: ProbeKind,
+    initial: bool,
+    from_zone: Option<usize>,
+}
+
+/// Everything needed to decide whether a player attacks a cell: probes for single-leg parts, and the
+/// piece types (as bits) whose attacks need their moves generated (multi-leg, conditional, confined).
+#[derive(Clone, Debug, Default)]
+pub(super) struct AttackPlan {
+    probes: Vec<Probe>,
+    forward_types: u64,
+}
+
 impl Interpreter {
-    /// Tells whether a piece of `by` attacks `cell`.
-    pub(super) fn cell_attacked(&self, pos: &Position, cell: CellId, by: usize) -> bool {
-        // Piece types (as bits) whose attacks need forward generation (multi-leg moves and the like).
-        let mut forward_types: u64 = 0;
-        for piece in 0..self.game.pieces.len() {
-            let player_moves = &self.moves[piece];
-            let Some(sets) = player_moves.get(by) else {
-                continue;
-            };
-            for prepared in sets {
-                for part in &prepared.parts {
-                    let legs = &part.part.legs;
-                    if legs.len() != 1
-                        || prepared.within.is_some()
-                        || !prepared.boards.is_empty()
-                        || self.pieces[piece].confined.is_some()
-                    {
-                        forward_types |= 1 << piece;
+    /// Prepares the attack plan of every player.
+    pub(super) fn attack_plans(&self) -> Vec<AttackPlan> {
+        (0..self.game.players.len())
+            .map(|by| {
+                let mut plan = AttackPlan::default();
+                for piece in 0..self.game.pieces.len() {
+                    let Some(sets) = self.moves[piece].get(by) else {
                         continue;
-                    }
-                    let modes = legs[0].modes.as_bytes();
-                    if !may_capture(modes) {
-                        continue;
-                    }
-                    let hop = modes.contains(&b'p');
-                    let grasshopper = modes.contains(&b'g');
-                    let lame = modes.contains(&b'n');
-                    let jump = modes.contains(&b'j');
-                    let rider = part.part.range != 1;
-                    let max_steps = match part.part.range {
-                        0 | 1 => usize::MAX,
-                        n => n as usize,
                     };
-                    let attacker = |c: CellId| {
-                        let occ = pos.cells[c];
-                        !occ.is_empty()
-                            && occ.owner() == by
-                            && occ.piece() == piece
-                            && (!part.part.initial || occ.is_virgin())
-                            && prepared.from_zone.is_none_or(|z| self.in_zone(z, by, c))
-                    };
-                    for &v in &part.first {
-                        let back = [-v[0], -v[1], -v[2]];
-                        let found = if hop || grasshopper {
-                            self.hopper_attacks(pos, cell, back, grasshopper, piece, &attacker)
-                        } else if rider {
-                            self.rider_attacks(pos, cell, back, max_steps, &attacker)
-                        } else {
-                            match self.step(cell, back) {
-                                Some(from) => {
-                                    attacker(from) && self.leap_clear(pos, from, v, lame, jump)
-                                }
-                                None => false,
+                    for prepared in sets {
+                        for part in &prepared.parts {
+                            let legs = &part.part.legs;
+                            let modes = legs.last().map(|l| l.modes.as_bytes()).unwrap_or(&[]);
+                            if !may_capture(modes) && legs.len() == 1 {
+                                continue;
                             }
-                        };
-                        if found {
-                            return true;
+                            if legs.len() != 1
+                                || part.part.vectors.is_empty()
+                                || prepared.within.is_some()
+                                || prepared.condition.is_some()
+                                || !prepared.boards.is_empty()
+                                || self.pieces[piece].confined.is_some()
+                                || modes.iter().any(|c| matches!(c, b'o' | b'u' | b't'))
+                            {
+                                plan.forward_types |= 1 << piece;
+                                continue;
+                            }
+                            let kind = if modes.contains(&b'g') {
+                                ProbeKind::Grasshop
+                            } else if modes.contains(&b'p') {
+                                ProbeKind::Hop
+                            } else if part.part.range != 1 {
+                                ProbeKind::Ride(if part.part.range == 0 {
+                                    usize::MAX
+                                } else {
+                                    part.part.range as usize
+                                })
+                            } else {
+                                ProbeKind::Leap {
+                                    lame: modes.contains(&b'n'),
+                                    jump: modes.contains(&b'j'),
+                                }
+                            };
+                            for &v in &part.first {
+                                plan.probes.push(Probe {
+                                    piece,
+                                    forward: v,
+                                    back: [-v[0], -v[1], -v[2]],
+                                    kind: kind.clone(),
+                                    initial: part.part.initial,
+                                    from_zone: prepared.from_zone,
+                                });
+                            }
                         }
                     }
                 }
+                plan
+            })
+            .collect()
+    }
+
+    /// Tells whether a piece of `by` attacks `cell`.
+    pub(super) fn cell_attacked(&self, pos: &Position, cell: CellId, by: usize) -> bool {
+        let Some(plan) = self.attack_plans.get(by) else {
+            return false;
+        };
+        for probe in &plan.probes {
+            let attacker = |c: CellId| {
+                let occ = pos.cells[c];
+                !occ.is_empty()
+                    && occ.owner() == by
+                    && occ.piece() == probe.piece
+                    && (!probe.initial || occ.is_virgin())
+                    && probe.from_zone.is_none_or(|z| self.in_zone(z, by, c))
+            };
+            let found = match probe.kind {
+                ProbeKind::Leap { lame, jump } => match self.step(cell, probe.back) {
+                    Some(from) => {
+                        attacker(from) && self.leap_clear(pos, from, probe.forward, lame, jump)
+                    }
+                    None => false,
+                },
+                ProbeKind::Ride(max) => self.rider_attacks(pos, cell, probe.back, max, &attacker),
+                ProbeKind::Hop => {
+                    self.hopper_attacks(pos, cell, probe.back, false, probe.piece, &attacker)
+                }
+                ProbeKind::Grasshop => {
+                    self.hopper_attacks(pos, cell, probe.back, true, probe.piece, &attacker)
+                }
+            };
+            if found {
+                return true;
             }
         }
-        if forward_types == 0 {
+        if plan.forward_types == 0 {
             return false;
         }
         let mut scratch = Vec::new();
         for (from, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != by || forward_types & (1 << occ.piece()) == 0 {
+            if occ.is_empty() || occ.owner() != by || plan.forward_types & (1 << occ.piece()) == 0 {
                 continue;
             }
             scratch.clear();

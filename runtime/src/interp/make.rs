@@ -219,10 +219,7 @@ impl Interpreter {
             }
         }
         pos.last = Some(mv);
-        if self.has_checks_rule
-            && self
-                .opponents(mover).any(|o| self.royal_attacked(pos, o))
-        {
+        if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
             pos.checks[mover] += 1;
         }
         pos.hash ^= state_key(pos);

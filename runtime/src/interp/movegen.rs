@@ -40,11 +40,68 @@ impl Interpreter {
                 return;
             }
         }
+        let shortcut = self.legality_shortcut(pos);
         for mv in pseudo {
-            if self.is_legal(pos, mv) {
+            let safe = shortcut
+                .as_ref()
+                .is_some_and(|royals| self.cannot_expose(pos, mv, royals));
+            if safe || self.is_legal(pos, mv) {
                 out.push(mv);
             }
         }
+    }
+
+    /// When the side to move is not in check and every enemy attack is a plain leap or slide, a move
+    /// by a non-royal piece can only expose a royal piece by leaving a line an enemy slider could use:
+    /// returns the mover's royal cells for [`Interpreter::cannot_expose`], or `None` when every move
+    /// must be tested by playing it.
+    fn legality_shortcut(&self, pos: &Position) -> Option<Vec<CellId>> {
+        let side = pos.side;
+        if !self.royal_check
+            || !self.plain_attackers.get(side).copied().unwrap_or(false)
+            || self.royal_attacked(pos, side)
+        {
+            return None;
+        }
+        Some(
+            pos.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| !o.is_empty() && o.owner() == side && self.pieces[o.piece()].royal)
+                .map(|(c, _)| c)
+                .collect(),
+        )
+    }
+
+    /// Whether a move surely leaves the mover's royal pieces unattacked (see `legality_shortcut`).
+    fn cannot_expose(&self, pos: &Position, mv: Move, royals: &[CellId]) -> bool {
+        if mv.kind != MoveKind::Normal
+            || mv.aux != Move::NONE
+            || mv.aux2 != Move::NONE
+            || mv.gate != 0
+        {
+            return false;
+        }
+        let from = mv.from as usize;
+        let moving = pos.cells[from];
+        if moving.is_empty() || self.pieces[moving.piece()].royal {
+            return false;
+        }
+        let from_cell = &self.game.cells[from];
+        royals.iter().all(|&royal| {
+            let king = &self.game.cells[royal];
+            if king.board != from_cell.board {
+                return true;
+            }
+            let d = [
+                from_cell.coord[0] - king.coord[0],
+                from_cell.coord[1] - king.coord[1],
+                from_cell.coord[2] - king.coord[2],
+            ];
+            !self.slider_lines[pos.side]
+                .iter()
+                .any(|&(v, range)| aligned(d, v, range))
+        })
     }
 
     /// Tells whether a move captures something.
@@ -683,7 +740,8 @@ impl Interpreter {
                     continue;
                 }
                 if rule.check_attacks && self.royal_check {
-                    let attacked = |c: CellId| self.opponents(side).any(|o| self.cell_attacked(pos, c, o));
+                    let attacked =
+                        |c: CellId| self.opponents(side).any(|o| self.cell_attacked(pos, c, o));
                     if attacked(cell)
                         || (1..rule.king_steps)
                             .any(|k| self.step_n(cell, *dir, k).is_some_and(attacked))
@@ -754,7 +812,9 @@ impl Interpreter {
             !occ.is_empty()
                 && occ.owner() == player
                 && self.pieces[occ.piece()].royal
-                && self.opponents(player).any(|o| self.cell_attacked(pos, cell, o))
+                && self
+                    .opponents(player)
+                    .any(|o| self.cell_attacked(pos, cell, o))
         })
     }
 
@@ -784,8 +844,7 @@ impl Interpreter {
             }
         }
         if legal && self.forbid_checks {
-            legal = !self
-                .opponents(mover).any(|o| self.royal_attacked(pos, o));
+            legal = !self.opponents(mover).any(|o| self.royal_attacked(pos, o));
         }
         if legal && self.facing {
             legal = !self.royals_facing(pos, false);
@@ -836,4 +895,26 @@ fn same_family(base: Vec3, v: Vec3) -> bool {
     a.sort_unstable();
     b.sort_unstable();
     a == b
+}
+
+/// Whether `d` is `k * v` for some `1 <= k <= range`.
+fn aligned(d: Vec3, v: Vec3, range: u32) -> bool {
+    let mut k = 0;
+    for i in 0..3 {
+        if v[i] == 0 {
+            if d[i] != 0 {
+                return false;
+            }
+        } else {
+            if d[i] % v[i] != 0 {
+                return false;
+            }
+            let ki = d[i] / v[i];
+            if ki <= 0 || (k != 0 && ki != k) {
+                return false;
+            }
+            k = ki;
+        }
+    }
+    k > 0 && k as u32 <= range
 }

@@ -242,6 +242,11 @@ impl ChangeLog {
 
     /// The changes, last first.
     pub(super) fn undo_order(&self) -> impl Iterator<Item = (usize, Occupant)> + '_ {
-        self.spill.iter().rev().copied().chain(self.inline[..self.len].iter().rev().map(|&(c, o)| (c as usize, o)))
+        self.spill.iter().rev().copied().chain(
+            self.inline[..self.len]
+                .iter()
+                .rev()
+                .map(|&(c, o)| (c as usize, o)),
+        )
     }
 }

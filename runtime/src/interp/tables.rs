@@ -36,6 +36,13 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
+    /// moves, conditions), which allows the legality shortcut.
+    pub(super) plain_attackers: Vec<bool>,
+    /// Per player: the enemy slide directions and their ranges, for the legality shortcut.
+    pub(super) slider_lines: Vec<Vec<(Vec3, u32)>>,
+    /// Per player: how to detect its attacks.
+    pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
     pub(super) generator: Option<super::generator::Hook>,
     /// Rules run after captures (explosions).
@@ -231,6 +238,9 @@ impl Interpreter {
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
             chosen_options: options.to_vec(),
+            plain_attackers: Vec::new(),
+            attack_plans: Vec::new(),
+            slider_lines: Vec::new(),
             generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
             pass_allowed: game.turn.iter().any(|d| {
@@ -241,11 +251,75 @@ impl Interpreter {
             }),
             game,
         };
+        interpreter.attack_plans = interpreter.attack_plans();
+        interpreter.prepare_legality_shortcut();
         interpreter.start_position = match interpreter.game.setup.fen.clone() {
             Some(fen) => interpreter.read_start_fen(&fen).map_err(|e| e.message)?,
             None => interpreter.build_setup().map_err(|e| e.message)?,
         };
         Ok(interpreter)
+    }
+
+    fn prepare_legality_shortcut(&mut self) {
+        // Parts that never capture cannot attack; the others must be plain leaps or slides.
+        let plain_part = |p: &PreparedPart| {
+            let modes = p.part.legs.last().map(|l| l.modes.as_str()).unwrap_or("");
+            let captures =
+                modes.contains('c') || !modes.chars().any(|c| matches!(c, 'm' | 'd' | 'e'));
+            !captures
+                || (p.part.legs.len() == 1
+                    && !modes.chars().any(|c| "npgjuod".contains(c))
+                    && !p.part.vectors.is_empty())
+        };
+        let players = self.game.players.len();
+        let special_rules = !self.capture_rules.is_empty()
+            || self.forbid_checks
+            || self.facing
+            || self.facing_break
+            || self.game.moves_per_turn > 1;
+        self.plain_attackers =
+            (0..players)
+                .map(|me| {
+                    !special_rules
+                        && self.moves.iter().all(|per_player| {
+                            per_player.iter().enumerate().filter(|(o, _)| *o != me).all(
+                                |(_, sets)| {
+                                    sets.iter().all(|s| {
+                                        s.condition.is_none()
+                                            && s.within.is_none()
+                                            && s.parts.iter().all(plain_part)
+                                    })
+                                },
+                            )
+                        })
+                })
+                .collect();
+        self.slider_lines = (0..players)
+            .map(|me| {
+                let mut lines: Vec<(Vec3, u32)> = Vec::new();
+                for per_player in &self.moves {
+                    for (_, sets) in per_player.iter().enumerate().filter(|(o, _)| *o != me) {
+                        for part in sets.iter().flat_map(|s| &s.parts) {
+                            if part.part.range == 1 {
+                                continue;
+                            }
+                            let range = if part.part.range == 0 {
+                                u32::MAX
+                            } else {
+                                part.part.range as u32
+                            };
+                            for &v in &part.first {
+                                let back = [-v[0], -v[1], -v[2]];
+                                if !lines.contains(&(back, range)) {
+                                    lines.push((back, range));
+                                }
+                            }
+                        }
+                    }
+                }
+                lines
+            })
+            .collect();
     }
 
     /// Plugs in compiled move generation (a compiled engine's hot path).
