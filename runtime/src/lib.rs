@@ -1,5 +1,5 @@
 //! The vdl runtime: the checked game model shared by the interpreter and compiled engines, board
-//! geometry, the [`Variant`] trait, the reference interpreter and perft.
+//! geometry, the [`Variant`] trait, the reference interpreter, perft, search and the engine protocols.
 //!
 //! `runtime` never sees the grammar, the AST or diagnostics: the `dsl` crate builds a [`model::Game`] and
 //! everything downstream starts from it.
@@ -10,6 +10,8 @@ pub mod geometry;
 pub mod interp;
 pub mod model;
 pub mod perft;
+pub mod protocol;
+pub mod search;
 pub mod variant;
 
 pub use interp::Interpreter;

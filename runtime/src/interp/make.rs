@@ -157,6 +157,14 @@ impl Interpreter {
                 };
                 Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
                 Self::set_cell(pos, &mut undo, to, placed);
+                if mv.pair {
+                    Self::set_cell(
+                        pos,
+                        &mut undo,
+                        from,
+                        Occupant::new(mv.piece as usize - 1, occ.owner(), false, true),
+                    );
+                }
                 if let Some(victim) = unloaded {
                     Self::set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
                 }

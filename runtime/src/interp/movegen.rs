@@ -361,17 +361,20 @@ impl Interpreter {
                 }
             } else {
                 let toggles = has(b'y') || has(b'g');
-                let proceeds = if has(b'p') || has(b'g') {
-                    !occ.is_empty()
-                } else if has(b'c') {
-                    !occ.is_empty() && occ.owner() != w.owner
-                } else if has(b'd') {
-                    !occ.is_empty() && occ.owner() == w.owner
+                // A leg may end on several kinds of cell: empty (`m`, `y`, or no mode letter), any
+                // piece to hop (`p`, `g`), an enemy to capture (`c`), a friend to destroy (`d`).
+                let hops = has(b'p') || has(b'g');
+                let empty_ok = has(b'm')
+                    || has(b'y')
+                    || !modes.iter().any(|c| matches!(c, b'p' | b'g' | b'c' | b'd'));
+                let proceeds = if occ.is_empty() {
+                    empty_ok
                 } else {
-                    occ.is_empty()
+                    hops || (has(b'c') && occ.owner() != w.owner)
+                        || (has(b'd') && occ.owner() == w.owner)
                 };
                 if proceeds {
-                    let captured = if has(b'c') || has(b'd') {
+                    let captured = if !occ.is_empty() && !hops && (has(b'c') || has(b'd')) {
                         next as u16
                     } else {
                         locust
@@ -598,13 +601,13 @@ impl Interpreter {
             out.push(mv);
             return;
         }
-        let mut mandatory: Vec<usize> = Vec::new();
-        let mut optional: Vec<usize> = Vec::new();
+        // Choices are (type, pair): a pair promotion also puts a piece of the type on the cell left.
+        let mut mandatory: Vec<(usize, bool)> = Vec::new();
+        let mut optional: Vec<(usize, bool)> = Vec::new();
         let mut forced = false;
         for promotion in promotions {
-            let leaving = promotion.leaving;
             let applies = self.in_zone(promotion.zone, owner, to)
-                || (leaving && self.in_zone(promotion.zone, owner, from));
+                || (promotion.leaving && self.in_zone(promotion.zone, owner, from));
             if !applies {
                 continue;
             }
@@ -614,19 +617,21 @@ impl Interpreter {
                 &mut mandatory
             };
             forced |= !promotion.optional;
+            let pair = promotion.pair.is_some();
             for &choice in &promotion.choices {
-                if !list.contains(&choice) && self.below_limit(pos, choice, owner) {
-                    list.push(choice);
+                if !list.contains(&(choice, pair)) && self.below_limit(pos, choice, owner) {
+                    list.push((choice, pair));
                 }
             }
         }
-        let choices = if forced { mandatory } else { optional.clone() };
+        let choices = if forced { mandatory } else { optional };
         if !forced {
             out.push(mv);
         }
-        for choice in choices {
+        for (choice, pair) in choices {
             out.push(Move {
                 piece: choice as u8 + 1,
+                pair,
                 ..mv
             });
         }

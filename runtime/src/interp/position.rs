@@ -179,6 +179,8 @@ pub struct Move {
     pub gate: u8,
     /// The cell a gated piece enters (a cell the move vacates).
     pub gate_cell: u16,
+    /// A pair promotion: a second piece of the promoted type is put on the cell the move left.
+    pub pair: bool,
 }
 
 impl Move {
@@ -197,6 +199,7 @@ impl Move {
             ep_source: false,
             gate: 0,
             gate_cell: Move::NONE,
+            pair: false,
         }
     }
 }
