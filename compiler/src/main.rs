@@ -19,6 +19,10 @@ Usage:
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
   vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
+  vdl show FILE [--fen FEN] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
+                                           draw a position for people
+  vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N]
+                                           play random games to the end and summarise the results
   vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
   vdl help                                 this text
 
@@ -33,6 +37,8 @@ fn main() -> ExitCode {
         Some("emit") => emit_command(&args[1..]),
         Some("build") => build_command(&args[1..]),
         Some("bench") => bench_command(&args[1..]),
+        Some("show") => show_command(&args[1..]),
+        Some("play") => play_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -389,5 +395,177 @@ fn bench_command(args: &[String]) -> ExitCode {
             interpreted.rate() / fsf_rate
         );
     }
+    ExitCode::SUCCESS
+}
+
+/// Reads `--setup` values: `NAME=VALUE`, or a bare value that one of the game's options lists.
+fn setup_options(game: &vdl_runtime::Game, values: &[String]) -> Result<Vec<(String, String)>, String> {
+    values
+        .iter()
+        .map(|v| match v.split_once('=') {
+            Some((name, value)) => Ok((name.to_string(), value.to_string())),
+            None => game
+                .options
+                .iter()
+                .find(|o| o.values.iter().any(|x| x == v))
+                .map(|o| (o.name.clone(), v.clone()))
+                .ok_or_else(|| format!("no option of the game has the value `{v}`")),
+        })
+        .collect()
+}
+
+/// Parses the options shared by `show` and `play`; returns the interpreter and the remaining flags.
+fn game_with_setup(path: &str, setups: &[String]) -> Result<vdl_runtime::Interpreter, ExitCode> {
+    let game = load_game(path)?;
+    let options = setup_options(&game, setups).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })?;
+    vdl_runtime::Interpreter::with_options(game, &options).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })
+}
+
+fn show_command(args: &[String]) -> ExitCode {
+    use vdl_runtime::Variant;
+    let mut path = None;
+    let mut fen = None;
+    let mut moves = None;
+    let mut setups = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned();
+        match args[i].as_str() {
+            "--fen" => fen = value,
+            "--moves" => moves = value,
+            "--setup" => setups.extend(value),
+            other if !other.starts_with("--") && path.is_none() => {
+                path = Some(other.to_string());
+                i += 1;
+                continue;
+            }
+            other => return usage_error(&format!("unexpected `{other}`")),
+        }
+        i += 2;
+    }
+    let Some(path) = path else { return usage_error("usage: vdl show FILE [--fen FEN] [--moves \"...\"]") };
+    let interpreter = match game_with_setup(&path, &setups) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let mut position = match fen {
+        Some(text) => match interpreter.parse_position(&text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: bad FEN: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => interpreter.start(),
+    };
+    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
+        match interpreter.parse_move(&mut position, text) {
+            Ok(mv) => {
+                interpreter.make(&mut position, mv);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    print!("{}", interpreter.render(&position));
+    println!("{}", interpreter.write_position(&position));
+    ExitCode::SUCCESS
+}
+
+fn play_command(args: &[String]) -> ExitCode {
+    use vdl_runtime::Variant;
+    let mut path = None;
+    let mut games = None;
+    let mut seed: u64 = 1;
+    let mut max_plies: usize = 1000;
+    let mut setups = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--random" => games = value.parse::<usize>().ok(),
+            "--seed" => match value.parse() {
+                Ok(s) => seed = s,
+                Err(_) => return usage_error(&format!("seed `{value}` is not a number")),
+            },
+            "--max-plies" => match value.parse() {
+                Ok(n) => max_plies = n,
+                Err(_) => return usage_error(&format!("`{value}` is not a number of plies")),
+            },
+            "--setup" => setups.push(value),
+            other if !other.starts_with("--") && path.is_none() => {
+                path = Some(other.to_string());
+                i += 1;
+                continue;
+            }
+            other => return usage_error(&format!("unexpected `{other}`")),
+        }
+        i += 2;
+    }
+    let (Some(path), Some(games)) = (path, games) else {
+        return usage_error("usage: vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] (interactive play comes with the engines)");
+    };
+    let interpreter = match game_with_setup(&path, &setups) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let players: Vec<String> = interpreter.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
+    let mut wins = vec![0usize; players.len()];
+    let (mut draws, mut unfinished) = (0usize, 0usize);
+    for game in 1..=games {
+        let mut position = interpreter.start();
+        let mut plies = 0;
+        let result = loop {
+            if let Some(result) = interpreter.outcome(&mut position) {
+                break Some(result);
+            }
+            if plies >= max_plies {
+                break None;
+            }
+            let mut moves = Vec::new();
+            interpreter.legal_moves(&mut position, &mut moves);
+            if moves.is_empty() {
+                break None;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            interpreter.make(&mut position, mv);
+            plies += 1;
+        };
+        let text = match &result {
+            Some(r) => match r.winner {
+                Some(w) => {
+                    wins[w] += 1;
+                    format!("{} wins ({})", players.get(w).cloned().unwrap_or_default(), r.reason)
+                }
+                None => {
+                    draws += 1;
+                    format!("draw ({})", r.reason)
+                }
+            },
+            None => {
+                unfinished += 1;
+                format!("unfinished after {max_plies} plies")
+            }
+        };
+        println!("game {game}: {text}, {plies} plies");
+    }
+    let summary: Vec<String> = players.iter().zip(&wins).map(|(p, w)| format!("{p} {w}")).collect();
+    println!("{games} games: {}, draws {draws}, unfinished {unfinished}", summary.join(", "));
     ExitCode::SUCCESS
 }

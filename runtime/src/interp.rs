@@ -7,6 +7,7 @@
 
 mod attacks;
 mod conditions;
+mod display;
 mod end;
 mod extended;
 mod fen;

@@ -234,6 +234,8 @@ pub struct EndRule {
     pub automatic: bool,
     /// An extra condition.
     pub condition: Option<Expr>,
+    /// Statements of its block (`mating_potential when ...`, `counting { ... }`).
+    pub block: Vec<Directive>,
 }
 
 /// A game result from one player's point of view.

@@ -547,6 +547,7 @@ fn build_end_rule(d: &Directive) -> Option<EndRule> {
         result,
         automatic,
         condition: d.condition.clone(),
+        block: d.children.clone(),
     })
 }
 

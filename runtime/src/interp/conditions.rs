@@ -109,7 +109,7 @@ impl Interpreter {
                 .option_value(name)
                 .map(Value::Word)
                 .unwrap_or(Value::Unknown),
-            ["mover", "owner"] | ["own"] => Value::Player(scope.owner),
+            ["mover", "owner"] | ["own"] | ["side"] => Value::Player(scope.owner),
             ["player"] | ["side_to_move"] => Value::Player(scope.player),
             ["all"] => Value::Pieces(Vec::new(), true),
             [name] => match self.game.players.iter().position(|p| p.name == *name) {

@@ -192,6 +192,11 @@ impl Interpreter {
                             reason: "facing".into(),
                         });
                     }
+                "insufficient_material"
+                    if rule.condition.is_none() && (0..self.players).all(|p| !self.can_mate(pos, rule, p)) =>
+                {
+                    return Some(GameResult { winner: None, reason: "insufficient material".into() });
+                }
                 "all_pass"
                     if pos.passes as usize >= self.players => {
                         return Some(GameResult {
@@ -252,6 +257,44 @@ impl Interpreter {
         rule.condition
             .as_ref()
             .is_none_or(|c| self.condition_holds(pos, &scope, c))
+    }
+
+    /// Whether a player still has mating potential: the rule's `mating_potential when ...` condition
+    /// (with `side` the player tested), or the built-in test.
+    fn can_mate(&self, pos: &Position, rule: &EndRule, player: usize) -> bool {
+        match rule.block.iter().find(|d| d.keyword == "mating_potential").and_then(|d| d.condition.as_ref()) {
+            Some(condition) => {
+                let scope = super::conditions::Scope { cell: 0, owner: player, player: pos.side };
+                self.condition_holds(pos, &scope, condition)
+            }
+            None => self.has_mating_material(pos, player),
+        }
+    }
+
+    /// The built-in mating-material test (FIDE's dead positions, generalised): a player can still mate
+    /// with a pawn, with any piece that is not a knight (`N`) or bishop (`B`), or with two such minor
+    /// pieces besides the royal ones, unless they are bishops all on cells of one colour.
+    fn has_mating_material(&self, pos: &Position, player: usize) -> bool {
+        let mut minors = 0;
+        let mut bishop_colours = [false; 2];
+        let mut knights = 0;
+        for (cell, occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != player || self.pieces[occ.piece()].royal {
+                continue;
+            }
+            let piece = &self.game.pieces[occ.piece()];
+            let betza: Vec<&str> = piece.moves.iter().map(|m| m.betza.as_str()).collect();
+            match betza.as_slice() {
+                ["N"] => knights += 1,
+                ["B"] => {
+                    let c = self.game.cells[cell].coord;
+                    bishop_colours[((c[0] + c[1]) & 1) as usize] = true;
+                }
+                _ => return true,
+            }
+            minors += 1;
+        }
+        minors >= 2 && (knights > 0 || (bishop_colours[0] && bishop_colours[1]))
     }
 
     /// Whether the side to move can capture the opponent's last non-royal piece (shatranj's bare king).
