@@ -1,1 +1,575 @@
+//! Scripted sessions of the engine protocols (XBoard, UCI, the line protocol and the choice between
+//! them), with well-formed and malformed input. A session reads the whole script, then runs to its end:
+//! lines that arrive during a search wait for it, so replies come in script order. No test depends on
+//! timing: searches are limited by depth, or stopped by a later line.
 
+use std::io::Cursor;
+
+use vdl_runtime::protocol::{self, Engine};
+use vdl_runtime::search::MaterialEvaluator;
+use vdl_runtime::{Interpreter, Variant};
+use vdl_tests::{read_text, workspace_root, Rng};
+
+type InterpretedEngine = Engine<Interpreter, MaterialEvaluator>;
+
+fn engine(name: &str) -> InterpretedEngine {
+    let path = workspace_root()
+        .join("examples")
+        .join(format!("{name}.vdl"));
+    let game = vdl_dsl::check::check_source(&read_text(&path))
+        .game
+        .unwrap_or_else(|| panic!("{name} does not check"));
+    Engine::from_interpreter(Interpreter::new(game).expect("a start position"))
+}
+
+/// Which protocol a script is for.
+#[derive(Clone, Copy)]
+enum Protocol {
+    Any,
+    XBoard,
+    Uci,
+    Line,
+}
+
+/// Runs a script and returns the output lines.
+fn session(engine: &InterpretedEngine, protocol: Protocol, script: &str) -> Vec<String> {
+    let input = Cursor::new(script.to_string());
+    let mut output = Vec::new();
+    let result = match protocol {
+        Protocol::Any => protocol::run(engine, input, &mut output),
+        Protocol::XBoard => protocol::xboard::run(engine, input, &mut output),
+        Protocol::Uci => protocol::uci::run(engine, input, &mut output),
+        Protocol::Line => protocol::line::run(engine, input, &mut output),
+    };
+    result.expect("writing to a vector does not fail");
+    String::from_utf8(output)
+        .expect("UTF-8 output")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The lines starting with `prefix`.
+fn starting<'a>(lines: &'a [String], prefix: &str) -> Vec<&'a str> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with(prefix))
+        .map(String::as_str)
+        .collect()
+}
+
+/// Tells whether `text` is a legal move after `moves` from the start.
+fn is_legal_after(engine: &InterpretedEngine, moves: &[&str], text: &str) -> bool {
+    let variant = &engine.variant;
+    let mut position = variant.start();
+    for m in moves {
+        let mv = variant.parse_move(&mut position, m).expect("a legal move");
+        variant.make(&mut position, mv);
+    }
+    variant.parse_move(&mut position, text).is_ok()
+}
+
+// ----------------------------------------------------------------------------------------------------
+// UCI
+// ----------------------------------------------------------------------------------------------------
+
+#[test]
+fn uci_handshake_position_and_search() {
+    let chess = engine("chess");
+    let out = session(
+        &chess,
+        Protocol::Uci,
+        "uci\nisready\nsetoption name UCI_Variant value chess\nucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 2\n",
+    );
+    assert_eq!(
+        out[..4],
+        [
+            "id name vdl Chess",
+            "id author the vdl authors",
+            "option name UCI_Variant type combo default chess var chess",
+            "uciok"
+        ]
+    );
+    assert_eq!(out[4], "readyok");
+    let infos = starting(&out, "info depth");
+    assert_eq!(infos.len(), 2, "{out:?}");
+    assert!(
+        infos[1].starts_with("info depth 2 score cp "),
+        "{}",
+        infos[1]
+    );
+    assert!(infos[1].contains(" pv "));
+    let best = starting(&out, "bestmove ");
+    assert_eq!(best.len(), 1);
+    let mv = best[0].trim_start_matches("bestmove ");
+    assert!(is_legal_after(&chess, &["e2e4", "e7e5"], mv), "{mv}");
+    assert!(!out.iter().any(|l| l.contains("error")), "{out:?}");
+}
+
+#[test]
+fn uci_reports_a_win_in_one() {
+    let hill = engine("kingofthehill");
+    let out = session(
+        &hill,
+        Protocol::Uci,
+        "position fen 8/8/8/8/8/3K4/8/k7 w - - 0 1\ngo depth 3\n",
+    );
+    assert!(out.iter().any(|l| l.contains("score mate 1")), "{out:?}");
+    let best = starting(&out, "bestmove ");
+    assert!(
+        best == ["bestmove d3d4"] || best == ["bestmove d3e4"],
+        "{out:?}"
+    );
+}
+
+#[test]
+fn uci_answers_malformed_input_with_errors() {
+    let chess = engine("chess");
+    let script = [
+        "",
+        "   ",
+        "frobnicate",
+        "position",
+        "position fen",
+        "position fen not a fen at all",
+        "position startpos moves e2e4",
+        "position startpos moves e7e5",
+        "setoption name Hash value 16",
+        "setoption name UCI_Variant value shogi",
+        "setoption",
+        "go depth x nodes",
+        "go depth 99999999999999999999999 movetime 18446744073709551615 wtime -5",
+        "stop",
+        "isready",
+    ]
+    .join("\n");
+    let out = session(&chess, Protocol::Uci, &script);
+    let errors = starting(&out, "info string error: ");
+    assert_eq!(errors.len(), 10, "{out:?}");
+    assert!(errors[0].contains("unknown command `frobnicate`"));
+    assert!(errors[3].contains("bad FEN"));
+    assert!(errors[4].contains("illegal move `e7e5`"));
+    // Every `go` searches, even with bad parameters, and the position is the last good one.
+    let best = starting(&out, "bestmove ");
+    assert_eq!(best.len(), 2, "{out:?}");
+    for line in best {
+        assert!(
+            is_legal_after(&chess, &["e2e4"], line.trim_start_matches("bestmove ")),
+            "{line}"
+        );
+    }
+    // `isready` is answered at once, even during a search.
+    assert_eq!(starting(&out, "readyok").len(), 1);
+}
+
+#[test]
+fn uci_stop_ends_an_infinite_search_and_so_does_the_end_of_input() {
+    let chess = engine("chess");
+    let out = session(&chess, Protocol::Uci, "go infinite\nisready\nstop\ngo\n");
+    assert_eq!(starting(&out, "bestmove ").len(), 2, "{out:?}");
+    assert_eq!(starting(&out, "readyok").len(), 1);
+}
+
+#[test]
+fn uci_quit_ends_the_session() {
+    let chess = engine("chess");
+    let out = session(&chess, Protocol::Uci, "isready\nquit\nisready\n");
+    assert_eq!(out, ["readyok"]);
+}
+
+#[test]
+fn uci_game_over_has_no_best_move() {
+    let chess = engine("chess");
+    let out = session(
+        &chess,
+        Protocol::Uci,
+        "position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1\ngo depth 2\n",
+    );
+    assert_eq!(out, ["bestmove (none)"]);
+}
+
+// ----------------------------------------------------------------------------------------------------
+// XBoard
+// ----------------------------------------------------------------------------------------------------
+
+#[test]
+fn xboard_handshake_announces_features() {
+    let chess = engine("chess");
+    let out = session(
+        &chess,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nvariant normal\n",
+    );
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0], "feature done=0");
+    for feature in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "myname=\"vdl Chess\"",
+        "variants=\"normal\"",
+    ] {
+        assert!(out[1].contains(feature), "{feature} missing: {}", out[1]);
+    }
+    assert_eq!(out[2], "feature done=1");
+}
+
+#[test]
+fn xboard_sends_setup_and_pieces_for_engine_defined_variants() {
+    let minishogi = engine("minishogi");
+    let out = session(
+        &minishogi,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nvariant minishogi\nvariant shogi\n",
+    );
+    assert!(out[1].contains("variants=\"minishogi\""));
+    let setup = starting(&out, "setup ");
+    assert_eq!(setup.len(), 1, "{out:?}");
+    assert!(setup[0].starts_with("setup (P.BR"), "{}", setup[0]);
+    assert!(setup[0].contains(") 5x5+"), "{}", setup[0]);
+    assert!(setup[0].ends_with(&minishogi.variant.write_position(&minishogi.variant.start())));
+    let pieces = starting(&out, "piece ");
+    assert!(pieces.contains(&"piece R& R"), "{pieces:?}");
+    assert!(pieces.contains(&"piece K& K"), "{pieces:?}");
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some("Error (unsupported variant): variant shogi")
+    );
+}
+
+#[test]
+fn xboard_engine_replies_to_user_moves() {
+    let chess = engine("chess");
+    let out = session(
+        &chess,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nnew\nsd 2\npost\nusermove e2e4\nping 7\n",
+    );
+    let moves = starting(&out, "move ");
+    assert_eq!(moves.len(), 1, "{out:?}");
+    assert!(is_legal_after(
+        &chess,
+        &["e2e4"],
+        moves[0].trim_start_matches("move ")
+    ));
+    // Thinking output: depth, score, time, nodes, moves.
+    assert_eq!(starting(&out, "2 ").len(), 1, "{out:?}");
+    // The pong comes after the move.
+    assert_eq!(out.last().map(String::as_str), Some("pong 7"));
+}
+
+#[test]
+fn xboard_go_plays_the_side_to_move_and_announces_the_result() {
+    let hill = engine("kingofthehill");
+    let script =
+        "xboard\nprotover 2\nnew\nforce\nsetboard 8/8/8/8/8/3K4/8/k7 w - - 0 1\nsd 3\ngo\n";
+    let out = session(&hill, Protocol::XBoard, script);
+    let moves = starting(&out, "move ");
+    assert!(moves == ["move d3d4"] || moves == ["move d3e4"], "{out:?}");
+    assert!(
+        out.last()
+            .is_some_and(|l| l.starts_with("1-0 {white wins by")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn xboard_answers_malformed_input_with_errors() {
+    let chess = engine("chess");
+    let script = [
+        "xboard",
+        "",
+        "frobnicate",
+        "usermove e2e5",
+        "usermove",
+        "setboard this is not a fen",
+        "level 40 x 0",
+        "level 40 5",
+        "st -3",
+        "sd 99999999999999999999999",
+        "time lots",
+        "ping",
+        "undo",
+        "remove",
+        "force",
+        "usermove e2e4",
+        "e7e5",
+        "undo",
+        "ping 1",
+    ]
+    .join("\n");
+    let out = session(&chess, Protocol::XBoard, &script);
+    assert_eq!(out.len(), 12, "{out:?}");
+    assert!(
+        out[3].starts_with("tellusererror Illegal position: "),
+        "{}",
+        out[3]
+    );
+    let others: Vec<&String> = out
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 3)
+        .map(|(_, l)| l)
+        .collect();
+    assert_eq!(
+        others,
+        [
+            "Error (unknown command): frobnicate",
+            "Illegal move: e2e5",
+            "Error (expected one move): usermove",
+            "Error (expected level MOVES MINUTES[:SECONDS] INCREMENT): level 40 x 0",
+            "Error (expected level MOVES MINUTES[:SECONDS] INCREMENT): level 40 5",
+            "Error (bad number): st -3",
+            "Error (bad number): time lots",
+            "Error (missing number): ping",
+            "Error (no move to take back): undo",
+            "Error (no move to take back): remove",
+            "pong 1",
+        ]
+    );
+}
+
+#[test]
+fn xboard_question_mark_makes_the_engine_move_now() {
+    let chess = engine("chess");
+    // A thousand seconds per move, cut short by `?`.
+    let out = session(
+        &chess,
+        Protocol::XBoard,
+        "xboard\nnew\nforce\nst 1000\ngo\n?\n",
+    );
+    let moves = starting(&out, "move ");
+    assert_eq!(moves.len(), 1, "{out:?}");
+    assert!(is_legal_after(
+        &chess,
+        &[],
+        moves[0].trim_start_matches("move ")
+    ));
+}
+
+#[test]
+fn xboard_force_while_thinking_discards_the_move() {
+    let chess = engine("chess");
+    let out = session(
+        &chess,
+        Protocol::XBoard,
+        "xboard\nnew\nforce\nst 1000\ngo\nforce\nping 2\n",
+    );
+    assert_eq!(out, ["pong 2"]);
+}
+
+// ----------------------------------------------------------------------------------------------------
+// The line protocol
+// ----------------------------------------------------------------------------------------------------
+
+#[test]
+fn line_protocol_session() {
+    let chess = engine("chess");
+    let script =
+        "game\nturn\nplay e2e4 e7e5\nfen\nturn\nundo\nfen\nmoves\ngo depth 2\nresult\nisready\n";
+    let out = session(&chess, Protocol::Line, script);
+    assert_eq!(out[0], "game chess players white black");
+    assert_eq!(out[1], "turn white");
+    assert_eq!(out[2], "ok");
+    assert_eq!(
+        out[3],
+        "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    );
+    assert_eq!(out[4], "turn white");
+    assert_eq!(out[5], "ok");
+    assert_eq!(
+        out[6],
+        "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    assert!(out[7].starts_with("moves "));
+    assert_eq!(out[7].split_whitespace().count(), 21);
+    let best: Vec<&str> = out[8].split_whitespace().collect();
+    assert_eq!(best[0], "bestmove");
+    assert!(is_legal_after(&chess, &["e2e4"], best[1]), "{}", out[8]);
+    assert_eq!(best[2..6], ["score", "cp", best[4], "depth"]);
+    assert_eq!(best[6], "2");
+    assert_eq!(out[9..], ["result none", "readyok"]);
+}
+
+#[test]
+fn line_protocol_answers_malformed_input_with_errors() {
+    let chess = engine("chess");
+    let script = [
+        "",
+        "bogus",
+        "play",
+        "play e2e4 e7e6 e1e5",
+        "position",
+        "position 9/9/9 w - - 0 1",
+        "position start moves e2e4 e2e4",
+        "undo",
+        "undo 5",
+        "undo x y",
+        "go depth",
+        "go speed 3",
+        "go depth abc",
+        "fen",
+    ]
+    .join("\n");
+    let out = session(&chess, Protocol::Line, &script);
+    let errors = starting(&out, "error ");
+    assert_eq!(errors.len(), 12, "{out:?}");
+    assert_eq!(errors[0], "error unknown command: bogus");
+    assert_eq!(errors[2], "error illegal move: e1e5");
+    assert!(
+        errors[4].starts_with("error bad position: "),
+        "{}",
+        errors[4]
+    );
+    // Nothing was changed by the bad lines.
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some("fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    );
+}
+
+#[test]
+fn line_protocol_plays_four_player_games() {
+    let baccancat = engine("baccancat");
+    let out = session(&baccancat, Protocol::Line, "game\nturn\ngo depth 1\n");
+    assert!(out[0].starts_with("game baccancat players "));
+    assert_eq!(out[0].split_whitespace().count(), 7);
+    let best: Vec<&str> = out[2].split_whitespace().collect();
+    assert_eq!(best[0], "bestmove");
+    assert!(is_legal_after(&baccancat, &[], best[1]));
+    let played = session(
+        &baccancat,
+        Protocol::Line,
+        &format!("play {}\nturn\n", best[1]),
+    );
+    assert_eq!(played[0], "ok");
+    assert_ne!(played[1], out[1]);
+}
+
+#[test]
+fn line_protocol_reports_results() {
+    let hill = engine("kingofthehill");
+    let out = session(
+        &hill,
+        Protocol::Line,
+        "position 8/8/8/8/8/3K4/8/k7 w - - 0 1\nresult\nplay d3d4\nresult\nmoves\ngo depth 1\n",
+    );
+    assert_eq!(out[..3], ["ok", "result none", "ok"]);
+    assert!(out[3].starts_with("result win white "), "{}", out[3]);
+    assert_eq!(out[4..], ["moves", "bestmove none"]);
+}
+
+#[test]
+fn line_protocol_quit_ends_the_session_and_its_search() {
+    let chess = engine("chess");
+    assert_eq!(
+        session(&chess, Protocol::Line, "quit\nfen\n"),
+        Vec::<String>::new()
+    );
+    let out = session(&chess, Protocol::Line, "go infinite\nquit\nfen\n");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("bestmove "));
+}
+
+#[test]
+fn line_protocol_stop_ends_an_infinite_search() {
+    let chess = engine("chess");
+    let out = session(&chess, Protocol::Line, "go infinite\nstop\nisready\n");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[0].starts_with("bestmove "));
+    assert_eq!(out[1], "readyok");
+}
+
+// ----------------------------------------------------------------------------------------------------
+// Choosing the protocol, and random input
+// ----------------------------------------------------------------------------------------------------
+
+#[test]
+fn the_first_line_chooses_the_protocol() {
+    let chess = engine("chess");
+    assert_eq!(
+        session(&chess, Protocol::Any, "\n\nuci\nquit\n")
+            .last()
+            .map(String::as_str),
+        Some("uciok")
+    );
+    assert_eq!(
+        session(&chess, Protocol::Any, "xboard\nprotover 2\n")[0],
+        "feature done=0"
+    );
+    assert_eq!(session(&chess, Protocol::Any, "turn\n"), ["turn white"]);
+    assert!(session(&chess, Protocol::Any, "").is_empty());
+    assert!(session(&chess, Protocol::Any, "\n \n").is_empty());
+}
+
+#[test]
+fn random_lines_never_end_a_session() {
+    let chess = engine("chess");
+    // Words of every protocol; searches are kept short by `go depth 1`, `sd 1` and `st 0.01`.
+    let words = [
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "setoption",
+        "name",
+        "value",
+        "UCI_Variant",
+        "ucinewgame",
+        "stop",
+        "xboard",
+        "protover",
+        "2",
+        "new",
+        "force",
+        "usermove",
+        "setboard",
+        "undo",
+        "remove",
+        "ping",
+        "result",
+        "level",
+        "time",
+        "otim",
+        "play",
+        "turn",
+        "game",
+        "help",
+        "8/8/8/8/8/8/8/8",
+        "w",
+        "-",
+        "0",
+        "1",
+        "-1",
+        "999999999999999999999",
+        "\u{fffd}",
+        "é",
+        "@",
+        "",
+        "\t",
+    ];
+    let mut rng = Rng::new(0x00c0_ffee);
+    for protocol in [Protocol::Uci, Protocol::XBoard, Protocol::Line] {
+        let mut script = match protocol {
+            Protocol::XBoard => String::from("xboard\nsd 1\nst 0.01\n"),
+            _ => String::new(),
+        };
+        for _ in 0..300 {
+            let count = rng.below(5);
+            let line: Vec<&str> = (0..count).map(|_| *rng.pick(&words)).collect();
+            script.push_str(&line.join(" "));
+            script.push('\n');
+            if rng.one_in(20) {
+                script.push_str("go depth 1\n");
+            }
+        }
+        script.push_str("isready\nping 9\n");
+        let out = session(&chess, protocol, &script);
+        assert!(!out.is_empty());
+    }
+}

@@ -1,1 +1,229 @@
-//! Engine protocols.
+//! Engine protocols: XBoard (CECP v2), UCI and vdl's own line protocol for any number of players
+//! (docs/protocols.md), written once over the [`Variant`] trait and the search.
+//!
+//! Each protocol is a function taking a reader and a writer, so tests can drive it with a script. Input
+//! lines are read on their own thread and the search runs on another, so `stop` (UCI), `?` (XBoard) and
+//! `stop` (line protocol) interrupt a search; everything is written from the calling thread (`driver`).
+//! Bad input never ends a session: every malformed line gets an error reply in the protocol's form.
+//!
+//! # Examples
+//!
+//! ```
+//! use std::io::Cursor;
+//! use vdl_runtime::protocol::{self, Engine};
+//! use vdl_runtime::Interpreter;
+//!
+//! # fn demo(interpreter: Interpreter) -> std::io::Result<()> {
+//! let engine = Engine::from_interpreter(interpreter);
+//! let mut output = Vec::new();
+//! protocol::run(&engine, Cursor::new("uci\nisready\ngo depth 1\n"), &mut output)?;
+//! assert!(String::from_utf8_lossy(&output).contains("bestmove"));
+//! # Ok(())
+//! # }
+//! ```
+
+mod driver;
+pub mod line;
+pub mod uci;
+pub mod xboard;
+
+use std::io::{self, BufRead, Cursor, Read, Write};
+
+use crate::interp::Interpreter;
+use crate::model::Game;
+use crate::search::{Evaluator, MaterialEvaluator};
+use crate::variant::{GameResult, Variant};
+
+/// A playable engine: the game's rules, its evaluation, and what the protocols tell a user interface.
+#[derive(Clone, Debug)]
+pub struct Engine<V, E> {
+    /// The rules.
+    pub variant: V,
+    /// The evaluation the search uses.
+    pub evaluator: E,
+    /// The game's names and pieces.
+    pub info: GameInfo,
+}
+
+impl Engine<Interpreter, MaterialEvaluator> {
+    /// Makes the engine of an interpreted game (or of a compiled one, which is an interpreter with a
+    /// generator hook), evaluated by material and mobility.
+    pub fn from_interpreter(interpreter: Interpreter) -> Self {
+        let evaluator = MaterialEvaluator::new(&interpreter.game);
+        let info = GameInfo::new(&interpreter.game);
+        Engine {
+            variant: interpreter,
+            evaluator,
+            info,
+        }
+    }
+}
+
+/// What the protocols tell a user interface about a game, beyond the [`Variant`] trait.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The game's identifier (`chess`), its variant name in the protocols.
+    pub name: String,
+    /// Its display title.
+    pub title: String,
+    /// The players' names, in turn order.
+    pub players: Vec<String>,
+    /// Files, ranks and levels of each board.
+    pub boards: Vec<[u32; 3]>,
+    /// How many piece types a hand can hold (0 without drops).
+    pub holdings: usize,
+    /// The piece types.
+    pub pieces: Vec<PieceInfo>,
+}
+
+/// One piece type as a user interface sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PieceInfo {
+    /// Its FEN letter(s) for the first player.
+    pub letter: String,
+    /// All its moves in XBetza, the rule file's strings one after the other.
+    pub betza: String,
+    /// Whether it is royal.
+    pub royal: bool,
+}
+
+impl GameInfo {
+    /// Collects the names, boards and pieces of a game.
+    pub fn new(game: &Game) -> GameInfo {
+        let pieces: Vec<PieceInfo> = game
+            .pieces
+            .iter()
+            .map(|piece| PieceInfo {
+                letter: piece.letter.clone(),
+                betza: piece.moves.iter().map(|m| m.betza.as_str()).collect(),
+                royal: piece.royal,
+            })
+            .collect();
+        let drops = game.reserves.iter().any(|r| r.drops);
+        let holdings = if drops {
+            pieces
+                .iter()
+                .filter(|p| !p.royal && !p.letter.is_empty())
+                .count()
+        } else {
+            0
+        };
+        GameInfo {
+            name: game.name.clone(),
+            title: game.title.clone(),
+            players: game
+                .players
+                .iter()
+                .filter(|p| !p.neutral)
+                .map(|p| p.name.clone())
+                .collect(),
+            boards: game.boards.iter().map(|b| b.size).collect(),
+            holdings,
+            pieces,
+        }
+    }
+
+    /// Returns a player's name, or its number when the game does not name it.
+    pub fn player_name(&self, player: usize) -> String {
+        self.players
+            .get(player)
+            .cloned()
+            .unwrap_or_else(|| player.to_string())
+    }
+}
+
+/// Runs the protocol the first line asks for: `xboard`, `uci`, or else the line protocol (which then
+/// reads that first line as its first command). Blank lines before it are skipped.
+///
+/// # Errors
+///
+/// Returns an error when reading the first line or writing fails.
+pub fn run<V, E, R, W>(engine: &Engine<V, E>, mut input: R, output: W) -> io::Result<()>
+where
+    V: Variant + Sync,
+    V::Position: Send,
+    V::Move: Send + 'static,
+    E: Evaluator<V> + Sync,
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let mut first = Vec::new();
+    loop {
+        first.clear();
+        if input.read_until(b'\n', &mut first)? == 0 {
+            return Ok(());
+        }
+        if !String::from_utf8_lossy(&first).trim().is_empty() {
+            break;
+        }
+    }
+    let command = String::from_utf8_lossy(&first)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let replayed = Cursor::new(first).chain(input);
+    match command.as_str() {
+        "xboard" => xboard::run(engine, replayed, output),
+        "uci" => uci::run(engine, replayed, output),
+        _ => line::run(engine, replayed, output),
+    }
+}
+
+/// Reads a count: digits (saturating at the largest value rather than failing), or a negative number,
+/// read as 0 (GUIs send negative clocks once a flag has fallen).
+fn parse_count(text: &str) -> Result<u64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("`{text}` is not a number"));
+    }
+    if text.starts_with('-') {
+        return Ok(0);
+    }
+    Ok(digits.parse().unwrap_or(u64::MAX))
+}
+
+/// Moves played, with what takes each back.
+type Played<V> = Vec<(<V as Variant>::Move, <V as Variant>::Undo)>;
+
+/// Plays moves given as text from `position`, all or none: the position reached and the moves played,
+/// or the text of the first illegal move.
+fn play_all<V: Variant>(
+    variant: &V,
+    position: &V::Position,
+    texts: &[&str],
+) -> Result<(V::Position, Played<V>), String> {
+    let mut position = position.clone();
+    let mut played = Vec::with_capacity(texts.len());
+    for text in texts {
+        let mv = variant
+            .parse_move(&mut position, text)
+            .map_err(|_| (*text).to_string())?;
+        let undo = variant.make(&mut position, mv);
+        played.push((mv, undo));
+    }
+    Ok((position, played))
+}
+
+/// Describes a result for people: `white wins by checkmate`, `draw by stalemate`.
+fn describe_result(info: &GameInfo, result: &GameResult) -> String {
+    match result.winner {
+        Some(winner) => format!("{} wins by {}", info.player_name(winner), result.reason),
+        None => format!("draw by {}", result.reason),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_saturate_and_negative_clocks_are_zero() {
+        assert_eq!(parse_count("12"), Ok(12));
+        assert_eq!(parse_count("99999999999999999999999"), Ok(u64::MAX));
+        assert_eq!(parse_count("-300"), Ok(0));
+        assert!(parse_count("").is_err());
+        assert!(parse_count("-").is_err());
+        assert!(parse_count("1e3").is_err());
+    }
+}

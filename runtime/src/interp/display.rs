@@ -14,7 +14,11 @@ impl Interpreter {
                 return ".".into();
             }
             let letter = &self.game.pieces[occ.piece()].letter;
-            let letter = if letter.is_empty() { "?" } else { letter.as_str() };
+            let letter = if letter.is_empty() {
+                "?"
+            } else {
+                letter.as_str()
+            };
             if two_players {
                 if self.game.players[occ.owner()].upper_case {
                     letter.to_ascii_uppercase()
@@ -25,20 +29,48 @@ impl Interpreter {
                 format!("{}{}", occ.owner(), letter.to_ascii_uppercase())
             }
         };
-        let width = pos.cells.iter().map(|&o| token(o).chars().count()).max().unwrap_or(1).max(
-            self.game.boards.iter().flat_map(|b| b.files.iter()).map(|f| f.chars().count()).max().unwrap_or(1),
-        );
+        let width = pos
+            .cells
+            .iter()
+            .map(|&o| token(o).chars().count())
+            .max()
+            .unwrap_or(1)
+            .max(
+                self.game
+                    .boards
+                    .iter()
+                    .flat_map(|b| b.files.iter())
+                    .map(|f| f.chars().count())
+                    .max()
+                    .unwrap_or(1),
+            );
         // One block of lines per board level.
         let mut blocks: Vec<Vec<String>> = Vec::new();
         for (index, board) in self.game.boards.iter().enumerate() {
             let grid = &self.grids[index];
-            let rank_width = board.ranks.iter().map(|r| r.chars().count()).max().unwrap_or(1);
+            let rank_width = board
+                .ranks
+                .iter()
+                .map(|r| r.chars().count())
+                .max()
+                .unwrap_or(1);
             for z in (0..grid.size[2]).rev() {
                 let mut lines = Vec::new();
-                let title = if grid.size[2] > 1 { format!("{} level {}", board.name, board.levels.get(z as usize).cloned().unwrap_or_default()) } else { board.name.clone() };
+                let title = if grid.size[2] > 1 {
+                    format!(
+                        "{} level {}",
+                        board.name,
+                        board.levels.get(z as usize).cloned().unwrap_or_default()
+                    )
+                } else {
+                    board.name.clone()
+                };
                 lines.push(title);
                 for y in (0..grid.size[1]).rev() {
-                    let mut line = format!("{:>rank_width$} ", board.ranks.get(y as usize).cloned().unwrap_or_default());
+                    let mut line = format!(
+                        "{:>rank_width$} ",
+                        board.ranks.get(y as usize).cloned().unwrap_or_default()
+                    );
                     for x in 0..grid.size[0] {
                         let cell = grid.cells[((z * grid.size[1] + y) * grid.size[0] + x) as usize];
                         let text = match cell {
@@ -51,7 +83,10 @@ impl Interpreter {
                 }
                 let mut files = " ".repeat(rank_width + 1);
                 for x in 0..grid.size[0] {
-                    files.push_str(&format!(" {:>width$}", board.files.get(x as usize).cloned().unwrap_or_default()));
+                    files.push_str(&format!(
+                        " {:>width$}",
+                        board.files.get(x as usize).cloned().unwrap_or_default()
+                    ));
                 }
                 lines.push(files);
                 blocks.push(lines);
@@ -63,7 +98,10 @@ impl Interpreter {
         let mut row_width = 0;
         let flush = |row: &mut Vec<Vec<String>>, out: &mut String| {
             let height = row.iter().map(Vec::len).max().unwrap_or(0);
-            let widths: Vec<usize> = row.iter().map(|b| b.iter().map(|l| l.chars().count()).max().unwrap_or(0)).collect();
+            let widths: Vec<usize> = row
+                .iter()
+                .map(|b| b.iter().map(|l| l.chars().count()).max().unwrap_or(0))
+                .collect();
             for i in 0..height {
                 let mut line = String::new();
                 for (b, block) in row.iter().enumerate() {
@@ -88,13 +126,29 @@ impl Interpreter {
         flush(&mut row, &mut out);
         for (player, hand) in pos.hands.iter().enumerate() {
             if hand.iter().any(|&n| n > 0) {
-                let name = self.game.players.get(player).map(|p| p.name.as_str()).unwrap_or("shared");
-                let pieces: Vec<String> =
-                    hand.iter().enumerate().filter(|(_, &n)| n > 0).map(|(p, &n)| format!("{}x{}", n, self.game.pieces[p].letter)).collect();
+                let name = self
+                    .game
+                    .players
+                    .get(player)
+                    .map(|p| p.name.as_str())
+                    .unwrap_or("shared");
+                let pieces: Vec<String> = hand
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(p, &n)| format!("{}x{}", n, self.game.pieces[p].letter))
+                    .collect();
                 out.push_str(&format!("in hand ({name}): {}\n", pieces.join(" ")));
             }
         }
-        out.push_str(&format!("{} to move\n", self.game.players.get(pos.side).map(|p| p.name.as_str()).unwrap_or("?")));
+        out.push_str(&format!(
+            "{} to move\n",
+            self.game
+                .players
+                .get(pos.side)
+                .map(|p| p.name.as_str())
+                .unwrap_or("?")
+        ));
         out
     }
 }

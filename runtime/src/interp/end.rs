@@ -38,7 +38,7 @@ impl Interpreter {
                 _ => false,
             };
             if applies {
-                return Some(self.result(rule, side, Some(self.previous_player(side))));
+                return Some(self.result(rule, self.previous_player(side), Some(side)));
             }
         }
         // Without a rule for it, a player who cannot move has lost.
@@ -262,9 +262,18 @@ impl Interpreter {
     /// Whether a player still has mating potential: the rule's `mating_potential when ...` condition
     /// (with `side` the player tested), or the built-in test.
     fn can_mate(&self, pos: &Position, rule: &EndRule, player: usize) -> bool {
-        match rule.block.iter().find(|d| d.keyword == "mating_potential").and_then(|d| d.condition.as_ref()) {
+        match rule
+            .block
+            .iter()
+            .find(|d| d.keyword == "mating_potential")
+            .and_then(|d| d.condition.as_ref())
+        {
             Some(condition) => {
-                let scope = super::conditions::Scope { cell: 0, owner: player, player: pos.side };
+                let scope = super::conditions::Scope {
+                    cell: 0,
+                    owner: player,
+                    player: pos.side,
+                };
                 self.condition_holds(pos, &scope, condition)
             }
             None => self.has_mating_material(pos, player),

@@ -1,6 +1,7 @@
 //! The recursive part of the search: alpha-beta over full-width plies, quiescence over captures, move
 //! ordering and the bookkeeping shared by both (nodes, limits, principal variation, killer moves).
 
+use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -11,10 +12,13 @@ use crate::variant::Variant;
 /// Beyond any score.
 const INFINITY: i32 = 2 * MATE;
 /// The most capture plies searched after the full-width ones.
-const QUIESCENCE_DEPTH: u32 = 8;
+const QUIESCENCE_DEPTH: u32 = 6;
+/// The most captures tried in a quiescence node, largest gains first. Without a bound, games where
+/// nearly every move captures (Clobber, Antichess) would search their whole tree in quiescence.
+const QUIESCENCE_WIDTH: usize = 4;
 /// The deepest ply a line can reach: full-width plies, then quiescence plies.
 const MAX_PLY: usize = MAX_DEPTH as usize + QUIESCENCE_DEPTH as usize;
-/// How often (in nodes) the clock and the stop flag are read.
+/// How often (in nodes, a power of two) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 256;
 
 /// Move-ordering keys: the table's move first, then captures by gain, then killer moves, then the rest
@@ -102,7 +106,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         let side = self.evaluator.side_to_move(position);
         let mut scored = Vec::with_capacity(root_moves.len());
         self.score_moves(position, side, root_moves, table_move, 0, &mut scored);
-        scored.sort_by(|a, b| b.1.cmp(&a.1));
+        scored.sort_by_key(|&(_, order)| Reverse(order));
         for (slot, (mv, _)) in root_moves.iter_mut().zip(scored) {
             *slot = mv;
         }
@@ -123,8 +127,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         self.path.push(key);
         let mut alpha = -INFINITY;
         let mut best = None;
-        for index in 0..root_moves.len() {
-            let mv = root_moves[index];
+        for (index, &mv) in root_moves.iter().enumerate() {
             let score = self.child(
                 position,
                 mv,
@@ -236,7 +239,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             &mut scored,
         );
         self.move_lists[ply] = moves;
-        scored.sort_by(|a, b| b.1.cmp(&a.1));
+        scored.sort_by_key(|&(_, order)| Reverse(order));
 
         self.path.push(key);
         let original_alpha = alpha;
@@ -331,7 +334,8 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             }
         }
         self.move_lists[ply] = moves;
-        captures.sort_by(|a, b| b.1.cmp(&a.1));
+        captures.sort_by_key(|&(_, gain)| Reverse(gain));
+        captures.truncate(QUIESCENCE_WIDTH);
 
         let mut best = stand_pat;
         for &(mv, _) in &captures {
@@ -480,7 +484,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
     /// Tells whether the search must stop, reading the clock and the stop flag now and then.
     fn should_stop(&mut self) -> bool {
         if !self.aborted {
-            let polled = self.nodes % POLL_INTERVAL == 0
+            let polled = self.nodes & (POLL_INTERVAL - 1) == 0
                 && (self.stop.load(Ordering::Relaxed)
                     || self.deadline.is_some_and(|d| Instant::now() >= d));
             self.aborted = polled || self.nodes >= self.node_limit;

@@ -1,0 +1,273 @@
+//! The loop every protocol shares. Input lines are read on their own thread and the search runs on
+//! another; both send events to the loop, which hands lines to the protocol's [`Handler`] and writes
+//! everything, so output is never interleaved.
+//!
+//! While a search runs, each incoming line first goes to [`Handler::interrupt`], which may answer it at
+//! once (UCI `isready`), stop the search (`stop`, `quit`, XBoard `?`) or leave it for later; lines left
+//! for later are handled in order once the search has finished, so a script sees the same replies
+//! whatever the timing.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::{self, Scope};
+
+use super::Engine;
+use crate::search::{Evaluator, Iteration, Limits, SearchResult, Searcher};
+use crate::variant::Variant;
+
+/// What a handler asks for after a command.
+pub(super) enum Step<V: Variant> {
+    /// Nothing more: read the next line.
+    Continue,
+    /// Start a search.
+    Search(Request<V>),
+    /// End the session.
+    Quit,
+}
+
+/// A search to start.
+pub(super) struct Request<V: Variant> {
+    /// The position to search.
+    pub position: V::Position,
+    /// When to stop.
+    pub limits: Limits,
+    /// Whether to forget earlier searches first (a new game).
+    pub new_game: bool,
+    /// Formats a line about each completed iteration, if the protocol shows them.
+    pub report: Option<Report<V>>,
+}
+
+/// Formats a line about a completed iteration, given the root position.
+pub(super) type Report<V> =
+    fn(&V, &<V as Variant>::Position, &Iteration<'_, <V as Variant>::Move>) -> String;
+
+/// What to do with a line that arrives while a search runs.
+pub(super) enum Interrupt {
+    /// Handle it after the search.
+    Later,
+    /// It has been dealt with.
+    Handled,
+    /// Stop the search, then handle the line.
+    Stop,
+}
+
+/// A protocol's replies to commands.
+pub(super) trait Handler<V: Variant> {
+    /// Handles a command line while no search runs.
+    fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Step<V>>;
+    /// Decides what to do with a line that arrives while a search runs.
+    fn interrupt(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Interrupt>;
+    /// Receives the result of a search that has ended.
+    fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// What the reader and search threads tell the loop.
+enum Event<M> {
+    Line(String),
+    EndOfInput,
+    Report(String),
+    Done(Searcher<M>, SearchResult<M>),
+}
+
+/// Runs a session: reads lines until `quit` or the end of input, handling them with `handler`. At the
+/// end of input a search without limits is stopped; one with limits is allowed to finish.
+pub(super) fn drive<V, E, R, W, H>(
+    engine: &Engine<V, E>,
+    input: R,
+    mut output: W,
+    handler: &mut H,
+) -> io::Result<()>
+where
+    V: Variant + Sync,
+    V::Position: Send,
+    V::Move: Send + 'static,
+    E: Evaluator<V> + Sync,
+    R: BufRead + Send + 'static,
+    W: Write,
+    H: Handler<V>,
+{
+    let (sender, receiver) = mpsc::channel();
+    spawn_reader(input, sender.clone())?;
+    let stop = AtomicBool::new(false);
+    thread::scope(|scope| {
+        let mut session = Session {
+            engine,
+            scope,
+            sender,
+            stop: &stop,
+            searcher: Some(Searcher::new()),
+            searching: None,
+            at_end: false,
+        };
+        let result = session.run(&receiver, &mut output, handler);
+        // Leaving the scope waits for the search thread: make it end at once.
+        stop.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// The loop's state.
+struct Session<'scope, 'env, V: Variant, E> {
+    engine: &'env Engine<V, E>,
+    scope: &'scope Scope<'scope, 'env>,
+    sender: Sender<Event<V::Move>>,
+    stop: &'env AtomicBool,
+    /// The searcher, while no search borrows it.
+    searcher: Option<Searcher<V::Move>>,
+    /// Whether a search runs, and if so whether it has no limits.
+    searching: Option<bool>,
+    /// Whether the input has ended.
+    at_end: bool,
+}
+
+impl<'scope, 'env, V, E> Session<'scope, 'env, V, E>
+where
+    V: Variant + Sync,
+    V::Position: Send,
+    V::Move: Send + 'static,
+    E: Evaluator<V> + Sync,
+{
+    fn run<W: Write, H: Handler<V>>(
+        &mut self,
+        receiver: &Receiver<Event<V::Move>>,
+        out: &mut W,
+        handler: &mut H,
+    ) -> io::Result<()> {
+        let mut pending: VecDeque<String> = VecDeque::new();
+        loop {
+            while self.searching.is_none() {
+                let Some(line) = pending.pop_front() else {
+                    break;
+                };
+                let step = handler.command(&line, out)?;
+                match step {
+                    Step::Continue => {}
+                    Step::Search(request) => {
+                        self.start(request)?;
+                        // Lines read already arrived during this search, as far as it is concerned.
+                        for line in std::mem::take(&mut pending) {
+                            self.arrived(line, &mut pending, handler, out)?;
+                        }
+                    }
+                    Step::Quit => return out.flush(),
+                }
+                out.flush()?;
+            }
+            if self.searching.is_none() && self.at_end {
+                return Ok(());
+            }
+            // The session holds a sender itself, so the channel never closes while it waits.
+            let Ok(event) = receiver.recv() else {
+                return Ok(());
+            };
+            match event {
+                Event::Line(line) => self.arrived(line, &mut pending, handler, out)?,
+                Event::EndOfInput => {
+                    self.at_end = true;
+                    if self.searching == Some(true) {
+                        self.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Event::Report(text) => writeln!(out, "{text}")?,
+                Event::Done(searcher, result) => {
+                    self.searcher = Some(searcher);
+                    self.searching = None;
+                    handler.finished(result, out)?;
+                }
+            }
+            out.flush()?;
+        }
+    }
+
+    /// Takes an input line: queued while no search runs, else offered to the handler as an interrupt.
+    fn arrived<W: Write, H: Handler<V>>(
+        &mut self,
+        line: String,
+        pending: &mut VecDeque<String>,
+        handler: &mut H,
+        out: &mut W,
+    ) -> io::Result<()> {
+        if self.searching.is_none() {
+            pending.push_back(line);
+            return Ok(());
+        }
+        match handler.interrupt(&line, out)? {
+            Interrupt::Later => pending.push_back(line),
+            Interrupt::Handled => {}
+            Interrupt::Stop => {
+                self.stop.store(true, Ordering::Relaxed);
+                pending.push_back(line);
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a search on its own thread; it sends its reports and its result to the loop.
+    fn start(&mut self, request: Request<V>) -> io::Result<()> {
+        let mut searcher = self.searcher.take().unwrap_or_default();
+        if request.new_game {
+            searcher.clear();
+        }
+        let infinite = request.limits.is_infinite();
+        // After the end of input nothing can stop a search without limits: it stops at once (and
+        // still answers with a legal move).
+        self.stop.store(infinite && self.at_end, Ordering::Relaxed);
+        self.searching = Some(infinite);
+        let (engine, stop, sender) = (self.engine, self.stop, self.sender.clone());
+        thread::Builder::new()
+            .name("search".into())
+            .spawn_scoped(self.scope, move || {
+                let Request {
+                    position,
+                    limits,
+                    report,
+                    ..
+                } = request;
+                let mut on_iteration = |iteration: &Iteration<'_, V::Move>| {
+                    if let Some(format) = report {
+                        let text = format(&engine.variant, &position, iteration);
+                        // The loop may have ended (quit); nobody needs the report then.
+                        let _ = sender.send(Event::Report(text));
+                    }
+                };
+                let result = searcher.search(
+                    &engine.variant,
+                    &engine.evaluator,
+                    &position,
+                    &limits,
+                    stop,
+                    &mut on_iteration,
+                );
+                let _ = sender.send(Event::Done(searcher, result));
+            })?;
+        Ok(())
+    }
+}
+
+/// Reads input lines on a thread of their own, trimmed and with invalid UTF-8 replaced, until the end
+/// of input or an input error.
+fn spawn_reader<R, M>(mut input: R, sender: Sender<Event<M>>) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    M: Send + 'static,
+{
+    thread::Builder::new().name("input".into()).spawn(move || {
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&bytes).trim().to_string();
+                    if sender.send(Event::Line(line)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = sender.send(Event::EndOfInput);
+    })?;
+    Ok(())
+}
