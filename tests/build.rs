@@ -14,7 +14,9 @@ fn main() {
         .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "vdl"));
     files.sort();
-    let mut index = String::from("/// Every example's compiled engine: (file stem, engine constructor).\npub const ENGINES: &[(&str, fn() -> Result<vdl_runtime::Interpreter, String>)] = &[\n");
+    let mut index = String::from(
+        "/// Builds a compiled engine.\npub type Constructor = fn() -> Result<vdl_runtime::Interpreter, String>;\n/// Every example's compiled engine: (file stem, engine constructor).\npub const ENGINES: &[(&str, Constructor)] = &[\n",
+    );
     let mut modules = String::new();
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());

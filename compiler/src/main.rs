@@ -399,7 +399,10 @@ fn bench_command(args: &[String]) -> ExitCode {
 }
 
 /// Reads `--setup` values: `NAME=VALUE`, or a bare value that one of the game's options lists.
-fn setup_options(game: &vdl_runtime::Game, values: &[String]) -> Result<Vec<(String, String)>, String> {
+fn setup_options(
+    game: &vdl_runtime::Game,
+    values: &[String],
+) -> Result<Vec<(String, String)>, String> {
     values
         .iter()
         .map(|v| match v.split_once('=') {
@@ -449,7 +452,9 @@ fn show_command(args: &[String]) -> ExitCode {
         }
         i += 2;
     }
-    let Some(path) = path else { return usage_error("usage: vdl show FILE [--fen FEN] [--moves \"...\"]") };
+    let Some(path) = path else {
+        return usage_error("usage: vdl show FILE [--fen FEN] [--moves \"...\"]");
+    };
     let interpreter = match game_with_setup(&path, &setups) {
         Ok(i) => i,
         Err(code) => return code,
@@ -525,7 +530,13 @@ fn play_command(args: &[String]) -> ExitCode {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     };
-    let players: Vec<String> = interpreter.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
+    let players: Vec<String> = interpreter
+        .game
+        .players
+        .iter()
+        .filter(|p| !p.neutral)
+        .map(|p| p.name.clone())
+        .collect();
     let mut wins = vec![0usize; players.len()];
     let (mut draws, mut unfinished) = (0usize, 0usize);
     for game in 1..=games {
@@ -551,7 +562,11 @@ fn play_command(args: &[String]) -> ExitCode {
             Some(r) => match r.winner {
                 Some(w) => {
                     wins[w] += 1;
-                    format!("{} wins ({})", players.get(w).cloned().unwrap_or_default(), r.reason)
+                    format!(
+                        "{} wins ({})",
+                        players.get(w).cloned().unwrap_or_default(),
+                        r.reason
+                    )
                 }
                 None => {
                     draws += 1;
@@ -565,7 +580,14 @@ fn play_command(args: &[String]) -> ExitCode {
         };
         println!("game {game}: {text}, {plies} plies");
     }
-    let summary: Vec<String> = players.iter().zip(&wins).map(|(p, w)| format!("{p} {w}")).collect();
-    println!("{games} games: {}, draws {draws}, unfinished {unfinished}", summary.join(", "));
+    let summary: Vec<String> = players
+        .iter()
+        .zip(&wins)
+        .map(|(p, w)| format!("{p} {w}"))
+        .collect();
+    println!(
+        "{games} games: {}, draws {draws}, unfinished {unfinished}",
+        summary.join(", ")
+    );
     ExitCode::SUCCESS
 }
