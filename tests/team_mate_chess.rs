@@ -48,10 +48,23 @@ fn compiled() -> Engine {
     }
 }
 
-/// Runs a scenario against the interpreter, then against the compiled engine.
+/// Runs a scenario against the interpreter and against the compiled engine; both always run, and the
+/// test fails naming every engine that failed.
 fn for_both(scenario: fn(&Engine)) {
-    scenario(&interpreter());
-    scenario(&compiled());
+    let mut failures = Vec::new();
+    for make in [interpreter as fn() -> Engine, compiled] {
+        let engine = make();
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
+        if let Err(payload) = run {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(message);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 impl Engine {
@@ -195,10 +208,7 @@ fn set(text: &str) -> BTreeSet<String> {
 
 /// The eight promotion moves of one pawn move (`=U =F =E =M =N =C =J =B`, the last the Brute pair).
 fn promotions(mv: &str) -> String {
-    "ufemncjb"
-        .chars()
-        .map(|c| format!("{mv}{c} "))
-        .collect()
+    "ufemncjb".chars().map(|c| format!("{mv}{c} ")).collect()
 }
 
 const WHITE: Option<usize> = Some(0);
@@ -222,7 +232,12 @@ fn t1_moves(e: &Engine) {
     for mv in &expected {
         let mut pos = e.pos(T1);
         e.play(&mut pos, &[mv]);
-        assert_eq!(e.moves(&mut pos).len(), 27, "{}: Black's moves after {mv}", e.name);
+        assert_eq!(
+            e.moves(&mut pos).len(),
+            27,
+            "{}: Black's moves after {mv}",
+            e.name
+        );
     }
 }
 
@@ -231,8 +246,19 @@ fn t1_initial_moves() {
     for_both(t1_moves);
 }
 
+/// Perft rows above this many nodes run only when `VDL_PERFT_LIMIT` raises it (as in tests/perft.rs).
+fn perft_limit() -> u64 {
+    std::env::var("VDL_PERFT_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
+
 fn t1_perft(e: &Engine) {
-    for (depth, nodes) in [(1, 27), (2, 729), (3, 20_378), (4, 564_773)] {
+    for (depth, nodes) in [(1, 27), (2, 729), (3, 20_378), (4, 564_773)]
+        .into_iter()
+        .filter(|&(_, n)| n <= perft_limit())
+    {
         assert_eq!(e.perft(T1, depth), nodes, "{}: T1 perft({depth})", e.name);
     }
 }
@@ -264,8 +290,16 @@ fn t2_moves(e: &Engine) {
     e.play(&mut pos, &["a2a3"]);
     let replies = e.moves(&mut pos);
     assert!(replies.contains("e8d8"), "{}: T2 reply e8d8", e.name);
-    assert!(!replies.contains("e8c8"), "{}: T2 Black may not castle long", e.name);
-    assert!(!replies.contains("e8g8"), "{}: T2 Black has no short right", e.name);
+    assert!(
+        !replies.contains("e8c8"),
+        "{}: T2 Black may not castle long",
+        e.name
+    );
+    assert!(
+        !replies.contains("e8g8"),
+        "{}: T2 Black has no short right",
+        e.name
+    );
 }
 
 #[test]
@@ -274,7 +308,10 @@ fn t2_every_special_rule_moves() {
 }
 
 fn t2_perft(e: &Engine) {
-    for (depth, nodes) in [(1, 65), (2, 1_894), (3, 104_135), (4, 3_107_054)] {
+    for (depth, nodes) in [(1, 65), (2, 1_894), (3, 104_135), (4, 3_107_054)]
+        .into_iter()
+        .filter(|&(_, n)| n <= perft_limit())
+    {
         assert_eq!(e.perft(T2, depth), nodes, "{}: T2 perft({depth})", e.name);
     }
 }
@@ -433,19 +470,43 @@ fn t11(e: &Engine) {
     e.assert_moves_from(fen, "e7", &promotions("e7e8"));
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["e7e8b"]);
-    assert_eq!(e.board(&pos), "4B2k/4B3/8/8/8/8/8/K7", "{}: T11a after e8=B", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "4B2k/4B3/8/8/8/8/8/K7",
+        "{}: T11a after e8=B",
+        e.name
+    );
     // (b)
     let fen = "4n2k/3P4/8/8/8/8/8/K7 w - - 0 1";
-    e.assert_moves_from(fen, "d7", &format!("{}{}", promotions("d7d8"), promotions("d7e8")));
+    e.assert_moves_from(
+        fen,
+        "d7",
+        &format!("{}{}", promotions("d7d8"), promotions("d7e8")),
+    );
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["d7e8b"]);
-    assert_eq!(e.board(&pos), "4B2k/3B4/8/8/8/8/8/K7", "{}: T11b after dxe8=B", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "4B2k/3B4/8/8/8/8/8/K7",
+        "{}: T11b after dxe8=B",
+        e.name
+    );
     // (c)
     let mut pos = e.pos("8/6P1/7k/8/8/8/8/2K5 w - - 0 1");
     e.play(&mut pos, &["g7g8b"]);
-    assert_eq!(e.board(&pos), "6B1/6B1/7k/8/8/8/8/2K5", "{}: T11c after g8=B", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "6B1/6B1/7k/8/8/8/8/2K5",
+        "{}: T11c after g8=B",
+        e.name
+    );
     e.assert_in_check(&pos, "g7h6");
-    assert_eq!(e.moves(&mut pos), set("h6g5 h6h5"), "{}: T11c Black's moves", e.name);
+    assert_eq!(
+        e.moves(&mut pos),
+        set("h6g5 h6h5"),
+        "{}: T11c Black's moves",
+        e.name
+    );
 }
 
 #[test]
@@ -461,7 +522,12 @@ fn t12(e: &Engine) {
     e.assert_moves_from(fen, "d2", &promotions("d2d1"));
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["d2d1b"]);
-    assert_eq!(e.board(&pos), "k7/8/8/8/8/8/3b4/3b3K", "{}: T12 after d1=B", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "k7/8/8/8/8/8/3b4/3b3K",
+        "{}: T12 after d1=B",
+        e.name
+    );
     // Black Brutes move towards rank 8: d2 to c3 d3 e3, d1 to c2 e2 (d2 is its own Brute).
     e.play(&mut pos, &["h1g2"]);
     assert_eq!(
@@ -506,7 +572,12 @@ fn t14(e: &Engine) {
     e.assert_moves(fen, "e5d6 e5e6 h1g1 h1g2 h1h2");
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["e5d6"]);
-    assert_eq!(e.board(&pos), "7k/8/3P4/8/8/8/8/7K", "{}: T14 after exd6", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "7k/8/3P4/8/8/8/8/7K",
+        "{}: T14 after exd6",
+        e.name
+    );
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["h1g1", "h8g8"]);
     assert!(
@@ -526,18 +597,31 @@ fn t14_en_passant() {
 
 fn t15(e: &Engine) {
     // (a)
-    e.assert_moves_from("4k3/8/8/8/6m1/8/PPPPPPPP/U3K2C w KQ - 0 1", "e1", "e1f1 e1g1");
+    e.assert_moves_from(
+        "4k3/8/8/8/6m1/8/PPPPPPPP/U3K2C w KQ - 0 1",
+        "e1",
+        "e1f1 e1g1",
+    );
     // (b)
     let fen = "4k3/8/8/8/4m3/8/PPPPPPPP/U3K2C w KQ - 0 1";
     e.assert_moves_from(fen, "e1", "e1d1 e1f1 e1g1 e1c1");
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["e1g1"]);
     let fields = e.fields(&pos);
-    assert_eq!(fields[0], "4k3/8/8/8/4m3/8/PPPPPPPP/U4CK1", "{}: T15b after O-O", e.name);
+    assert_eq!(
+        fields[0], "4k3/8/8/8/4m3/8/PPPPPPPP/U4CK1",
+        "{}: T15b after O-O",
+        e.name
+    );
     assert_eq!(fields[2], "-", "{}: T15b castling rights after O-O", e.name);
     let mut pos = e.pos(fen);
     e.play(&mut pos, &["e1c1"]);
-    assert_eq!(e.board(&pos), "4k3/8/8/8/4m3/8/PPPPPPPP/2KU3C", "{}: T15b after O-O-O", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "4k3/8/8/8/4m3/8/PPPPPPPP/2KU3C",
+        "{}: T15b after O-O-O",
+        e.name
+    );
     // (c)
     e.assert_moves_from(
         "u3k2c/pppppppp/8/4M3/8/8/8/4K3 b kq - 0 1",
@@ -546,10 +630,20 @@ fn t15(e: &Engine) {
     );
     let mut pos = e.pos("u3k2c/pppppppp/8/4M3/8/8/8/4K3 b kq - 0 1");
     e.play(&mut pos, &["e8g8"]);
-    assert_eq!(e.board(&pos), "u4ck1/pppppppp/8/4M3/8/8/8/4K3", "{}: T15c after O-O", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "u4ck1/pppppppp/8/4M3/8/8/8/4K3",
+        "{}: T15c after O-O",
+        e.name
+    );
     let mut pos = e.pos("u3k2c/pppppppp/8/4M3/8/8/8/4K3 b kq - 0 1");
     e.play(&mut pos, &["e8c8"]);
-    assert_eq!(e.board(&pos), "2ku3c/pppppppp/8/4M3/8/8/8/4K3", "{}: T15c after O-O-O", e.name);
+    assert_eq!(
+        e.board(&pos),
+        "2ku3c/pppppppp/8/4M3/8/8/8/4K3",
+        "{}: T15c after O-O-O",
+        e.name
+    );
 }
 
 #[test]
@@ -579,7 +673,11 @@ fn t16_checkmates() {
 
 fn t17(e: &Engine) {
     let mut pos = e.pos("k7/2K5/8/1U6/8/8/7P/8 b - - 0 1");
-    assert!(!e.king_attacked_by(&pos, "b5a8"), "{}: T17 not in check", e.name);
+    assert!(
+        !e.king_attacked_by(&pos, "b5a8"),
+        "{}: T17 not in check",
+        e.name
+    );
     e.assert_result(&mut pos, DRAW, "stalemate", "T17");
 }
 
@@ -660,6 +758,11 @@ fn t19_move_rule_draw() {
     for_both(t19_draw);
 }
 
+// FAILS (interpreter, hence also the compiled engine, which shares its end-of-game code): the
+// interpreter tests the position-only end rules (runtime/src/interp/end.rs `immediate_outcome`, which
+// includes `move_rule`) before checkmate/stalemate, although the rule file lists `checkmate win` first
+// and §7 gives checkmate precedence. From `k7/2K5/8/2E5/2U5/8/8/8 w - - 127 80`, after c4b6 the outcome
+// is `draw by "move rule"` instead of White winning by checkmate.
 fn t19_mate_precedence(e: &Engine) {
     // (a) 1. Ub6# is checkmate although the clock reaches 128.
     let mut pos = e.pos(T19);
@@ -675,18 +778,43 @@ fn t19_mate_takes_precedence_over_move_rule() {
 // ---------------------------------------------------------------------------------------------------
 // T20 — threefold repetition (the rule file: `repetition 3 draw`, automatic).
 
-fn t20(e: &Engine) {
-    let mut pos = e.pos("3ak1n1/8/8/8/8/8/8/3AK1N1 w - - 0 1");
+const T20: &str = "3ak1n1/8/8/8/8/8/8/3AK1N1 w - - 0 1";
+const T20_MOVES: [&str; 8] = [
+    "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+];
+
+fn t20_not_yet(e: &Engine) {
+    // Before 4... Ng8 no position has occurred three times (after 3... Nf6: twice).
+    let mut pos = e.pos(T20);
     e.assert_not_over(&mut pos, "T20 start");
-    for (ply, mv) in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]
-        .iter()
-        .enumerate()
-    {
+    for (ply, mv) in T20_MOVES[..7].iter().enumerate() {
         e.play(&mut pos, &[mv]);
         e.assert_not_over(&mut pos, &format!("T20 after ply {} ({mv})", ply + 1));
     }
-    e.play(&mut pos, &["f6g8"]);
-    e.assert_result(&mut pos, DRAW, "repetition", "T20 third occurrence");
+}
+
+#[test]
+fn t20_no_draw_before_the_third_occurrence() {
+    for_both(t20_not_yet);
+}
+
+// FAILS (interpreter, hence also the compiled engine): the position hash includes each piece's
+// "never moved" (virgin) flag. Reading the FEN marks Ng1/Ng8 (on their setup squares) as unmoved; after
+// Nf3-g1 / Nf6-g8 they are marked moved, so the start position does not count as an earlier occurrence
+// (§7.1: identity is pieces, side, castling rights and en passant only). After 4... Ng8 the outcome is
+// `None` instead of a repetition draw; the interpreter draws only after 5... Nf6 (ply 10), the third
+// occurrence of the position after 1... Nf6. (A freshly read FEN of the position after ply 4 hashes
+// like the start; the played position does not.) The rule file's `repetition 3 draw` is automatic
+// (no `claim`), as the spec requires.
+fn t20(e: &Engine) {
+    let mut pos = e.pos(T20);
+    e.play(&mut pos, &T20_MOVES);
+    e.assert_result(
+        &mut pos,
+        DRAW,
+        "repetition",
+        "T20 third occurrence after 4... Ng8",
+    );
 }
 
 #[test]

@@ -36,7 +36,9 @@ impl Variant for Interpreter {
     }
 
     fn legal_moves(&self, position: &mut Position, moves: &mut Vec<Move>) {
-        if self.outcome(position).is_some() {
+        // A game ended by a rule about the position has no moves; one where the side to move is stuck
+        // has none anyway, so the full decision (which generates the moves) is not needed here.
+        if self.immediate_outcome(position).is_some() {
             return;
         }
         self.generate_legal(position, moves);

@@ -9,55 +9,68 @@ use super::tables::Interpreter;
 impl Interpreter {
     /// Decides whether the game has ended: first the rules about the position reached, then, when the
     /// side to move has no legal move, checkmate, stalemate or no-moves rules.
+    ///
+    /// The rules are tried in the order the rule file gives them, so that, say, a checkmate listed
+    /// before the move rule wins over it.
     pub(super) fn decide(&self, pos: &mut Position) -> Option<GameResult> {
-        if let Some(result) = self.immediate_outcome(pos) {
-            return Some(result);
-        }
-        let mut moves = Vec::new();
-        self.generate_legal(pos, &mut moves);
-        if !moves.is_empty() {
-            return None;
-        }
-        self.no_move_outcome(pos)
-    }
-
-    /// The result when the side to move has no legal move.
-    pub(super) fn no_move_outcome(&self, pos: &Position) -> Option<GameResult> {
-        let side = pos.side;
-        let in_check = self.royal_attacked(pos, side);
+        let stuck = {
+            let mut moves = Vec::new();
+            self.generate_legal(pos, &mut moves);
+            moves.is_empty()
+        };
+        let no_move_kinds = ["checkmate", "stalemate", "no_moves"];
         for rule in self
             .game
             .end
             .iter()
             .filter(|r| r.automatic && self.rule_condition(pos, r))
         {
-            let applies = match rule.kind.as_str() {
-                "checkmate" => in_check,
-                "stalemate" => !in_check,
-                "no_moves" => true,
-                _ => false,
-            };
-            if applies {
-                return Some(self.result(rule, self.previous_player(side), Some(side)));
+            if no_move_kinds.contains(&rule.kind.as_str()) {
+                if stuck {
+                    if let Some(result) = self.no_move_rule(pos, rule) {
+                        return Some(result);
+                    }
+                }
+            } else if let Some(result) = self.immediate_rule(pos, rule) {
+                return Some(result);
             }
         }
-        // Without a rule for it, a player who cannot move has lost.
-        Some(GameResult {
-            winner: Some(self.previous_player(side)),
-            reason: "no moves".into(),
-        })
+        if stuck {
+            // Without a rule for it, a player who cannot move has lost.
+            return Some(GameResult {
+                winner: Some(self.previous_player(pos.side)),
+                reason: "no moves".into(),
+            });
+        }
+        None
     }
 
-    /// Rules decided by the position alone (flags, checks, extinction, bare king, royal capture, move
-    /// limits) — checked before generating moves.
+    /// Whether a game-ending rule decided by the position alone holds.
     pub(super) fn immediate_outcome(&self, pos: &Position) -> Option<GameResult> {
-        let side = pos.side;
-        let previous = self.previous_player(side);
-        for rule in self
-            .game
+        self.game
             .end
             .iter()
             .filter(|r| r.automatic && self.rule_condition(pos, r))
+            .find_map(|rule| self.immediate_rule(pos, rule))
+    }
+
+    /// A checkmate, stalemate or no-moves rule, when the side to move has no legal move.
+    fn no_move_rule(&self, pos: &Position, rule: &EndRule) -> Option<GameResult> {
+        let side = pos.side;
+        let in_check = self.royal_attacked(pos, side);
+        let applies = match rule.kind.as_str() {
+            "checkmate" => in_check,
+            "stalemate" => !in_check,
+            _ => true,
+        };
+        applies.then(|| self.result(rule, self.previous_player(side), Some(side)))
+    }
+
+    /// A rule decided by the position alone (flags, checks, extinction, bare king, royal capture, move
+    /// limits), checked before moves are generated.
+    fn immediate_rule(&self, pos: &Position, rule: &EndRule) -> Option<GameResult> {
+        let side = pos.side;
+        let previous = self.previous_player(side);
         {
             let pieces: Vec<usize> = rule
                 .arguments
@@ -73,7 +86,7 @@ impl Interpreter {
             match rule.kind.as_str() {
                 "flag" => {
                     let Some(Arg::Zone(zone)) = rule.arguments.first() else {
-                        continue;
+                        return None;
                     };
                     let after_reply = rule
                         .arguments
@@ -109,7 +122,7 @@ impl Interpreter {
                 }
                 "checks" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
-                        continue;
+                        return None;
                     };
                     if pos.checks.get(previous).copied().unwrap_or(0) as i64 >= *n {
                         return Some(self.result(rule, previous, Some(side)));
@@ -164,13 +177,13 @@ impl Interpreter {
                             })
                             .count();
                         if bared_back && others == 1 && self.can_bare_back(pos) {
-                            continue;
+                            return None;
                         }
                         return Some(self.result_for_victim(rule, side));
                     }
                 }
                 "drop_mate" => {
-                    let Some(last) = pos.last else { continue };
+                    let Some(last) = pos.last else { return None };
                     if last.kind == MoveKind::Drop
                         && pieces.contains(&(last.piece as usize - 1))
                         && self.royal_attacked(pos, side)
@@ -209,7 +222,7 @@ impl Interpreter {
                 }
                 "move_limit" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
-                        continue;
+                        return None;
                     };
                     if pos.history.len() as i64 >= *n {
                         return Some(GameResult {
@@ -220,7 +233,7 @@ impl Interpreter {
                 }
                 "move_rule" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
-                        continue;
+                        return None;
                     };
                     if pos.halfmove as i64 >= 2 * *n {
                         return Some(GameResult {
@@ -231,7 +244,7 @@ impl Interpreter {
                 }
                 "repetition" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
-                        continue;
+                        return None;
                     };
                     let seen = pos.history.iter().filter(|&&h| h == pos.hash).count() + 1;
                     if seen as i64 >= *n {

@@ -14,10 +14,17 @@ pub(super) fn mix(mut z: u64) -> u64 {
 }
 
 #[inline]
-fn cell_key(cell: usize, occ: Occupant) -> u64 {
+/// The key of a piece on a cell. Whether the piece has moved is part of the key only for types where it
+/// matters (initial moves, castling, gating), so that a position reached again counts as a repetition.
+fn cell_key(cell: usize, occ: Occupant, virgin_matters: u64) -> u64 {
     if occ.is_empty() {
         0
     } else {
+        let occ = if virgin_matters & (1 << occ.piece()) != 0 {
+            occ
+        } else {
+            occ.moved()
+        };
         mix(((cell as u64) << 16) | occ.bits() as u64)
     }
 }
@@ -55,7 +62,7 @@ impl Interpreter {
     pub(super) fn compute_hash(&self, pos: &Position) -> u64 {
         let mut hash = state_key(pos);
         for (cell, &occ) in pos.cells.iter().enumerate() {
-            hash ^= cell_key(cell, occ);
+            hash ^= cell_key(cell, occ, self.virgin_matters);
         }
         for (player, hand) in pos.hands.iter().enumerate() {
             for (piece, &count) in hand.iter().enumerate() {
@@ -65,14 +72,15 @@ impl Interpreter {
         hash
     }
 
-    pub(super) fn put(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
-        Self::set_cell(pos, undo, cell, occ);
+    pub(super) fn put(&self, pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
+        self.set_cell(pos, undo, cell, occ);
     }
 
-    fn set_cell(pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
+    fn set_cell(&self, pos: &mut Position, undo: &mut Undo, cell: usize, occ: Occupant) {
         let old = pos.cells[cell];
         undo.changed.push(cell, old);
-        pos.hash ^= cell_key(cell, old) ^ cell_key(cell, occ);
+        pos.hash ^=
+            cell_key(cell, old, self.virgin_matters) ^ cell_key(cell, occ, self.virgin_matters);
         pos.cells[cell] = occ;
     }
 
@@ -135,7 +143,7 @@ impl Interpreter {
                     let extra = mv.aux as usize;
                     if !pos.cells[extra].is_empty() {
                         captured.push(pos.cells[extra]);
-                        Self::set_cell(pos, &mut undo, extra, Occupant::EMPTY);
+                        self.set_cell(pos, &mut undo, extra, Occupant::EMPTY);
                     }
                 }
                 // `u`: the captured piece reappears on the start cell instead of leaving the board.
@@ -155,10 +163,10 @@ impl Interpreter {
                 } else {
                     occ.moved()
                 };
-                Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
-                Self::set_cell(pos, &mut undo, to, placed);
+                self.set_cell(pos, &mut undo, from, Occupant::EMPTY);
+                self.set_cell(pos, &mut undo, to, placed);
                 if mv.pair {
-                    Self::set_cell(
+                    self.set_cell(
                         pos,
                         &mut undo,
                         from,
@@ -166,7 +174,7 @@ impl Interpreter {
                     );
                 }
                 if let Some(victim) = unloaded {
-                    Self::set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
+                    self.set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
                 }
                 resets =
                     !captured.is_empty() || unloaded.is_some() || self.pieces[occ.piece()].pawn;
@@ -180,7 +188,7 @@ impl Interpreter {
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
                 Self::change_hand(pos, &mut undo, mover, piece, -1);
-                Self::set_cell(
+                self.set_cell(
                     pos,
                     &mut undo,
                     to,
@@ -190,17 +198,17 @@ impl Interpreter {
             MoveKind::Castle => {
                 let king = pos.cells[from];
                 let partner = pos.cells[mv.aux as usize];
-                Self::set_cell(pos, &mut undo, from, Occupant::EMPTY);
-                Self::set_cell(pos, &mut undo, mv.aux as usize, Occupant::EMPTY);
-                Self::set_cell(pos, &mut undo, to, king.moved());
-                Self::set_cell(pos, &mut undo, mv.aux2 as usize, partner.moved());
+                self.set_cell(pos, &mut undo, from, Occupant::EMPTY);
+                self.set_cell(pos, &mut undo, mv.aux as usize, Occupant::EMPTY);
+                self.set_cell(pos, &mut undo, to, king.moved());
+                self.set_cell(pos, &mut undo, mv.aux2 as usize, partner.moved());
             }
             MoveKind::Pass => {}
         }
         if mv.gate > 0 {
             let piece = mv.gate as usize - 1;
             Self::change_hand(pos, &mut undo, mover, piece, -1);
-            Self::set_cell(
+            self.set_cell(
                 pos,
                 &mut undo,
                 mv.gate_cell as usize,

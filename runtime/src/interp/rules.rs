@@ -85,7 +85,7 @@ impl Interpreter {
         for rule in &self.capture_rules {
             for removal in &rule.removals {
                 match removal {
-                    Removal::Moved => Self::clear(pos, undo, to),
+                    Removal::Moved => self.clear(pos, undo, to),
                     Removal::Adjacent { except } => {
                         for dx in -1..=1 {
                             for dy in -1..=1 {
@@ -97,7 +97,7 @@ impl Interpreter {
                                 };
                                 let occ = pos.cells[cell];
                                 if !occ.is_empty() && !except.contains(&occ.piece()) {
-                                    Self::clear(pos, undo, cell);
+                                    self.clear(pos, undo, cell);
                                 }
                             }
                         }
@@ -107,9 +107,9 @@ impl Interpreter {
         }
     }
 
-    fn clear(pos: &mut Position, undo: &mut Undo, cell: usize) {
+    fn clear(&self, pos: &mut Position, undo: &mut Undo, cell: usize) {
         if !pos.cells[cell].is_empty() {
-            Self::put(pos, undo, cell, Occupant::EMPTY);
+            self.put(pos, undo, cell, Occupant::EMPTY);
         }
     }
 

@@ -41,6 +41,8 @@ pub struct Interpreter {
     pub(super) plain_attackers: Vec<bool>,
     /// Per player: the enemy slide directions and their ranges, for the legality shortcut.
     pub(super) slider_lines: Vec<Vec<(Vec3, u32)>>,
+    /// Piece types (as bits) for which having moved matters: initial moves, castling, gating.
+    pub(super) virgin_matters: u64,
     /// Per player: how to detect its attacks.
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
@@ -240,6 +242,7 @@ impl Interpreter {
             chosen_options: options.to_vec(),
             plain_attackers: Vec::new(),
             attack_plans: Vec::new(),
+            virgin_matters: 0,
             slider_lines: Vec::new(),
             generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
@@ -252,12 +255,30 @@ impl Interpreter {
             game,
         };
         interpreter.attack_plans = interpreter.attack_plans();
+        interpreter.virgin_matters = interpreter.virgin_relevance();
         interpreter.prepare_legality_shortcut();
         interpreter.start_position = match interpreter.game.setup.fen.clone() {
             Some(fen) => interpreter.read_start_fen(&fen).map_err(|e| e.message)?,
             None => interpreter.build_setup().map_err(|e| e.message)?,
         };
         Ok(interpreter)
+    }
+
+    fn virgin_relevance(&self) -> u64 {
+        let mut mask = 0u64;
+        for (piece, rules) in self.pieces.iter().enumerate() {
+            let initial = self.game.pieces[piece]
+                .moves
+                .iter()
+                .any(|m| m.parts.iter().any(|p| p.initial));
+            let castling = self.castles.iter().any(|c| {
+                c.king == Some(piece) || c.directions.iter().any(|(_, ps)| ps.contains(&piece))
+            });
+            if initial || castling || self.gating.is_some() || rules.virgin_in.is_some() {
+                mask |= 1 << piece;
+            }
+        }
+        mask
     }
 
     fn prepare_legality_shortcut(&mut self) {
