@@ -183,7 +183,7 @@ impl Interpreter {
                     }
                 }
                 "drop_mate" => {
-                    let Some(last) = pos.last else { return None };
+                    let last = pos.last?;
                     if last.kind == MoveKind::Drop
                         && pieces.contains(&(last.piece as usize - 1))
                         && self.royal_attacked(pos, side)
