@@ -573,3 +573,48 @@ fn random_lines_never_end_a_session() {
         assert!(!out.is_empty());
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Terminal play
+
+fn terminal(
+    script: &str,
+    seats: &[vdl_runtime::play::Seat],
+) -> (String, Option<vdl_runtime::GameResult>) {
+    let engine = engine("chess");
+    let mut output = Vec::new();
+    let result = vdl_runtime::play::play_terminal(
+        &engine,
+        seats,
+        Cursor::new(script.to_string()),
+        &mut output,
+    )
+    .expect("in-memory IO");
+    (String::from_utf8(output).expect("UTF-8"), result)
+}
+
+#[test]
+fn terminal_play_answers_moves_illegal_moves_and_undo() {
+    use vdl_runtime::play::Seat;
+    use vdl_runtime::search::Limits;
+    let (text, result) = terminal(
+        "e2e5\nmoves\ne2e4\nundo\nquit\n",
+        &[Seat::Human, Seat::Engine(Limits::depth(1))],
+    );
+    assert!(text.contains("illegal move `e2e5`"), "{text}");
+    assert!(text.contains("g1f3"), "the move list: {text}");
+    assert!(text.contains("black (engine) plays"), "{text}");
+    // After `undo` the start position is drawn again with White to move.
+    let last_board = text.rsplit("main\n").next().expect("a board");
+    assert!(last_board.contains("P P P P P P P P"), "{last_board}");
+    assert_eq!(result, None);
+}
+
+#[test]
+fn terminal_play_reports_the_end_of_the_game() {
+    use vdl_runtime::play::Seat;
+    // Fool's mate, typed by two people.
+    let (text, result) = terminal("f2f3\ne7e5\ng2g4\nd8h4\n", &[Seat::Human, Seat::Human]);
+    assert!(text.contains("game over: black wins (checkmate)"), "{text}");
+    assert_eq!(result.and_then(|r| r.winner), Some(1));
+}

@@ -154,23 +154,14 @@ const ENGINE_MAIN: &str = r#"//! A vdl engine compiled for one game.
 #[allow(unused, clippy::all)]
 mod generated;
 
-use std::io::IsTerminal;
+use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
+
+const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]]
+  with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: ENGINE perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]";
-    if args.first().map(String::as_str) != Some("perft") {
-        eprintln!("{} engine\n{usage}", generated::NAME);
-        return ExitCode::from(2);
-    }
-    let options = match vdl_runtime::cli::parse_perft_args(&args[1..], 0) {
-        Ok((_, options)) => options,
-        Err(message) => {
-            eprintln!("error: {message}\n{usage}");
-            return ExitCode::from(2);
-        }
-    };
     let engine = match generated::engine() {
         Ok(engine) => engine,
         Err(message) => {
@@ -178,11 +169,52 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(1)
+    let mode = args.first().map(String::as_str).unwrap_or("");
+    if mode == "perft" {
+        let options = match vdl_runtime::cli::parse_perft_args(&args[1..], 0) {
+            Ok((_, options)) => options,
+            Err(message) => {
+                eprintln!("error: {message}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+        return match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(1)
+            }
+        };
+    }
+    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine);
+    let input = BufReader::new(std::io::stdin());
+    let output = std::io::stdout();
+    let result = match mode {
+        "" => vdl_runtime::protocol::run(&engine, input, output),
+        "xboard" => vdl_runtime::protocol::xboard::run(&engine, input, output),
+        "uci" => vdl_runtime::protocol::uci::run(&engine, input, output),
+        "line" => vdl_runtime::protocol::line::run(&engine, input, output),
+        "play" => {
+            use vdl_runtime::play::Seat;
+            let seats: Vec<Seat> = args
+                .get(1)
+                .map(String::as_str)
+                .unwrap_or("human,engine")
+                .split(',')
+                .map(|s| if s == "engine" { Seat::Engine(vdl_runtime::search::Limits::depth(4)) } else { Seat::Human })
+                .collect();
+            vdl_runtime::play::play_terminal(&engine, &seats, input, output).map(|_| ())
+        }
+        other => {
+            eprintln!("error: unknown command `{other}`\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
         }
     }
 }

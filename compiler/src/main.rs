@@ -492,6 +492,8 @@ fn play_command(args: &[String]) -> ExitCode {
     let mut seed: u64 = 1;
     let mut max_plies: usize = 1000;
     let mut setups = Vec::new();
+    let mut seats: Vec<String> = vec!["human".into(), "engine".into()];
+    let mut depth: u32 = 4;
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).cloned().unwrap_or_default();
@@ -506,6 +508,11 @@ fn play_command(args: &[String]) -> ExitCode {
                 Err(_) => return usage_error(&format!("`{value}` is not a number of plies")),
             },
             "--setup" => setups.push(value),
+            "--seats" => seats = value.split(',').map(str::to_string).collect(),
+            "--depth" => match value.parse() {
+                Ok(d) => depth = d,
+                Err(_) => return usage_error(&format!("depth `{value}` is not a number")),
+            },
             other if !other.starts_with("--") && path.is_none() => {
                 path = Some(other.to_string());
                 i += 1;
@@ -515,8 +522,11 @@ fn play_command(args: &[String]) -> ExitCode {
         }
         i += 2;
     }
-    let (Some(path), Some(games)) = (path, games) else {
-        return usage_error("usage: vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] (interactive play comes with the engines)");
+    let Some(path) = path else {
+        return usage_error("usage: vdl play FILE [--random GAMES [--seed S] [--max-plies N]] [--seats human,engine,...] [--depth N] [--setup NAME=VALUE]");
+    };
+    let Some(games) = games else {
+        return play_interactive(&path, &setups, &seats, depth);
     };
     let interpreter = match game_with_setup(&path, &setups) {
         Ok(i) => i,
@@ -590,4 +600,30 @@ fn play_command(args: &[String]) -> ExitCode {
         summary.join(", ")
     );
     ExitCode::SUCCESS
+}
+
+/// A person plays against the engine (or several people, or engines) in the terminal.
+fn play_interactive(path: &str, setups: &[String], seats: &[String], depth: u32) -> ExitCode {
+    use vdl_runtime::play::{play_terminal, Seat};
+    let interpreter = match game_with_setup(path, setups) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let mut parsed = Vec::new();
+    for seat in seats {
+        match seat.as_str() {
+            "human" => parsed.push(Seat::Human),
+            "engine" => parsed.push(Seat::Engine(vdl_runtime::search::Limits::depth(depth))),
+            other => return usage_error(&format!("a seat is `human` or `engine`, not `{other}`")),
+        }
+    }
+    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter);
+    let stdin = std::io::stdin();
+    match play_terminal(&engine, &parsed, stdin.lock(), std::io::stdout()) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

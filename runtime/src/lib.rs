@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod interp;
 pub mod model;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod search;
 pub mod variant;
