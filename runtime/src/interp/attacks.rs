@@ -4,6 +4,7 @@
 
 use crate::model::{CellId, Vec3};
 
+use super::movegen::may_capture;
 use super::position::Position;
 use super::tables::Interpreter;
 
@@ -118,7 +119,7 @@ impl Interpreter {
             let found = match probe.kind {
                 ProbeKind::Leap { lame, jump } => match self.step(cell, probe.back) {
                     Some(from) => {
-                        attacker(from) && self.leap_clear(pos, from, probe.forward, lame, jump)
+                        attacker(from) && self.leap_path_ok(pos, from, probe.forward, lame, jump)
                     }
                     None => false,
                 },
@@ -215,27 +216,4 @@ impl Interpreter {
             current = next;
         }
     }
-
-    /// The path condition of a lame (`n`) or jumping (`j`) leap from `from` along `v`.
-    fn leap_clear(&self, pos: &Position, from: CellId, v: Vec3, lame: bool, jump: bool) -> bool {
-        if !lame && !jump {
-            return true;
-        }
-        let path = crate::geometry::lame_path(v);
-        if path.is_empty() {
-            return !jump;
-        }
-        let occupied = path
-            .iter()
-            .any(|&d| self.step(from, d).is_none_or(|c| !pos.cells[c].is_empty()));
-        if lame {
-            !occupied
-        } else {
-            occupied
-        }
-    }
-}
-
-fn may_capture(modes: &[u8]) -> bool {
-    modes.contains(&b'c') || !modes.iter().any(|c| matches!(c, b'm' | b'd' | b'e'))
 }

@@ -510,7 +510,14 @@ impl Interpreter {
     }
 
     /// Checks the cells a leaper passes: `n` needs them empty, `j` needs one occupied.
-    fn leap_path_ok(&self, pos: &Position, from: CellId, v: Vec3, lame: bool, jump: bool) -> bool {
+    pub(super) fn leap_path_ok(
+        &self,
+        pos: &Position,
+        from: CellId,
+        v: Vec3,
+        lame: bool,
+        jump: bool,
+    ) -> bool {
         if !lame && !jump {
             return true;
         }
@@ -533,7 +540,7 @@ impl Interpreter {
     }
 
     fn may_capture(&self, modes: &[u8]) -> bool {
-        modes.contains(&b'c') || !modes.iter().any(|c| matches!(c, b'm' | b'd' | b'e'))
+        may_capture(modes)
     }
 
     /// Tells whether the walking piece may take the occupant of its target.
@@ -922,4 +929,9 @@ fn aligned(d: Vec3, v: Vec3, range: u32) -> bool {
         }
     }
     k > 0 && k as u32 <= range
+}
+
+/// Whether a final leg with these modes may capture an enemy: `c`, or no mode letter at all (`mc`).
+pub(super) fn may_capture(modes: &[u8]) -> bool {
+    modes.contains(&b'c') || !modes.iter().any(|c| matches!(c, b'm' | b'd' | b'e'))
 }
