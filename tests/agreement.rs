@@ -70,3 +70,48 @@ fn compiled_and_interpreted_move_sets_agree_on_random_playouts() {
     }
     assert!(positions > 1000, "only {positions} positions compared");
 }
+
+/// Every perft row of the reference tables (up to `VDL_PERFT_LIMIT` nodes, default 20000) with the
+/// compiled engine: compiled == reference (tests/perft.rs checks interpreter == reference).
+#[test]
+fn compiled_engines_match_the_perft_tables() {
+    let limit: u64 = std::env::var("VDL_PERFT_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let root = workspace_root();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for (stem, build) in ENGINES {
+        let table = root.join("tests/perft").join(format!("{stem}.perft"));
+        if !table.exists() {
+            continue;
+        }
+        let compiled = build().unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let mut fen = String::new();
+        for line in read_text(&table).lines() {
+            if let Some(rest) = line.strip_prefix("fen ") {
+                fen = rest.to_string();
+            } else if let Some(rest) = line.strip_prefix("perft ") {
+                let mut parts = rest.split_whitespace();
+                let depth: u32 = parts.next().and_then(|d| d.parse().ok()).expect("a depth");
+                let nodes: u64 = parts.next().and_then(|n| n.parse().ok()).expect("a count");
+                if nodes > limit {
+                    continue;
+                }
+                let mut position = compiled
+                    .parse_position(&fen)
+                    .unwrap_or_else(|e| panic!("{stem}: {e}"));
+                let got = vdl_runtime::perft::perft(&compiled, &mut position, depth);
+                checked += 1;
+                if got != nodes {
+                    failures.push(format!(
+                        "{stem} `{fen}` depth {depth}: expected {nodes}, compiled {got}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} rows");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

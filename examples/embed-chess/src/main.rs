@@ -11,7 +11,10 @@ mod chess {
 use vdl_runtime::Variant;
 
 fn main() {
-    let depth: u32 = std::env::args().nth(1).and_then(|d| d.parse().ok()).unwrap_or(4);
+    let depth: u32 = std::env::args()
+        .nth(1)
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(4);
     let engine = chess::engine().expect("the embedded rule file checks");
     let mut position = engine.start();
     let nodes = vdl_runtime::perft::perft(&engine, &mut position, depth);
