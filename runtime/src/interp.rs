@@ -44,6 +44,17 @@ impl Variant for Interpreter {
         self.generate_legal(position, moves);
     }
 
+    fn has_legal_move(&self, position: &mut Position) -> bool {
+        self.immediate_outcome(position).is_none() && self.any_legal(position)
+    }
+
+    fn legal_captures(&self, position: &mut Position, moves: &mut Vec<Move>) -> bool {
+        if self.immediate_outcome(position).is_none() {
+            self.generate_legal_captures(position, moves);
+        }
+        true
+    }
+
     fn make(&self, position: &mut Position, mv: Move) -> Undo {
         self.make_move(position, mv)
     }

@@ -64,6 +64,12 @@ pub trait Evaluator<V: Variant> {
     fn evaluate(&self, position: &V::Position, player: usize) -> i32 {
         self.material(position, player)
     }
+
+    /// Returns what `mv` wins in material for the player making it, when the evaluator can tell
+    /// without playing the move (the search then skips making it just to order it).
+    fn move_gain(&self, _position: &V::Position, _mv: V::Move) -> Option<i32> {
+        None
+    }
 }
 
 /// When a search stops. Without any limit it runs until the stop flag is raised (or [`MAX_DEPTH`]).

@@ -49,6 +49,20 @@ pub trait Variant {
     fn start(&self) -> Self::Position;
     /// Appends the legal moves of the side to move (none when the game is over).
     fn legal_moves(&self, position: &mut Self::Position, moves: &mut Vec<Self::Move>);
+    /// Tells whether the side to move has a legal move (a game over has none). Implementations may
+    /// stop at the first one found.
+    fn has_legal_move(&self, position: &mut Self::Position) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Appends the legal moves that capture, and returns true; returns false, appending nothing, when
+    /// the game cannot tell captures apart (the search then plays moves out to find them).
+    fn legal_captures(&self, _position: &mut Self::Position, _moves: &mut Vec<Self::Move>) -> bool {
+        false
+    }
+
     /// Plays a move.
     fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
     /// Takes back a move played with [`Variant::make`].

@@ -104,6 +104,36 @@ impl Interpreter {
         })
     }
 
+    /// Whether the side to move has a legal move, stopping at the first.
+    pub(super) fn any_legal(&self, pos: &mut Position) -> bool {
+        let mut pseudo = Vec::new();
+        self.generate_pseudo(pos, &mut pseudo);
+        let shortcut = self.legality_shortcut(pos);
+        pseudo.into_iter().any(|mv| {
+            shortcut
+                .as_ref()
+                .is_some_and(|royals| self.cannot_expose(pos, mv, royals))
+                || self.is_legal(pos, mv)
+        })
+    }
+
+    /// Appends the legal capturing moves.
+    pub(super) fn generate_legal_captures(&self, pos: &mut Position, out: &mut Vec<Move>) {
+        let mut pseudo = Vec::new();
+        self.generate_pseudo(pos, &mut pseudo);
+        pseudo.retain(|m| self.is_capture(pos, *m));
+        let shortcut = self.legality_shortcut(pos);
+        for mv in pseudo {
+            if shortcut
+                .as_ref()
+                .is_some_and(|royals| self.cannot_expose(pos, mv, royals))
+                || self.is_legal(pos, mv)
+            {
+                out.push(mv);
+            }
+        }
+    }
+
     /// Tells whether a move captures something.
     pub(super) fn is_capture(&self, pos: &Position, mv: Move) -> bool {
         mv.kind == MoveKind::Normal

@@ -131,6 +131,44 @@ impl Evaluator<Interpreter> for MaterialEvaluator {
     fn evaluate(&self, position: &Position, player: usize) -> i32 {
         self.balance(&self.totals(position, true), position, player)
     }
+
+    /// The value of what a plain move captures, plus what a promotion adds. Moves whose effects go
+    /// further (capture rules, drops, gating) are left to the search to play out.
+    fn move_gain(&self, position: &Position, mv: crate::interp::Move) -> Option<i32> {
+        use crate::interp::MoveKind;
+        if mv.kind != MoveKind::Normal
+            || mv.gate != 0
+            || mv.pair
+            || mv.aux2 != crate::interp::Move::NONE
+        {
+            return None;
+        }
+        let value = |piece: usize| self.values.get(piece).copied().unwrap_or(0);
+        let mover = position.cells[mv.from as usize];
+        if mover.is_empty() {
+            return None;
+        }
+        let mut gain = 0;
+        for cell in [mv.to, mv.aux] {
+            if cell == crate::interp::Move::NONE {
+                continue;
+            }
+            let taken = position.cells[cell as usize];
+            if !taken.is_empty() {
+                // Taking an own piece loses it; an enemy's is won (the balance counts enemies on average,
+                // which ordering does not need).
+                gain += if taken.owner() == mover.owner() {
+                    -value(taken.piece())
+                } else {
+                    value(taken.piece())
+                };
+            }
+        }
+        if mv.piece > 0 {
+            gain += value(mv.piece as usize - 1) - value(mover.piece());
+        }
+        Some(gain)
+    }
 }
 
 /// One board's cells by coordinate.

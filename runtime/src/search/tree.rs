@@ -309,17 +309,18 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
         self.nodes += 1;
         self.pv[ply].clear();
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        moves.clear();
-        self.variant.legal_moves(position, &mut moves);
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
+        if !self.variant.has_legal_move(position) {
             return self.terminal_score(position, ply);
         }
         let stand_pat = self.static_score(position);
         if depth == 0 || ply >= MAX_PLY || stand_pat >= beta {
-            self.move_lists[ply] = moves;
             return stand_pat;
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        // Only captures matter here: ask for them when the game can tell them apart.
+        if !self.variant.legal_captures(position, &mut moves) {
+            self.variant.legal_moves(position, &mut moves);
         }
         alpha = alpha.max(stand_pat);
 
@@ -430,6 +431,9 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
 
     /// How much material the mover gains by playing `mv`.
     fn gain(&self, position: &mut V::Position, mv: V::Move, side: usize, before: i32) -> i32 {
+        if let Some(gain) = self.evaluator.move_gain(position, mv) {
+            return gain;
+        }
         let undo = self.variant.make(position, mv);
         let after = self.evaluator.material(position, side);
         self.variant.unmake(position, mv, undo);
