@@ -313,6 +313,58 @@ pub enum Arg {
     Range(Box<Arg>, Box<Arg>),
 }
 
+impl Arg {
+    /// The piece type, if this is one.
+    pub fn as_piece(&self) -> Option<PieceId> {
+        if let Arg::Piece(p) = self {
+            Some(*p)
+        } else {
+            None
+        }
+    }
+
+    /// The zone, if this is one.
+    pub fn as_zone(&self) -> Option<usize> {
+        if let Arg::Zone(z) = self {
+            Some(*z)
+        } else {
+            None
+        }
+    }
+
+    /// The board, if this is one.
+    pub fn as_board(&self) -> Option<usize> {
+        if let Arg::Board(b) = self {
+            Some(*b)
+        } else {
+            None
+        }
+    }
+
+    /// The vector, if this is one.
+    pub fn as_vector(&self) -> Option<Vec3> {
+        if let Arg::Vector(v) = self {
+            Some(*v)
+        } else {
+            None
+        }
+    }
+
+    /// The integer, if this is one.
+    pub fn as_int(&self) -> Option<i64> {
+        if let Arg::Int(n) = self {
+            Some(*n)
+        } else {
+            None
+        }
+    }
+
+    /// Whether this is the given word.
+    pub fn is_word(&self, word: &str) -> bool {
+        matches!(self, Arg::Word(w) if w == word)
+    }
+}
+
 /// A condition expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {

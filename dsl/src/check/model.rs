@@ -137,16 +137,7 @@ impl Checker {
                     ))
                 }
                 ("promote", [_, Arg::Zone(zone), _, rest @ ..]) => {
-                    let choices = rest
-                        .iter()
-                        .filter_map(|a| {
-                            if let Arg::Piece(p) = a {
-                                Some(*p)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect();
+                    let choices = rest.iter().filter_map(Arg::as_piece).collect();
                     let optional = rest
                         .iter()
                         .any(|a| matches!(a, Arg::Word(w) if w == "optional"));
@@ -206,16 +197,7 @@ impl Checker {
                     .collect()
             })
             .unwrap_or_default();
-        let boards = rest
-            .iter()
-            .filter_map(|a| {
-                if let Arg::Board(b) = a {
-                    Some(*b)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let boards = rest.iter().filter_map(Arg::as_board).collect();
         let zone_after = |word: &str| {
             rest.windows(2).find_map(|w| match w {
                 [Arg::Word(k), Arg::Zone(z)] if k == word => Some(*z),
@@ -466,16 +448,7 @@ fn build_player(d: &Directive, index: usize) -> Player {
     for child in &d.children {
         match (child.keyword.as_str(), child.arguments.as_slice()) {
             ("forward", vectors) => {
-                player.forward = vectors
-                    .iter()
-                    .filter_map(|a| {
-                        if let Arg::Vector(v) = a {
-                            Some(*v)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
+                player.forward = vectors.iter().filter_map(Arg::as_vector).collect()
             }
             ("letters", [Arg::Word(w)]) => player.upper_case = w == "upper",
             _ => player.extra.push(child.clone()),
@@ -682,17 +655,7 @@ impl Checker {
         zones: &[Option<Vec<Vec<usize>>>],
     ) -> Option<Vec<Vec<usize>>> {
         let args = spec.arguments.as_slice();
-        let board_of = |args: &[Arg]| -> usize {
-            args.iter()
-                .find_map(|a| {
-                    if let Arg::Board(b) = a {
-                        Some(*b)
-                    } else {
-                        None
-                    }
-                })
-                .unwrap_or(0)
-        };
+        let board_of = |args: &[Arg]| -> usize { args.iter().find_map(Arg::as_board).unwrap_or(0) };
         let same = |cells: Vec<usize>| Some(vec![cells; players]);
         let cells: Vec<usize> = match spec.keyword.as_str() {
             "cells" => args

@@ -81,16 +81,7 @@ impl Interpreter {
                 Arg::Zone(z) => Value::Zone(*z),
                 Arg::Word(w) | Arg::Str(w) => Value::Word(w.clone()),
                 Arg::List(items) => {
-                    let pieces: Vec<usize> = items
-                        .iter()
-                        .filter_map(|a| {
-                            if let Arg::Piece(p) = a {
-                                Some(*p)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect();
+                    let pieces: Vec<usize> = items.iter().filter_map(Arg::as_piece).collect();
                     if pieces.len() == items.len() {
                         Value::Pieces(pieces, false)
                     } else {

@@ -72,17 +72,7 @@ impl Interpreter {
         let side = pos.side;
         let previous = self.previous_player(side);
         {
-            let pieces: Vec<usize> = rule
-                .arguments
-                .iter()
-                .filter_map(|a| {
-                    if let Arg::Piece(p) = a {
-                        Some(*p)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
+            let pieces: Vec<usize> = rule.arguments.iter().filter_map(Arg::as_piece).collect();
             match rule.kind.as_str() {
                 "flag" => {
                     let Some(Arg::Zone(zone)) = rule.arguments.first() else {

@@ -61,17 +61,7 @@ fn removal(d: &Directive) -> Option<Removal> {
     match words.as_slice() {
         ["moved"] => Some(Removal::Moved),
         ["adjacent", "moved", ..] => {
-            let except = d
-                .arguments
-                .iter()
-                .filter_map(|a| {
-                    if let Arg::Piece(p) = a {
-                        Some(*p)
-                    } else {
-                        None
-                    }
-                })
-                .collect();
+            let except = d.arguments.iter().filter_map(Arg::as_piece).collect();
             Some(Removal::Adjacent { except })
         }
         _ => None,

@@ -152,16 +152,7 @@ impl Interpreter {
                 let Some(Arg::List(items)) = args.get(1) else {
                     return Ok(());
                 };
-                let mut pieces: Vec<usize> = items
-                    .iter()
-                    .filter_map(|a| {
-                        if let Arg::Piece(p) = a {
-                            Some(*p)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let mut pieces: Vec<usize> = items.iter().filter_map(Arg::as_piece).collect();
                 for i in (1..pieces.len()).rev() {
                     let j = (rng.next() % (i as u64 + 1)) as usize;
                     pieces.swap(i, j);

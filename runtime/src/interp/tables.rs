@@ -419,20 +419,11 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
 }
 
 fn pieces_of(args: &[Arg]) -> Vec<PieceId> {
-    args.iter()
-        .filter_map(|a| {
-            if let Arg::Piece(p) = a {
-                Some(*p)
-            } else {
-                None
-            }
-        })
-        .collect()
+    args.iter().filter_map(Arg::as_piece).collect()
 }
 
 fn zone_of(args: &[Arg]) -> Option<usize> {
-    args.iter()
-        .find_map(|a| if let Arg::Zone(z) = a { Some(*z) } else { None })
+    args.iter().find_map(Arg::as_zone)
 }
 
 fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
@@ -476,8 +467,7 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
 }
 
 fn int_of(args: &[Arg]) -> Option<i64> {
-    args.iter()
-        .find_map(|a| if let Arg::Int(n) = a { Some(*n) } else { None })
+    args.iter().find_map(Arg::as_int)
 }
 
 fn castle_rule(d: &Directive, game: &Game) -> Castle {
@@ -493,30 +483,10 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         match child.keyword.as_str() {
             "king" => castle.king = pieces_of(args).first().copied(),
             "partner" => {
-                let dirs = args
-                    .iter()
-                    .filter_map(|a| {
-                        if let Arg::Vector(v) = a {
-                            Some(*v)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let dirs = args.iter().filter_map(Arg::as_vector).collect();
                 partners.push((pieces_of(args), dirs));
             }
-            "along" => {
-                along = args
-                    .iter()
-                    .filter_map(|a| {
-                        if let Arg::Vector(v) = a {
-                            Some(*v)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            }
+            "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
             "partner_at" => {
                 castle.partner_at = match args.first() {
                     Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
