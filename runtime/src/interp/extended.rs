@@ -325,14 +325,7 @@ impl Interpreter {
         let mut i = 0;
         while i < chars.len() {
             if chars[i].is_ascii_digit() {
-                let mut n = 0usize;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n
-                        .saturating_mul(10)
-                        .saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
-                    i += 1;
-                }
-                index = index.saturating_add(n);
+                index = index.saturating_add(super::fen::read_count(&chars, &mut i));
                 continue;
             }
             if chars[i] != '(' {

@@ -116,14 +116,7 @@ impl Interpreter {
             while i < chars.len() {
                 let c = chars[i];
                 if c.is_ascii_digit() {
-                    let mut n = 0usize;
-                    while i < chars.len() && chars[i].is_ascii_digit() {
-                        n = n
-                            .saturating_mul(10)
-                            .saturating_add(chars[i].to_digit(10).unwrap_or(0) as usize);
-                        i += 1;
-                    }
-                    x = x.saturating_add(n);
+                    x = x.saturating_add(read_count(&chars, &mut i));
                     continue;
                 }
                 let mut letter = String::new();
@@ -488,4 +481,16 @@ impl Interpreter {
         }
         out
     }
+}
+
+/// Reads a run of digits at `chars[*i]` (a count of empty cells), saturating rather than overflowing.
+pub(super) fn read_count(chars: &[char], i: &mut usize) -> usize {
+    let mut n = 0usize;
+    while *i < chars.len() && chars[*i].is_ascii_digit() {
+        n = n
+            .saturating_mul(10)
+            .saturating_add(chars[*i].to_digit(10).unwrap_or(0) as usize);
+        *i += 1;
+    }
+    n
 }
