@@ -38,6 +38,9 @@ pub(super) struct Probe {
 pub(super) struct AttackPlan {
     probes: Vec<Probe>,
     forward_types: u64,
+    /// Per piece type: how far (in cells, along any axis) its forward-generated attacks reach, or
+    /// `i32::MAX` when they slide; attackers farther from the cell are skipped.
+    reach: Vec<i32>,
 }
 
 impl Interpreter {
@@ -45,7 +48,10 @@ impl Interpreter {
     pub(super) fn attack_plans(&self) -> Vec<AttackPlan> {
         (0..self.game.players.len())
             .map(|by| {
-                let mut plan = AttackPlan::default();
+                let mut plan = AttackPlan {
+                    reach: vec![0; self.game.pieces.len()],
+                    ..AttackPlan::default()
+                };
                 for piece in 0..self.game.pieces.len() {
                     let Some(sets) = self.moves[piece].get(by) else {
                         continue;
@@ -66,6 +72,8 @@ impl Interpreter {
                                 || modes.iter().any(|c| matches!(c, b'o' | b'u' | b't'))
                             {
                                 plan.forward_types |= 1 << piece;
+                                plan.reach[piece] =
+                                    plan.reach[piece].max(part_reach(&part.part, &self.game));
                                 continue;
                             }
                             let kind = if modes.contains(&b'g') {
@@ -139,8 +147,17 @@ impl Interpreter {
             return false;
         }
         let mut scratch = Vec::new();
+        let target = &self.game.cells[cell];
         for (from, &occ) in pos.cells.iter().enumerate() {
             if occ.is_empty() || occ.owner() != by || plan.forward_types & (1 << occ.piece()) == 0 {
+                continue;
+            }
+            let source = &self.game.cells[from];
+            let reach = plan.reach[occ.piece()];
+            if reach != i32::MAX
+                && (source.board != target.board
+                    || (0..3).any(|i| (source.coord[i] - target.coord[i]).abs() > reach))
+            {
                 continue;
             }
             scratch.clear();
@@ -216,4 +233,28 @@ impl Interpreter {
             current = next;
         }
     }
+}
+
+/// How far a move part can reach along any axis: the sum over its legs of the atom's largest step (a
+/// 45° turn of a compass step keeps its length), or `i32::MAX` if a leg may slide or wrap around, or the
+/// part has no plain geometry (castling, the universal leaper, several boards).
+fn part_reach(part: &crate::model::MovePart, game: &crate::model::Game) -> i32 {
+    if part.vectors.is_empty() || game.boards.len() > 1 {
+        return i32::MAX;
+    }
+    let unbounded = part
+        .legs
+        .iter()
+        .any(|l| l.modes.contains('y') || l.modes.contains('g') || l.modes.contains('o'));
+    if part.range != 1 || unbounded {
+        return i32::MAX;
+    }
+    let step = part
+        .vectors
+        .iter()
+        .flat_map(|v| v.iter())
+        .map(|c| c.abs())
+        .max()
+        .unwrap_or(0);
+    step.saturating_mul(part.legs.len() as i32)
 }
