@@ -61,6 +61,19 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
         for moves in &piece.moves {
             explain_moves(&mut out, game, moves, &frame);
         }
+        for (moves, onto) in &piece.stacks {
+            let names: Vec<&str> = onto
+                .iter()
+                .filter_map(|p| game.pieces.get(*p))
+                .map(|p| p.name.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  stacks onto {} (either owner's), with the moves:",
+                names.join(" ")
+            );
+            explain_moves(&mut out, game, moves, &frame);
+        }
         for property in piece.properties.iter().filter(|p| p.keyword != "name") {
             let _ = writeln!(out, "  {}", property.keyword);
         }

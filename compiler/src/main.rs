@@ -2,7 +2,21 @@
 //!
 //! Exit codes: 0 success, 1 errors in a rule file, 2 usage or I/O errors.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
+
+/// Prints to stdout, ignoring a closed pipe (`vdl show ... | head`) instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// Prints a line to stdout, ignoring a closed pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 use std::process::ExitCode;
 
 use vdl::{explain, report};
@@ -40,11 +54,11 @@ fn main() -> ExitCode {
         Some("show") => show_command(&args[1..]),
         Some("play") => play_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some("--version" | "-V") => {
-            println!("vdl {}", env!("CARGO_PKG_VERSION"));
+            outln!("vdl {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         Some(other) => usage_error(&format!("unknown command `{other}`")),
@@ -125,7 +139,7 @@ fn check(args: &[String]) -> ExitCode {
     }
     if json {
         let items: Vec<String> = json_items.into_iter().filter(|s| !s.is_empty()).collect();
-        println!("[{}]", items.join(","));
+        outln!("[{}]", items.join(","));
     } else if !failed {
         eprintln!(
             "{} file{} checked, no errors",
@@ -161,7 +175,7 @@ fn explain_command(args: &[String]) -> ExitCode {
     };
     match explain::explain(&game, piece) {
         Ok(text) => {
-            print!("{text}");
+            out!("{text}");
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -243,7 +257,7 @@ fn emit_command(args: &[String]) -> ExitCode {
     };
     match generated_code(path) {
         Ok((_, code)) => {
-            print!("{code}");
+            out!("{code}");
             ExitCode::SUCCESS
         }
         Err(code) => code,
@@ -315,8 +329,8 @@ fn bench_command(args: &[String]) -> ExitCode {
     }
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     let work = std::env::temp_dir().join("vdl-engines");
-    println!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF |");
+    outln!("|---|---|---|---|---|---|---|---|---|");
     for case in CASES {
         let depth = if quick { case.depth - 1 } else { case.depth };
         let case = vdl::bench::Case {
@@ -384,7 +398,7 @@ fn bench_command(args: &[String]) -> ExitCode {
                 );
             }
         }
-        println!(
+        outln!(
             "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {:.2} |",
             case.variant,
             case.label,
@@ -480,8 +494,8 @@ fn show_command(args: &[String]) -> ExitCode {
             }
         }
     }
-    print!("{}", interpreter.render(&position));
-    println!("{}", interpreter.write_position(&position));
+    out!("{}", interpreter.render(&position));
+    outln!("{}", interpreter.write_position(&position));
     ExitCode::SUCCESS
 }
 
@@ -588,14 +602,14 @@ fn play_command(args: &[String]) -> ExitCode {
                 format!("unfinished after {max_plies} plies")
             }
         };
-        println!("game {game}: {text}, {plies} plies");
+        outln!("game {game}: {text}, {plies} plies");
     }
     let summary: Vec<String> = players
         .iter()
         .zip(&wins)
         .map(|(p, w)| format!("{p} {w}"))
         .collect();
-    println!(
+    outln!(
         "{games} games: {}, draws {draws}, unfinished {unfinished}",
         summary.join(", ")
     );

@@ -46,6 +46,8 @@ pub struct Game {
     pub options: Vec<GameOption>,
     /// Turn statements beyond the move count (`pass`, `freeze` ...).
     pub turn: Vec<Directive>,
+    /// The move template of a `notation` block (`"{from}-{to}"`), if the game defines one.
+    pub move_notation: Option<String>,
 }
 
 /// A board: a grid of cells, possibly with holes.
@@ -120,6 +122,8 @@ pub struct Piece {
     pub pawn: bool,
     /// Promotions.
     pub promotions: Vec<Promotion>,
+    /// Stacking moves (`stacks BETZA onto PIECE...`): the moves, and the types it may climb onto.
+    pub stacks: Vec<(Moves, Vec<PieceId>)>,
     /// Other properties (`captures_only`, `confined` ...).
     pub properties: Vec<Directive>,
 }

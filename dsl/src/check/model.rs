@@ -69,6 +69,16 @@ impl Checker {
                     statements: d.children.clone(),
                 }),
                 "option" => game.options.push(build_option(d)),
+                "notation" => {
+                    game.move_notation =
+                        d.children
+                            .iter()
+                            .find(|c| c.keyword == "move")
+                            .and_then(|c| match c.arguments.first() {
+                                Some(Arg::Str(template)) => Some(template.clone()),
+                                _ => None,
+                            })
+                }
                 _ => {}
             }
         }
@@ -127,6 +137,12 @@ impl Checker {
                     piece
                         .moves
                         .push(self.build_moves(betza, rest, false, child.condition.clone()))
+                }
+                ("stacks", [Arg::Str(betza), _, onto @ ..]) => {
+                    let moves = self.build_moves(betza, &[], false, child.condition.clone());
+                    piece
+                        .stacks
+                        .push((moves, onto.iter().filter_map(Arg::as_piece).collect()));
                 }
                 ("moves_only_on", [Arg::Board(b), Arg::Str(betza)]) => {
                     piece.moves.push(self.build_moves(

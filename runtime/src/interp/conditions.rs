@@ -15,6 +15,20 @@ pub(super) struct Scope {
     pub owner: usize,
     /// The side to move.
     pub player: usize,
+    /// The cell a hopping move jumps over (`hurdle`), when the condition is about one move.
+    pub hurdle: Option<CellId>,
+}
+
+/// Whether an expression mentions a name (`hurdle`): such conditions are evaluated per move.
+pub(super) fn mentions(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Or(parts) | Expr::And(parts) => parts.iter().any(|p| mentions(p, name)),
+        Expr::Not(inner) => mentions(inner, name),
+        Expr::Compare(_, l, r) | Expr::Arith(_, l, r) => mentions(l, name) || mentions(r, name),
+        Expr::Call(_, args) => args.iter().any(|a| mentions(a, name)),
+        Expr::Path(path) => path.first().is_some_and(|p| p == name),
+        Expr::Literal(_) => false,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -73,7 +87,7 @@ impl Interpreter {
                 _ => Value::Unknown,
             },
             Expr::Call(name, args) => self.call(pos, scope, name, args),
-            Expr::Path(path) => self.path(scope, path),
+            Expr::Path(path) => self.path(pos, scope, path),
             Expr::Literal(arg) => match arg {
                 Arg::Int(n) => Value::Int(*n),
                 Arg::Player(p) => Value::Player(*p),
@@ -93,7 +107,7 @@ impl Interpreter {
         }
     }
 
-    fn path(&self, scope: &Scope, path: &[String]) -> Value {
+    fn path(&self, pos: &Position, scope: &Scope, path: &[String]) -> Value {
         let words: Vec<&str> = path.iter().map(String::as_str).collect();
         match words.as_slice() {
             ["option", name] => self
@@ -101,6 +115,20 @@ impl Interpreter {
                 .map(Value::Word)
                 .unwrap_or(Value::Unknown),
             ["mover", "owner"] | ["own"] | ["side"] => Value::Player(scope.owner),
+            ["mover", "stacked"] => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == scope.cell)),
+            ["mover", "piece"] => Value::Pieces(vec![pos.cells[scope.cell].piece()], false),
+            ["hurdle", field] => match scope.hurdle {
+                Some(cell) => {
+                    let occ = pos.cells[cell];
+                    match *field {
+                        "piece" if !occ.is_empty() => Value::Pieces(vec![occ.piece()], false),
+                        "owner" if !occ.is_empty() => Value::Player(occ.owner()),
+                        "stacked" => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == cell)),
+                        _ => Value::Unknown,
+                    }
+                }
+                None => Value::Unknown,
+            },
             ["player"] | ["side_to_move"] => Value::Player(scope.player),
             ["all"] => Value::Pieces(Vec::new(), true),
             [name] => match self.game.players.iter().position(|p| p.name == *name) {
@@ -137,6 +165,12 @@ impl Interpreter {
                 Value::Int(n as i64)
             }
             ("has_moved", [_]) => Value::Bool(!pos.cells[scope.cell].is_virgin()),
+            ("stack_count", [Value::Player(p)]) => Value::Int(
+                pos.stacks
+                    .iter()
+                    .filter(|&&(c, _)| pos.cells[c].owner() == *p)
+                    .count() as i64,
+            ),
             _ => Value::Unknown,
         }
     }

@@ -256,6 +256,7 @@ impl Interpreter {
             cell: 0,
             owner: pos.side,
             player: pos.side,
+            hurdle: None,
         };
         rule.condition
             .as_ref()
@@ -276,6 +277,7 @@ impl Interpreter {
                     cell: 0,
                     owner: player,
                     player: pos.side,
+                    hurdle: None,
                 };
                 self.condition_holds(pos, &scope, condition)
             }

@@ -136,7 +136,10 @@ impl Interpreter {
             MoveKind::Normal => {
                 let occ = pos.cells[from];
                 let mut captured = Vec::new();
-                if !pos.cells[to].is_empty() {
+                if mv.stack {
+                    // The piece below stays, held under the one that climbed onto it.
+                    pos.stacks.push((to, pos.cells[to]));
+                } else if !pos.cells[to].is_empty() {
                     captured.push(pos.cells[to]);
                 }
                 if mv.aux != Move::NONE {
@@ -165,6 +168,11 @@ impl Interpreter {
                 };
                 self.set_cell(pos, &mut undo, from, Occupant::EMPTY);
                 self.set_cell(pos, &mut undo, to, placed);
+                // Leaving a stack frees the piece below.
+                if let Some(index) = pos.stacks.iter().position(|&(c, _)| c == from) {
+                    let (_, below) = pos.stacks.remove(index);
+                    self.set_cell(pos, &mut undo, from, below);
+                }
                 if mv.pair {
                     self.set_cell(
                         pos,

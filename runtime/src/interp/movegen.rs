@@ -18,6 +18,10 @@ struct Walk<'a> {
     within: Option<usize>,
     /// Attack mode: captures onto empty cells count, capture restrictions are ignored.
     attacks: bool,
+    /// A condition about the move itself (it names the `hurdle`), checked for each move.
+    per_move: Option<&'a crate::model::Expr>,
+    /// The cell the move hops over, while walking past it.
+    hurdle: std::cell::Cell<u16>,
 }
 
 impl Interpreter {
@@ -137,6 +141,7 @@ impl Interpreter {
     /// Tells whether a move captures something.
     pub(super) fn is_capture(&self, pos: &Position, mv: Move) -> bool {
         mv.kind == MoveKind::Normal
+            && !mv.stack
             && (!pos.cells[mv.to as usize].is_empty() || mv.aux != Move::NONE)
     }
 
@@ -148,6 +153,9 @@ impl Interpreter {
             if !occ.is_empty() && occ.owner() == side {
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
+        }
+        if !self.stack_moves.is_empty() {
+            self.stacking(pos, out);
         }
         if self.hand_drops {
             self.drops(pos, out);
@@ -164,6 +172,49 @@ impl Interpreter {
                     kind: MoveKind::Pass,
                     ..Move::normal(cell, cell)
                 });
+            }
+        }
+    }
+
+    /// Stacking moves: a piece climbs onto an unstacked piece of a listed type (either owner).
+    fn stacking(&self, pos: &Position, out: &mut Vec<Move>) {
+        let side = pos.side;
+        for (cell, &occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != side || occ.is_frozen() {
+                continue;
+            }
+            let Some(rules) = self
+                .stack_moves
+                .get(occ.piece())
+                .and_then(|per_player| per_player.get(side))
+            else {
+                continue;
+            };
+            for rule in rules {
+                if let Some(condition) = &rule.condition {
+                    let scope = super::conditions::Scope {
+                        cell,
+                        owner: side,
+                        player: side,
+                        hurdle: None,
+                    };
+                    if !self.condition_holds(pos, &scope, condition) {
+                        continue;
+                    }
+                }
+                for &v in &rule.first {
+                    let Some(to) = self.step(cell, v) else {
+                        continue;
+                    };
+                    let target = pos.cells[to];
+                    let stacked = pos.stacks.iter().any(|&(c, _)| c == to);
+                    if !target.is_empty() && !stacked && rule.onto.contains(&target.piece()) {
+                        out.push(Move {
+                            stack: true,
+                            ..Move::normal(cell, to)
+                        });
+                    }
+                }
             }
         }
     }
@@ -262,11 +313,16 @@ impl Interpreter {
                     continue;
                 }
             }
-            if let Some(condition) = &prepared.condition {
+            let per_move = prepared
+                .condition
+                .as_ref()
+                .filter(|c| super::conditions::mentions(c, "hurdle"));
+            if let Some(condition) = prepared.condition.as_ref().filter(|_| per_move.is_none()) {
                 let scope = super::conditions::Scope {
                     cell,
                     owner,
                     player: pos.side,
+                    hurdle: None,
                 };
                 if !self.condition_holds(pos, &scope, condition) {
                     continue;
@@ -300,6 +356,8 @@ impl Interpreter {
                         base,
                         within: prepared.within,
                         attacks,
+                        per_move,
+                        hurdle: std::cell::Cell::new(Move::NONE),
                     };
                     self.walk(
                         pos,
@@ -409,6 +467,10 @@ impl Interpreter {
                     } else {
                         locust
                     };
+                    let outer_hurdle = w.hurdle.get();
+                    if hops && !occ.is_empty() {
+                        w.hurdle.set(next as u16);
+                    }
                     let (candidates, straight) =
                         continuation_candidates(w.base, self.game.dimensions);
                     let directions = &legs[leg + 1].directions;
@@ -426,6 +488,7 @@ impl Interpreter {
                             );
                         }
                     }
+                    w.hurdle.set(outer_hurdle);
                 }
                 if !occ.is_empty() {
                     break;
@@ -458,6 +521,8 @@ impl Interpreter {
             base: [0, 0, 0],
             within: None,
             attacks,
+            per_move: None,
+            hurdle: std::cell::Cell::new(Move::NONE),
         };
         for (cell, info) in self.game.cells.iter().enumerate() {
             if cell == origin || info.board != board {
@@ -602,6 +667,18 @@ impl Interpreter {
 
     /// Emits a move to `to` (with promotions), or in attack mode the bare target.
     fn emit(&self, pos: &Position, w: &Walk, to: CellId, extra: u16, out: &mut Vec<Move>) {
+        if let Some(condition) = w.per_move {
+            let hurdle = w.hurdle.get();
+            let scope = super::conditions::Scope {
+                cell: w.origin,
+                owner: w.owner,
+                player: pos.side,
+                hurdle: (hurdle != Move::NONE).then_some(hurdle as usize),
+            };
+            if !self.condition_holds(pos, &scope, condition) {
+                return;
+            }
+        }
         if let Some(zone) = self.pieces[w.piece].confined {
             if !self.in_zone(zone, w.owner, to) {
                 return;

@@ -34,6 +34,12 @@ impl Interpreter {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
+            MoveKind::Normal if self.game.move_notation.is_some() && mv.piece == 0 => {
+                let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
+                template
+                    .replace("{from}", name(mv.from))
+                    .replace("{to}", name(mv.to))
+            }
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
                 if mv.piece > 0 {

@@ -181,6 +181,8 @@ pub struct Move {
     pub gate_cell: u16,
     /// A pair promotion: a second piece of the promoted type is put on the cell the move left.
     pub pair: bool,
+    /// A stacking move: the piece climbs onto the one on `to`, which stays below it.
+    pub stack: bool,
 }
 
 impl Move {
@@ -200,6 +202,7 @@ impl Move {
             gate: 0,
             gate_cell: Move::NONE,
             pair: false,
+            stack: false,
         }
     }
 }

@@ -43,6 +43,8 @@ pub struct Interpreter {
     pub(super) slider_lines: Vec<Vec<(Vec3, u32)>>,
     /// Piece types (as bits) for which having moved matters: initial moves, castling, gating.
     pub(super) virgin_matters: u64,
+    /// Per piece, per player: stacking moves (`stacks BETZA onto PIECE...`).
+    pub(super) stack_moves: Vec<Vec<Vec<StackMove>>>,
     /// Per player: how to detect its attacks.
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
@@ -77,6 +79,14 @@ pub(super) struct PreparedPart {
     pub first: Vec<Vec3>,
     /// Whether its moves create en-passant rights on the cells they pass.
     pub ep_source: bool,
+}
+
+/// A stacking move of a piece for a player: the cells it may climb onto, and onto which types.
+#[derive(Clone, Debug)]
+pub(super) struct StackMove {
+    pub first: Vec<Vec3>,
+    pub onto: Vec<PieceId>,
+    pub condition: Option<crate::model::Expr>,
 }
 
 /// A castling rule.
@@ -242,6 +252,7 @@ impl Interpreter {
             chosen_options: options.to_vec(),
             plain_attackers: Vec::new(),
             attack_plans: Vec::new(),
+            stack_moves: Vec::new(),
             virgin_matters: 0,
             slider_lines: Vec::new(),
             generator: None,
@@ -255,6 +266,7 @@ impl Interpreter {
             game,
         };
         interpreter.attack_plans = interpreter.attack_plans();
+        interpreter.stack_moves = interpreter.prepare_stack_moves();
         interpreter.virgin_matters = interpreter.virgin_relevance();
         interpreter.prepare_legality_shortcut();
         interpreter.start_position = match interpreter.game.setup.fen.clone() {
@@ -262,6 +274,50 @@ impl Interpreter {
             None => interpreter.build_setup().map_err(|e| e.message)?,
         };
         Ok(interpreter)
+    }
+
+    fn prepare_stack_moves(&self) -> Vec<Vec<Vec<StackMove>>> {
+        self.game
+            .pieces
+            .iter()
+            .map(|piece| {
+                self.game
+                    .players
+                    .iter()
+                    .map(|player| {
+                        let frame = Frame {
+                            forward: player.forward.clone(),
+                        };
+                        piece
+                            .stacks
+                            .iter()
+                            .map(|(moves, onto)| {
+                                let mut first = Vec::new();
+                                for part in &moves.parts {
+                                    for base in &part.vectors {
+                                        for v in symmetric_variants(*base, self.game.dimensions) {
+                                            if first_leg_selects(
+                                                &part.legs[0].directions,
+                                                v,
+                                                &frame,
+                                            ) && !first.contains(&v)
+                                            {
+                                                first.push(v);
+                                            }
+                                        }
+                                    }
+                                }
+                                StackMove {
+                                    first,
+                                    onto: onto.clone(),
+                                    condition: moves.condition.clone(),
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     fn virgin_relevance(&self) -> u64 {

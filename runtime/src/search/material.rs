@@ -139,6 +139,7 @@ impl Evaluator<Interpreter> for MaterialEvaluator {
         if mv.kind != MoveKind::Normal
             || mv.gate != 0
             || mv.pair
+            || mv.stack
             || mv.aux2 != crate::interp::Move::NONE
         {
             return None;
