@@ -1,6 +1,6 @@
 //! Lords and Vassals scenarios (shared/rules/lords-and-vassals.md, section 10) that the interpreter
-//! runs so far: the seeded setup (S1) and the opening moves with pins (S2). Custodian capture,
-//! freezing and the early end of a turn come next.
+//! runs so far: the seeded setup (S1), the opening moves with pins (S2) and custodian captures (S6, S7,
+//! S9, S10). Freezing, the early end of a turn and the position strings with stacks come next.
 
 use std::collections::BTreeSet;
 
@@ -59,4 +59,52 @@ fn s2_black_has_eight_steps_and_thirteen_pins() {
         .map(String::from)
         .collect();
     assert_eq!(got, expected);
+}
+
+/// Plays one single move from a scenario position and returns the board part of the result.
+fn after(fen: &str, mv: &str) -> String {
+    let variant = game(&[]);
+    let mut position = variant.parse_position(fen).expect("scenario position");
+    let parsed = variant
+        .parse_move(&mut position, mv)
+        .expect("legal scenario move");
+    variant.make(&mut position, parsed);
+    variant
+        .write_position(&position)
+        .split_whitespace()
+        .next()
+        .expect("a board")
+        .to_string()
+}
+
+#[test]
+fn custodian_captures_of_the_specification() {
+    // S6 (a) basic capture, (b) safe entry between two enemies.
+    assert_eq!(
+        after("8/8/8/3l4/3L4/2v5/8/7L b", "c3-d3"),
+        "8/8/8/3l4/8/3v4/8/7L"
+    );
+    assert_eq!(
+        after("8/8/8/8/2L1L3/3v4/8/7L b", "d3-d4"),
+        "8/8/8/8/2LvL3/8/8/7L"
+    );
+    // S7 self-capture.
+    assert_eq!(
+        after("8/8/8/8/8/3v4/1vl5/7L b", "d3-d2"),
+        "8/8/8/8/8/8/1v1v4/7L"
+    );
+    // S9 the nearest own unit closes the sandwich; open rows and static sandwiches do not capture.
+    assert_eq!(
+        after("8/8/3v4/3V4/3l4/1LV1VlLv/3v4/L7 b", "d2-d3"),
+        "8/8/3v4/3V4/3l4/1LVv1lLv/8/L7"
+    );
+    // S10 corner capture, enemy and own.
+    assert_eq!(
+        after("8/8/8/8/8/v7/8/Vl5L b", "a3-a2"),
+        "8/8/8/8/8/8/v7/1l5L"
+    );
+    assert_eq!(
+        after("6vl/8/7v/8/8/8/8/L7 b", "h6-h7"),
+        "6v1/7v/8/8/8/8/8/L7"
+    );
 }

@@ -46,6 +46,8 @@ pub struct Game {
     pub options: Vec<GameOption>,
     /// Turn statements beyond the move count (`pass`, `freeze` ...).
     pub turn: Vec<Directive>,
+    /// The `custodian` rule, if the game has custodian capture.
+    pub custodian: Option<Directive>,
     /// The move template of a `notation` block (`"{from}-{to}"`), if the game defines one.
     pub move_notation: Option<String>,
 }

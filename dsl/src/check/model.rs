@@ -69,6 +69,7 @@ impl Checker {
                     statements: d.children.clone(),
                 }),
                 "option" => game.options.push(build_option(d)),
+                "custodian" => game.custodian = Some(d.clone()),
                 "notation" => {
                     game.move_notation =
                         d.children

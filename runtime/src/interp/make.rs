@@ -189,6 +189,9 @@ impl Interpreter {
                 if !captured.is_empty() && !self.capture_rules.is_empty() {
                     self.after_capture(pos, &mut undo, mv);
                 }
+                if self.game.custodian.is_some() && self.custodian(pos, &mut undo, to) {
+                    resets = true;
+                }
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }

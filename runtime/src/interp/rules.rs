@@ -2,7 +2,7 @@
 //! (`remove moved`, `remove captured`, `remove adjacent TARGET except PIECE...`), as atomic chess's
 //! explosion. Effects go through `make`'s change log, so unmake restores them.
 
-use crate::model::{Arg, Directive};
+use crate::model::{Arg, Directive, Vec3};
 
 use super::position::{Move, Occupant, Position, Undo};
 use super::tables::Interpreter;
@@ -147,5 +147,130 @@ impl Interpreter {
             }
         }
         exposed
+    }
+}
+
+impl Interpreter {
+    /// Custodian capture after a move to `to`: the moved unit is the active jaw, any unit of the mover
+    /// the other one. Every enclosure found (`enclose`, `corner`, `edge_jaw`) is removed at once; with
+    /// `remove top` a captured stack loses only its top piece. Returns whether anything was removed.
+    pub(super) fn custodian(&self, pos: &mut Position, undo: &mut Undo, to: usize) -> bool {
+        let Some(rule) = &self.game.custodian else {
+            return false;
+        };
+        let mover = pos.cells[to].owner();
+        let mine =
+            |pos: &Position, c: usize| !pos.cells[c].is_empty() && pos.cells[c].owner() == mover;
+        let theirs =
+            |pos: &Position, c: usize| !pos.cells[c].is_empty() && pos.cells[c].owner() != mover;
+        let directions: Vec<Vec3> = rule
+            .children
+            .iter()
+            .filter(|d| d.keyword == "along")
+            .flat_map(|d| d.arguments.iter().filter_map(Arg::as_vector))
+            .collect();
+        let edge = rule.children.iter().any(|d| d.keyword == "edge_jaw");
+        let mut caught: Vec<usize> = Vec::new();
+        for child in &rule.children {
+            match child.keyword.as_str() {
+                "enclose" => {
+                    let friend = child.arguments.first().is_some_and(|a| a.is_word("friend"));
+                    let (lo, hi) = count_range(child.arguments.get(1));
+                    for &d in &directions {
+                        let mut run = Vec::new();
+                        let mut at = to;
+                        let closed = loop {
+                            match self.step(at, d) {
+                                Some(next)
+                                    if run.len() < hi
+                                        && (if friend {
+                                            mine(pos, next)
+                                        } else {
+                                            theirs(pos, next)
+                                        }) =>
+                                {
+                                    run.push(next);
+                                    at = next;
+                                }
+                                Some(next) => break mine(pos, next) && !run.is_empty(),
+                                None => break edge && !friend && !run.is_empty(),
+                            }
+                        };
+                        // A friendly run is caught only at its exact length (the next own unit closes it).
+                        let run = if friend {
+                            run.into_iter().take(lo).collect::<Vec<_>>()
+                        } else {
+                            run
+                        };
+                        let closed = if friend {
+                            run.len() == lo
+                                && self
+                                    .step(*run.last().unwrap_or(&to), d)
+                                    .is_some_and(|c| mine(pos, c))
+                        } else {
+                            closed
+                        };
+                        if closed && (lo..=hi).contains(&run.len()) {
+                            caught.extend(run);
+                        }
+                    }
+                }
+                "corner" => {
+                    let Some(zone) = child.arguments.first().and_then(Arg::as_zone) else {
+                        continue;
+                    };
+                    let enemy = child.arguments.iter().any(|a| a.is_word("enemy"));
+                    let friend = child.arguments.iter().any(|a| a.is_word("friend"));
+                    for &d in &directions {
+                        let Some(c) = self.step(to, d) else { continue };
+                        let occ = pos.cells[c];
+                        if occ.is_empty() || !self.in_zone(zone, mover, c) {
+                            continue;
+                        }
+                        let side_ok = if occ.owner() == mover { friend } else { enemy };
+                        let enclosed = directions
+                            .iter()
+                            .filter_map(|&e| self.step(c, e))
+                            .all(|n| mine(pos, n));
+                        if side_ok && enclosed {
+                            caught.push(c);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        caught.sort_unstable();
+        caught.dedup();
+        let top_only = rule.children.iter().any(|d| {
+            d.keyword == "remove" && d.arguments.first().is_some_and(|a| a.is_word("top"))
+        });
+        for &cell in &caught {
+            match pos
+                .stacks
+                .iter()
+                .position(|&(c, _)| c == cell)
+                .filter(|_| top_only)
+            {
+                Some(index) => {
+                    let (_, below) = pos.stacks.remove(index);
+                    self.put(pos, undo, cell, below);
+                }
+                None => self.clear(pos, undo, cell),
+            }
+        }
+        !caught.is_empty()
+    }
+}
+
+/// An enclosure size: `1` or `1..6`.
+fn count_range(arg: Option<&Arg>) -> (usize, usize) {
+    match arg {
+        Some(Arg::Int(n)) => (*n as usize, *n as usize),
+        Some(Arg::Range(lo, hi)) => (
+            lo.as_int().unwrap_or(1) as usize,
+            hi.as_int().unwrap_or(1) as usize,
+        ),
+        _ => (1, 1),
     }
 }
