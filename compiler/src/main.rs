@@ -473,27 +473,14 @@ fn show_command(args: &[String]) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let mut position = match fen {
-        Some(text) => match interpreter.parse_position(&text) {
+    let position =
+        match vdl_runtime::cli::position_from(&interpreter, fen.as_deref(), moves.as_deref()) {
             Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: bad FEN: {e}");
+            Err(message) => {
+                eprintln!("error: {message}");
                 return ExitCode::from(1);
             }
-        },
-        None => interpreter.start(),
-    };
-    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
-        match interpreter.parse_move(&mut position, text) {
-            Ok(mv) => {
-                interpreter.make(&mut position, mv);
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(1);
-            }
-        }
-    }
+        };
     out!("{}", interpreter.render(&position));
     outln!("{}", interpreter.write_position(&position));
     ExitCode::SUCCESS

@@ -58,6 +58,31 @@ pub fn parse_perft_args(
     Ok((positional, options))
 }
 
+/// The position given by a FEN (or the start), with moves played from it.
+///
+/// # Errors
+///
+/// Returns a message naming a bad FEN or an illegal move.
+pub fn position_from<V: Variant>(
+    variant: &V,
+    fen: Option<&str>,
+    moves: Option<&str>,
+) -> Result<V::Position, String> {
+    let mut position = match fen {
+        Some(text) => variant
+            .parse_position(text)
+            .map_err(|e| format!("bad FEN: {e}"))?,
+        None => variant.start(),
+    };
+    for text in moves.iter().flat_map(|m| m.split_whitespace()) {
+        let mv = variant
+            .parse_move(&mut position, text)
+            .map_err(|e| e.to_string())?;
+        variant.make(&mut position, mv);
+    }
+    Ok(position)
+}
+
 /// Runs perft and prints the result.
 ///
 /// # Errors
@@ -69,18 +94,7 @@ pub fn run_perft<V: Variant>(
     out: &mut dyn Write,
     progress: bool,
 ) -> Result<u64, String> {
-    let mut position = match &options.fen {
-        Some(text) => variant
-            .parse_position(text)
-            .map_err(|e| format!("bad FEN: {e}"))?,
-        None => variant.start(),
-    };
-    for text in options.moves.iter().flat_map(|m| m.split_whitespace()) {
-        let mv = variant
-            .parse_move(&mut position, text)
-            .map_err(|e| e.to_string())?;
-        variant.make(&mut position, mv);
-    }
+    let mut position = position_from(variant, options.fen.as_deref(), options.moves.as_deref())?;
     let started = std::time::Instant::now();
     let nodes = if options.depth == 0 {
         1
