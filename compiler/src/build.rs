@@ -157,12 +157,12 @@ mod generated;
 use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]]
+const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]]
   with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let engine = match generated::engine() {
+    let mut engine = match generated::engine() {
         Ok(engine) => engine,
         Err(message) => {
             eprintln!("error: {message}");
@@ -178,6 +178,10 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
+        if let Err(message) = vdl_runtime::Variant::set_options(&mut engine, &options.setups) {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
         return match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
             Ok(_) => ExitCode::SUCCESS,
             Err(message) => {

@@ -6,4 +6,5 @@ pub mod build;
 pub mod emit;
 pub mod explain;
 pub mod lower;
+pub mod referee;
 pub mod report;

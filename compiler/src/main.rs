@@ -28,7 +28,7 @@ vdl: a declarative language for chess variants
 Usage:
   vdl check FILE... [--format text|json]   validate rule files; diagnostics on stderr (json on stdout)
   vdl explain FILE [PIECE]                 draw each piece's moves on an empty board
-  vdl perft FILE DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]
+  vdl perft FILE DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]
                                            count move paths with the reference interpreter;
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
@@ -37,6 +37,14 @@ Usage:
                                            draw a position for people
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N]
                                            play random games to the end and summarise the results
+  vdl play FILE [--seats human,engine,...] [--depth N]
+                                           play in the terminal against the engine
+  vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]
+                                           the interpreted engine on stdin/stdout (for GUIs)
+  vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC] [--depth N] [--openings PLIES]
+            [--seed S] [--max-plies N] [--variant NAME] [--setup NAME=VALUE]
+            [--engine-option NAME=VALUE] [--verbose]
+                                           a referee: P is `random`, `search` or `xboard:COMMAND`
   vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
   vdl help                                 this text
 
@@ -53,6 +61,8 @@ fn main() -> ExitCode {
         Some("bench") => bench_command(&args[1..]),
         Some("show") => show_command(&args[1..]),
         Some("play") => play_command(&args[1..]),
+        Some("engine") => engine_command(&args[1..]),
+        Some("match") => match_command(&args[1..]),
         Some("help" | "--help" | "-h") => {
             outln!("{USAGE}");
             ExitCode::SUCCESS
@@ -207,7 +217,7 @@ fn perft_command(args: &[String]) -> ExitCode {
         Ok(parsed) => parsed,
         Err(message) => {
             return usage_error(&format!(
-                "{message}\nusage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide]"
+                "{message}\nusage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide] [--setup NAME=VALUE]"
             ))
         }
     };
@@ -215,7 +225,9 @@ fn perft_command(args: &[String]) -> ExitCode {
         Ok(g) => g,
         Err(code) => return code,
     };
-    let interpreter = match vdl_runtime::Interpreter::new(game) {
+    let interpreter = vdl_runtime::Interpreter::resolve_options(&game, &options.setups)
+        .and_then(|chosen| vdl_runtime::Interpreter::with_options(game, &chosen));
+    let interpreter = match interpreter {
         Ok(i) => i,
         Err(message) => {
             eprintln!("error: {message}");
@@ -412,29 +424,10 @@ fn bench_command(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Reads `--setup` values: `NAME=VALUE`, or a bare value that one of the game's options lists.
-fn setup_options(
-    game: &vdl_runtime::Game,
-    values: &[String],
-) -> Result<Vec<(String, String)>, String> {
-    values
-        .iter()
-        .map(|v| match v.split_once('=') {
-            Some((name, value)) => Ok((name.to_string(), value.to_string())),
-            None => game
-                .options
-                .iter()
-                .find(|o| o.values.iter().any(|x| x == v))
-                .map(|o| (o.name.clone(), v.clone()))
-                .ok_or_else(|| format!("no option of the game has the value `{v}`")),
-        })
-        .collect()
-}
-
 /// Parses the options shared by `show` and `play`; returns the interpreter and the remaining flags.
 fn game_with_setup(path: &str, setups: &[String]) -> Result<vdl_runtime::Interpreter, ExitCode> {
     let game = load_game(path)?;
-    let options = setup_options(&game, setups).map_err(|e| {
+    let options = vdl_runtime::Interpreter::resolve_options(&game, setups).map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)
     })?;
@@ -627,4 +620,220 @@ fn play_interactive(path: &str, setups: &[String], seats: &[String], depth: u32)
             ExitCode::from(2)
         }
     }
+}
+
+/// `vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]`: the interpreted engine over a protocol.
+fn engine_command(args: &[String]) -> ExitCode {
+    let mut path = None;
+    let mut mode = None;
+    let mut setups = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--setup" => match args.get(i + 1) {
+                Some(value) => {
+                    setups.push(value.clone());
+                    i += 1;
+                }
+                None => return usage_error("--setup needs NAME=VALUE or a value"),
+            },
+            "xboard" | "uci" | "line" if path.is_some() && mode.is_none() => {
+                mode = Some(args[i].clone());
+            }
+            other if !other.starts_with("--") && path.is_none() => path = Some(other.to_string()),
+            other => return usage_error(&format!("unexpected `{other}`")),
+        }
+        i += 1;
+    }
+    let Some(path) = path else {
+        return usage_error("usage: vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]");
+    };
+    let interpreter = match game_with_setup(&path, &setups) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter);
+    let input = std::io::BufReader::new(std::io::stdin());
+    let output = std::io::stdout();
+    let result = match mode.as_deref() {
+        Some("xboard") => vdl_runtime::protocol::xboard::run(&engine, input, output),
+        Some("uci") => vdl_runtime::protocol::uci::run(&engine, input, output),
+        Some("line") => vdl_runtime::protocol::line::run(&engine, input, output),
+        _ => vdl_runtime::protocol::run(&engine, input, output),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads `MINUTES+INCREMENT` (`1+0.5`, `0.25+0`) as a base time and an increment in seconds.
+fn parse_time_control(text: &str) -> Option<(std::time::Duration, std::time::Duration)> {
+    let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let base: f64 = base.parse().ok()?;
+    let increment: f64 = increment.parse().ok()?;
+    if !(base > 0.0 && base.is_finite() && increment >= 0.0 && increment.is_finite()) {
+        return None;
+    }
+    Some((
+        std::time::Duration::from_secs_f64(base * 60.0),
+        std::time::Duration::from_secs_f64(increment),
+    ))
+}
+
+/// `vdl match`: plays games between engines, the built-in search and random movers, judged by the
+/// interpreter, and prints each result and the score.
+fn match_command(args: &[String]) -> ExitCode {
+    use vdl::referee::{play_match, scores, MatchConfig, PlayerSpec};
+    let mut path = None;
+    let mut config = MatchConfig {
+        players: Vec::new(),
+        games: 2,
+        seed: 1,
+        opening_plies: 0,
+        base: std::time::Duration::from_secs(60),
+        increment: std::time::Duration::from_millis(500),
+        depth: None,
+        max_plies: 400,
+        variant: None,
+        options: Vec::new(),
+    };
+    let mut setups = Vec::new();
+    let mut verbose = false;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        let number = |what: &str| -> Result<u64, ExitCode> {
+            value
+                .parse()
+                .map_err(|_| usage_error(&format!("{what} `{value}` is not a number")))
+        };
+        match args[i].as_str() {
+            "--players" => {
+                let parsed: Result<Vec<PlayerSpec>, String> =
+                    value.split(',').map(PlayerSpec::parse).collect();
+                match parsed {
+                    Ok(players) => config.players = players,
+                    Err(message) => return usage_error(&message),
+                }
+            }
+            "--games" => match number("games") {
+                Ok(n) => config.games = n as usize,
+                Err(code) => return code,
+            },
+            "--seed" => match number("seed") {
+                Ok(n) => config.seed = n,
+                Err(code) => return code,
+            },
+            "--openings" => match number("opening plies") {
+                Ok(n) => config.opening_plies = n as usize,
+                Err(code) => return code,
+            },
+            "--depth" => match number("depth") {
+                Ok(n) => config.depth = Some(n as u32),
+                Err(code) => return code,
+            },
+            "--max-plies" => match number("plies") {
+                Ok(n) => config.max_plies = n as usize,
+                Err(code) => return code,
+            },
+            "--time" => match parse_time_control(&value) {
+                Some((base, increment)) => {
+                    config.base = base;
+                    config.increment = increment;
+                }
+                None => {
+                    return usage_error(&format!(
+                        "time control `{value}` is not MINUTES+SECONDS (`1+0.5`)"
+                    ))
+                }
+            },
+            "--variant" => config.variant = Some(value),
+            "--engine-option" => match value.split_once('=') {
+                Some((name, v)) => config.options.push((name.to_string(), v.to_string())),
+                None => return usage_error("--engine-option takes NAME=VALUE"),
+            },
+            "--setup" => setups.push(value),
+            "--verbose" => {
+                verbose = true;
+                i += 1;
+                continue;
+            }
+            other if !other.starts_with("--") && path.is_none() => {
+                path = Some(other.to_string());
+                i += 1;
+                continue;
+            }
+            other => return usage_error(&format!("unexpected `{other}`")),
+        }
+        i += 2;
+    }
+    let Some(path) = path else {
+        return usage_error(
+            "usage: vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC]",
+        );
+    };
+    let interpreter = match game_with_setup(&path, &setups) {
+        Ok(i) => i,
+        Err(code) => return code,
+    };
+    // XBoard engines get the options under the names they show (`PairPromotion=0`).
+    let info = vdl_runtime::protocol::GameInfo::new(&interpreter.game);
+    for (name, value) in interpreter.chosen_options() {
+        if let Some(option) = info.options.iter().find(|o| o.name == *name) {
+            let sent = if option.is_switch() {
+                u8::from(value == "on").to_string()
+            } else {
+                value.clone()
+            };
+            config.options.push((option.title.clone(), sent));
+        }
+    }
+    let players: Vec<String> = interpreter
+        .game
+        .players
+        .iter()
+        .filter(|p| !p.neutral)
+        .map(|p| p.name.clone())
+        .collect();
+    let labels: Vec<String> = config.players.iter().map(PlayerSpec::label).collect();
+    let result = play_match(&interpreter, &config, |game, record| {
+        let seats: Vec<String> = record
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(seat, &p)| format!("{}={}", players[seat], labels[p]))
+            .collect();
+        let outcome = match record.winner {
+            Some(seat) => format!("{} ({}) wins", players[seat], labels[record.seats[seat]]),
+            None => "draw".to_string(),
+        };
+        outln!(
+            "game {}: {}: {outcome} by {}, {} plies",
+            game + 1,
+            seats.join(" "),
+            record.reason,
+            record.moves.len()
+        );
+        if verbose {
+            outln!("  moves: {}", record.moves.join(" "));
+        }
+    });
+    let records = match result {
+        Ok(records) => records,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+    };
+    let points = scores(&records, config.players.len());
+    let faults = records.iter().filter(|r| r.fault.is_some()).count();
+    for (label, score) in labels.iter().zip(&points) {
+        outln!("{label}: {score} / {}", records.len());
+    }
+    outln!("{} games, {faults} ended by a fault", records.len());
+    ExitCode::SUCCESS
 }

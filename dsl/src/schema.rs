@@ -394,6 +394,7 @@ const GAME: &[Spec] = &[
     once("author", &[V(Kind::Str, One)]),
     once("source", &[V(Kind::Str, One)]),
     once("based_on", &[V(Kind::Str, One)]),
+    once("aliases", &[V(Kind::Str, Many)]),
 ];
 
 const BOARD: &[Spec] = &[
@@ -762,6 +763,7 @@ const OPTION: &[Spec] = &[
     once("values", &[V(Kind::Any, Many)]),
     once("default", &[V(Kind::Any, One)]),
     once("describe", &[V(Kind::Str, One)]),
+    once("engine_name", &[V(Kind::Str, One)]),
 ];
 
 /// Returns the statements a block accepts.

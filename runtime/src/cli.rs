@@ -17,9 +17,11 @@ pub struct PerftOptions {
     pub moves: Option<String>,
     /// Whether to print the count of each root move.
     pub divide: bool,
+    /// Option values (`--setup NAME=VALUE` or a bare value), for [`Variant::set_options`].
+    pub setups: Vec<String>,
 }
 
-/// Reads `DEPTH [--fen FEN] [--moves "..."] [--divide]` plus any other positional arguments, which are
+/// Reads `DEPTH [--fen FEN] [--moves "..."] [--divide] [--setup X]...` plus any other positional arguments, which are
 /// returned in order before the depth (`vdl perft` has the rule file there).
 ///
 /// # Errors
@@ -43,13 +45,24 @@ pub fn parse_perft_args(
                 options.moves = Some(args.get(i).ok_or("--moves needs a list of moves")?.clone());
             }
             "--divide" => options.divide = true,
+            "--setup" => {
+                i += 1;
+                options.setups.push(
+                    args.get(i)
+                        .ok_or("--setup needs NAME=VALUE or a value")?
+                        .clone(),
+                );
+            }
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
             other => positional.push(other.to_string()),
         }
         i += 1;
     }
     if positional.len() != leading + 1 {
-        return Err("expected DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide]".into());
+        return Err(
+            "expected DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]"
+                .into(),
+        );
     }
     let depth_text = positional.pop().unwrap_or_default();
     options.depth = depth_text

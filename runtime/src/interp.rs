@@ -31,6 +31,10 @@ impl Variant for Interpreter {
     type Move = Move;
     type Undo = Undo;
 
+    fn set_options(&mut self, values: &[String]) -> Result<(), String> {
+        self.rechoose(values)
+    }
+
     fn start(&self) -> Position {
         self.start_position.clone()
     }

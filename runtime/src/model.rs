@@ -18,6 +18,8 @@ pub struct Game {
     pub name: String,
     /// The display title.
     pub title: String,
+    /// Other names engines accept for the game (`variant team-mate` in XBoard).
+    pub aliases: Vec<String>,
     /// 2 or 3.
     pub dimensions: usize,
     /// The boards.
@@ -275,6 +277,8 @@ pub struct GameOption {
     pub values: Vec<String>,
     /// Its default value.
     pub default: Option<String>,
+    /// The name XBoard and UCI show for it (`PairPromotion`), if it differs from `name`.
+    pub engine_name: Option<String>,
 }
 
 /// A checked statement kept in general form: its keyword, resolved arguments and condition.

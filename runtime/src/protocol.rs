@@ -74,6 +74,45 @@ pub struct GameInfo {
     pub holdings: usize,
     /// The piece types.
     pub pieces: Vec<PieceInfo>,
+    /// Other names the game is accepted under (`variant team-mate`).
+    pub aliases: Vec<String>,
+    /// The game's options, which XBoard and UCI offer as engine options.
+    pub options: Vec<OptionInfo>,
+}
+
+/// One option of a game as the protocols offer it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptionInfo {
+    /// The option's name in the rule file (`pair_promotion`).
+    pub name: String,
+    /// The name shown to user interfaces (`PairPromotion`).
+    pub title: String,
+    /// The values it takes (`on off`), as the rule file lists them.
+    pub values: Vec<String>,
+    /// Its default value.
+    pub default: String,
+}
+
+impl OptionInfo {
+    /// Whether the option is a switch: its values are exactly `on` and `off`.
+    pub fn is_switch(&self) -> bool {
+        let mut values: Vec<&str> = self.values.iter().map(String::as_str).collect();
+        values.sort_unstable();
+        values == ["off", "on"]
+    }
+
+    /// The rule file's value for a value a user interface sends: `1`/`true` and `0`/`false` name the
+    /// two states of a switch; anything else is taken as it is.
+    pub fn value_from(&self, text: &str) -> String {
+        if self.is_switch() {
+            match text.to_ascii_lowercase().as_str() {
+                "1" | "true" | "on" => return "on".into(),
+                "0" | "false" | "off" => return "off".into(),
+                _ => {}
+            }
+        }
+        text.to_string()
+    }
 }
 
 /// One piece type as a user interface sees it.
@@ -120,7 +159,34 @@ impl GameInfo {
             boards: game.boards.iter().map(|b| b.size).collect(),
             holdings,
             pieces,
+            aliases: game.aliases.clone(),
+            options: game
+                .options
+                .iter()
+                .map(|o| OptionInfo {
+                    name: o.name.clone(),
+                    title: o.engine_name.clone().unwrap_or_else(|| o.name.clone()),
+                    values: o.values.clone(),
+                    default: o
+                        .default
+                        .clone()
+                        .or_else(|| o.values.first().cloned())
+                        .unwrap_or_default(),
+                })
+                .collect(),
         }
+    }
+
+    /// Whether `name` is the game's name or one of its aliases.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.aliases.iter().any(|a| a == name)
+    }
+
+    /// The option a user interface names, by its title or its rule-file name (ignoring case).
+    pub fn option(&self, name: &str) -> Option<&OptionInfo> {
+        self.options
+            .iter()
+            .find(|o| o.title.eq_ignore_ascii_case(name) || o.name.eq_ignore_ascii_case(name))
     }
 
     /// Returns a player's name, or its number when the game does not name it.
@@ -140,10 +206,10 @@ impl GameInfo {
 /// Returns an error when reading the first line or writing fails.
 pub fn run<V, E, R, W>(engine: &Engine<V, E>, mut input: R, output: W) -> io::Result<()>
 where
-    V: Variant + Sync,
+    V: Variant + Clone + Send + Sync,
     V::Position: Send,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
+    E: Evaluator<V> + Clone + Send + Sync,
     R: BufRead + Send + 'static,
     W: Write,
 {
@@ -181,6 +247,24 @@ fn parse_count(text: &str) -> Result<u64, String> {
         return Ok(0);
     }
     Ok(digits.parse().unwrap_or(u64::MAX))
+}
+
+/// The engine with one option changed, or a message naming what is wrong.
+fn with_option<V: Variant + Clone, E: Clone>(
+    engine: &Engine<V, E>,
+    name: &str,
+    value: &str,
+) -> Result<Engine<V, E>, String> {
+    let option = engine
+        .info
+        .option(name)
+        .ok_or_else(|| format!("unknown option `{name}`"))?;
+    let mut changed = engine.clone();
+    let value = option.value_from(value);
+    changed
+        .variant
+        .set_options(&[format!("{}={value}", option.name)])?;
+    Ok(changed)
 }
 
 /// Moves played, with what takes each back.

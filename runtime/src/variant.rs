@@ -63,6 +63,20 @@ pub trait Variant {
         false
     }
 
+    /// Chooses option values, each `NAME=VALUE` or a bare value one of the game's options lists
+    /// (`--setup`, XBoard and UCI options); values given earlier and not named again are kept, and the
+    /// start position follows the new values.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message naming an unknown option or value; the game is then unchanged.
+    fn set_options(&mut self, values: &[String]) -> Result<(), String> {
+        match values.first() {
+            None => Ok(()),
+            Some(v) => Err(format!("the game has no option for `{v}`")),
+        }
+    }
+
     /// Plays a move.
     fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
     /// Takes back a move played with [`Variant::make`].

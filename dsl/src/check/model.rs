@@ -103,9 +103,16 @@ impl Checker {
             _ => game.name.clone(),
         };
         for child in &d.children {
-            if let ("title", Some(Arg::Str(s))) = (child.keyword.as_str(), child.arguments.first())
-            {
-                game.title = s.clone();
+            match (child.keyword.as_str(), child.arguments.first()) {
+                ("title", Some(Arg::Str(s))) => game.title = s.clone(),
+                ("aliases", _) => {
+                    game.aliases
+                        .extend(child.arguments.iter().filter_map(|a| match a {
+                            Arg::Str(s) => Some(s.clone()),
+                            _ => None,
+                        }))
+                }
+                _ => {}
             }
         }
     }
@@ -555,6 +562,7 @@ fn build_option(d: &Directive) -> GameOption {
         match child.keyword.as_str() {
             "values" => option.values = child.arguments.iter().map(show).collect(),
             "default" => option.default = child.arguments.first().map(show),
+            "engine_name" => option.engine_name = child.arguments.first().map(show),
             _ => {}
         }
     }

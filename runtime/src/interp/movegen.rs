@@ -725,6 +725,17 @@ impl Interpreter {
             if !applies {
                 continue;
             }
+            if let Some(condition) = &promotion.condition {
+                let scope = super::conditions::Scope {
+                    cell: from,
+                    owner,
+                    player: pos.side,
+                    hurdle: None,
+                };
+                if !self.condition_holds(pos, &scope, condition) {
+                    continue;
+                }
+            }
             let list = if promotion.optional {
                 &mut optional
             } else {

@@ -408,6 +408,50 @@ impl Interpreter {
         self
     }
 
+    /// Resolves `--setup` values: `NAME=VALUE`, or a bare value that one of the game's options lists.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message when a bare value belongs to no option.
+    pub fn resolve_options(
+        game: &Game,
+        values: &[String],
+    ) -> Result<Vec<(String, String)>, String> {
+        values
+            .iter()
+            .map(|v| match v.split_once('=') {
+                Some((name, value)) => Ok((name.to_string(), value.to_string())),
+                None => game
+                    .options
+                    .iter()
+                    .find(|o| o.values.iter().any(|x| x == v))
+                    .map(|o| (o.name.clone(), v.clone()))
+                    .ok_or_else(|| format!("no option of the game has the value `{v}`")),
+            })
+            .collect()
+    }
+
+    /// The option values chosen so far (options not listed take their defaults).
+    pub fn chosen_options(&self) -> &[(String, String)] {
+        &self.chosen_options
+    }
+
+    /// Chooses option values over those chosen before, keeping the compiled generator.
+    pub(super) fn rechoose(&mut self, values: &[String]) -> Result<(), String> {
+        let mut chosen = self.chosen_options.clone();
+        for (name, value) in Interpreter::resolve_options(&self.game, values)? {
+            chosen.retain(|(n, _)| *n != name);
+            chosen.push((name, value));
+        }
+        let generator = self.generator.take();
+        let rebuilt = Interpreter::with_options(self.game.clone(), &chosen);
+        self.generator = generator.clone();
+        let mut rebuilt = rebuilt?;
+        rebuilt.generator = generator;
+        *self = rebuilt;
+        Ok(())
+    }
+
     /// Returns the cell at `from + v` on the same board, if it exists.
     #[inline]
     pub(super) fn step(&self, from: CellId, v: Vec3) -> Option<CellId> {

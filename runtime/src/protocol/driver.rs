@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::thread::{self, Scope};
 
 use super::Engine;
@@ -54,7 +55,9 @@ pub(super) enum Interrupt {
 }
 
 /// A protocol's replies to commands.
-pub(super) trait Handler<V: Variant> {
+pub(super) trait Handler<V: Variant, E> {
+    /// The engine as the session has configured it (options change it), for the next search.
+    fn engine(&self) -> Arc<Engine<V, E>>;
     /// Handles a command line while no search runs.
     fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Step<V>>;
     /// Decides what to do with a line that arrives while a search runs.
@@ -73,27 +76,21 @@ enum Event<M> {
 
 /// Runs a session: reads lines until `quit` or the end of input, handling them with `handler`. At the
 /// end of input a search without limits is stopped; one with limits is allowed to finish.
-pub(super) fn drive<V, E, R, W, H>(
-    engine: &Engine<V, E>,
-    input: R,
-    mut output: W,
-    handler: &mut H,
-) -> io::Result<()>
+pub(super) fn drive<V, E, R, W, H>(input: R, mut output: W, handler: &mut H) -> io::Result<()>
 where
-    V: Variant + Sync,
+    V: Variant + Send + Sync,
     V::Position: Send,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
+    E: Evaluator<V> + Send + Sync,
     R: BufRead + Send + 'static,
     W: Write,
-    H: Handler<V>,
+    H: Handler<V, E>,
 {
     let (sender, receiver) = mpsc::channel();
     spawn_reader(input, sender.clone())?;
     let stop = AtomicBool::new(false);
     thread::scope(|scope| {
         let mut session = Session {
-            engine,
             scope,
             sender,
             stop: &stop,
@@ -109,8 +106,7 @@ where
 }
 
 /// The loop's state.
-struct Session<'scope, 'env, V: Variant, E> {
-    engine: &'env Engine<V, E>,
+struct Session<'scope, 'env, V: Variant> {
     scope: &'scope Scope<'scope, 'env>,
     sender: Sender<Event<V::Move>>,
     stop: &'env AtomicBool,
@@ -122,14 +118,13 @@ struct Session<'scope, 'env, V: Variant, E> {
     at_end: bool,
 }
 
-impl<'scope, 'env, V, E> Session<'scope, 'env, V, E>
+impl<'scope, 'env, V> Session<'scope, 'env, V>
 where
-    V: Variant + Sync,
-    V::Position: Send,
+    V: Variant + Send + Sync + 'scope,
+    V::Position: Send + 'scope,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
 {
-    fn run<W: Write, H: Handler<V>>(
+    fn run<E: Evaluator<V> + Send + Sync + 'scope, W: Write, H: Handler<V, E>>(
         &mut self,
         receiver: &Receiver<Event<V::Move>>,
         out: &mut W,
@@ -145,7 +140,7 @@ where
                 match step {
                     Step::Continue => {}
                     Step::Search(request) => {
-                        self.start(request)?;
+                        self.start(request, handler.engine())?;
                         // Lines read already arrived during this search, as far as it is concerned.
                         for line in std::mem::take(&mut pending) {
                             self.arrived(line, &mut pending, handler, out)?;
@@ -182,7 +177,7 @@ where
     }
 
     /// Takes an input line: queued while no search runs, else offered to the handler as an interrupt.
-    fn arrived<W: Write, H: Handler<V>>(
+    fn arrived<E, W: Write, H: Handler<V, E>>(
         &mut self,
         line: String,
         pending: &mut VecDeque<String>,
@@ -205,7 +200,11 @@ where
     }
 
     /// Starts a search on its own thread; it sends its reports and its result to the loop.
-    fn start(&mut self, request: Request<V>) -> io::Result<()> {
+    fn start<E: Evaluator<V> + Send + Sync + 'scope>(
+        &mut self,
+        request: Request<V>,
+        engine: Arc<Engine<V, E>>,
+    ) -> io::Result<()> {
         let mut searcher = self.searcher.take().unwrap_or_default();
         if request.new_game {
             searcher.clear();
@@ -215,7 +214,7 @@ where
         // still answers with a legal move).
         self.stop.store(infinite && self.at_end, Ordering::Relaxed);
         self.searching = Some(infinite);
-        let (engine, stop, sender) = (self.engine, self.stop, self.sender.clone());
+        let (stop, sender) = (self.stop, self.sender.clone());
         thread::Builder::new()
             .name("search".into())
             .spawn_scoped(self.scope, move || {

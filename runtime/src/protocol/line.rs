@@ -2,6 +2,7 @@
 //! command (docs/protocols.md). Errors are replied as `error MESSAGE`; the session goes on.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::driver::{self, Handler, Interrupt, Request, Step};
@@ -22,31 +23,35 @@ const COMMANDS: &str = "game position fen turn moves play undo go stop result is
 /// Returns an error when writing fails.
 pub fn run<V, E, R, W>(engine: &Engine<V, E>, input: R, output: W) -> io::Result<()>
 where
-    V: Variant + Sync,
+    V: Variant + Clone + Send + Sync,
     V::Position: Send,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
+    E: Evaluator<V> + Clone + Send + Sync,
     R: BufRead + Send + 'static,
     W: Write,
 {
     let mut handler = Lines {
-        engine,
+        engine: Arc::new(engine.clone()),
         position: engine.variant.start(),
         history: Vec::new(),
         new_game: true,
     };
-    driver::drive(engine, input, output, &mut handler)
+    driver::drive(input, output, &mut handler)
 }
 
-struct Lines<'a, V: Variant, E> {
-    engine: &'a Engine<V, E>,
+struct Lines<V: Variant, E> {
+    engine: Arc<Engine<V, E>>,
     position: V::Position,
     /// The moves played since the position was set, to take back.
     history: Vec<(V::Move, V::Undo)>,
     new_game: bool,
 }
 
-impl<V: Variant, E: Evaluator<V>> Handler<V> for Lines<'_, V, E> {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Lines<V, E> {
+    fn engine(&self) -> Arc<Engine<V, E>> {
+        Arc::clone(&self.engine)
+    }
+
     fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Step<V>> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, arguments)) = words.split_first() else {
@@ -155,7 +160,7 @@ impl<V: Variant, E: Evaluator<V>> Handler<V> for Lines<'_, V, E> {
     }
 }
 
-impl<V: Variant, E: Evaluator<V>> Lines<'_, V, E> {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> Lines<V, E> {
     /// `position start | FEN [moves M1 M2 ...]`; on error the position stays as it was.
     fn set_position(&mut self, arguments: &[&str], out: &mut dyn Write) -> io::Result<()> {
         let variant = &self.engine.variant;

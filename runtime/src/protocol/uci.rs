@@ -9,6 +9,7 @@
 //! `info string error: ...`.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::driver::{self, Handler, Interrupt, Request, Step};
@@ -19,6 +20,35 @@ use crate::variant::Variant;
 /// Moves left to the time control when the GUI does not say.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
+/// The `option name ...` line of one of the game's options: a switch is a check box, a listed set of
+/// values a combo box, anything else a string.
+fn option_line(option: &super::OptionInfo) -> String {
+    let listed = option
+        .values
+        .iter()
+        .all(|v| v != "text" && !v.starts_with("Range"));
+    if option.is_switch() {
+        format!(
+            "option name {} type check default {}",
+            option.title,
+            option.default == "on"
+        )
+    } else if listed && !option.values.is_empty() {
+        let vars: Vec<String> = option.values.iter().map(|v| format!("var {v}")).collect();
+        format!(
+            "option name {} type combo default {} {}",
+            option.title,
+            option.default,
+            vars.join(" ")
+        )
+    } else {
+        format!(
+            "option name {} type string default {}",
+            option.title, option.default
+        )
+    }
+}
+
 /// Runs a UCI session until `quit` or the end of input.
 ///
 /// # Errors
@@ -26,29 +56,33 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Returns an error when writing fails.
 pub fn run<V, E, R, W>(engine: &Engine<V, E>, input: R, output: W) -> io::Result<()>
 where
-    V: Variant + Sync,
+    V: Variant + Clone + Send + Sync,
     V::Position: Send,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
+    E: Evaluator<V> + Clone + Send + Sync,
     R: BufRead + Send + 'static,
     W: Write,
 {
     let mut handler = Uci {
-        engine,
+        engine: Arc::new(engine.clone()),
         position: engine.variant.start(),
         new_game: true,
     };
-    driver::drive(engine, input, output, &mut handler)
+    driver::drive(input, output, &mut handler)
 }
 
-struct Uci<'a, V: Variant, E> {
-    engine: &'a Engine<V, E>,
+struct Uci<V: Variant, E> {
+    engine: Arc<Engine<V, E>>,
     position: V::Position,
     /// Whether the next search starts a new game (forgets the table).
     new_game: bool,
 }
 
-impl<V: Variant, E: Evaluator<V>> Handler<V> for Uci<'_, V, E> {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
+    fn engine(&self) -> Arc<Engine<V, E>> {
+        Arc::clone(&self.engine)
+    }
+
     fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Step<V>> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, arguments)) = words.split_first() else {
@@ -64,6 +98,9 @@ impl<V: Variant, E: Evaluator<V>> Handler<V> for Uci<'_, V, E> {
                     "option name UCI_Variant type combo default {0} var {0}",
                     info.name
                 )?;
+                for option in &info.options {
+                    writeln!(out, "{}", option_line(option))?;
+                }
                 writeln!(out, "uciok")?;
             }
             "isready" => writeln!(out, "readyok")?,
@@ -108,7 +145,7 @@ impl<V: Variant, E: Evaluator<V>> Handler<V> for Uci<'_, V, E> {
     }
 }
 
-impl<V: Variant, E: Evaluator<V>> Uci<'_, V, E> {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
     /// `setoption name NAME [value VALUE]`: only `UCI_Variant`, set to this game's name, is accepted.
     fn set_option(&mut self, arguments: &[&str], out: &mut dyn Write) -> io::Result<()> {
         let value_at = arguments.iter().position(|w| *w == "value");
@@ -123,9 +160,17 @@ impl<V: Variant, E: Evaluator<V>> Uci<'_, V, E> {
             return error(out, "expected `setoption name NAME [value VALUE]`");
         }
         if !name.eq_ignore_ascii_case("UCI_Variant") {
-            return error(out, &format!("unknown option `{name}`"));
+            return match super::with_option(&self.engine, &name, &value) {
+                Ok(engine) => {
+                    self.engine = Arc::new(engine);
+                    self.position = self.engine.variant.start();
+                    self.new_game = true;
+                    Ok(())
+                }
+                Err(message) => error(out, &message),
+            };
         }
-        if value != self.engine.info.name {
+        if !self.engine.info.answers_to(&value) {
             return error(
                 out,
                 &format!(

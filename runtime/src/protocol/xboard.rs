@@ -13,6 +13,7 @@
 //! the pieces and check their moves. Only games on one 2D board get a `setup` line.
 
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::driver::{self, Handler, Interrupt, Request, Step};
@@ -34,15 +35,15 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// Returns an error when writing fails.
 pub fn run<V, E, R, W>(engine: &Engine<V, E>, input: R, output: W) -> io::Result<()>
 where
-    V: Variant + Sync,
+    V: Variant + Clone + Send + Sync,
     V::Position: Send,
     V::Move: Send + 'static,
-    E: Evaluator<V> + Sync,
+    E: Evaluator<V> + Clone + Send + Sync,
     R: BufRead + Send + 'static,
     W: Write,
 {
     let mut handler = XBoard::new(engine);
-    driver::drive(engine, input, output, &mut handler)
+    driver::drive(input, output, &mut handler)
 }
 
 /// The variant name XBoard knows the game by: orthodox chess is `normal`.
@@ -85,6 +86,34 @@ pub fn setup_line(info: &GameInfo, start: &str) -> Option<String> {
     ))
 }
 
+/// The text of a `feature option="..."` line: a switch is a check box, a short list a combo box,
+/// anything else a string.
+pub fn option_feature(option: &super::OptionInfo) -> String {
+    if option.is_switch() {
+        let on = u8::from(option.default == "on");
+        return format!("{} -check {on}", option.title);
+    }
+    let listed = option
+        .values
+        .iter()
+        .all(|v| v != "text" && !v.starts_with("Range"));
+    if listed && !option.values.is_empty() {
+        let values: Vec<String> = option
+            .values
+            .iter()
+            .map(|v| {
+                if *v == option.default {
+                    format!("*{v}")
+                } else {
+                    v.clone()
+                }
+            })
+            .collect();
+        return format!("{} -combo {}", option.title, values.join(" /// "));
+    }
+    format!("{} -string {}", option.title, option.default)
+}
+
 /// The `piece` lines describing each single-letter piece's moves in XBetza, for both colours (`&`).
 pub fn piece_lines(info: &GameInfo) -> Vec<String> {
     info.pieces
@@ -94,8 +123,8 @@ pub fn piece_lines(info: &GameInfo) -> Vec<String> {
         .collect()
 }
 
-struct XBoard<'a, V: Variant, E> {
-    engine: &'a Engine<V, E>,
+struct XBoard<V: Variant, E> {
+    engine: Arc<Engine<V, E>>,
     position: V::Position,
     /// The moves played since the position was set, to take back.
     history: Vec<(V::Move, V::Undo)>,
@@ -117,7 +146,11 @@ struct XBoard<'a, V: Variant, E> {
     new_game: bool,
 }
 
-impl<V: Variant, E: Evaluator<V>> Handler<V> for XBoard<'_, V, E> {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E> {
+    fn engine(&self) -> Arc<Engine<V, E>> {
+        Arc::clone(&self.engine)
+    }
+
     fn command(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Step<V>> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, arguments)) = words.split_first() else {
@@ -156,6 +189,7 @@ impl<V: Variant, E: Evaluator<V>> Handler<V> for XBoard<'_, V, E> {
             "level" => self.level(arguments, line, out)?,
             "st" | "sd" | "time" | "otim" => self.limit(command, arguments, line, out)?,
             "quit" => return Ok(Step::Quit),
+            "option" => self.set_option(&arguments.join(" "), line, out)?,
             _ => {
                 // A bare move, from a GUI that ignored `usermove=1`.
                 let mut position = self.position.clone();
@@ -205,10 +239,10 @@ impl<V: Variant, E: Evaluator<V>> Handler<V> for XBoard<'_, V, E> {
     }
 }
 
-impl<'a, V: Variant, E: Evaluator<V>> XBoard<'a, V, E> {
-    fn new(engine: &'a Engine<V, E>) -> Self {
+impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
+    fn new(engine: &Engine<V, E>) -> Self {
         XBoard {
-            engine,
+            engine: Arc::new(engine.clone()),
             position: engine.variant.start(),
             history: Vec::new(),
             engine_side: None,
@@ -235,8 +269,14 @@ impl<'a, V: Variant, E: Evaluator<V>> XBoard<'a, V, E> {
             "feature ping=1 setboard=1 usermove=1 playother=1 colors=0 time=1 draw=0 sigint=0 \
              sigterm=0 reuse=1 analyze=0 san=0 myname=\"vdl {}\" variants=\"{}\"",
             info.title,
-            variant_name(info)
+            std::iter::once(variant_name(info))
+                .chain(info.aliases.iter().cloned())
+                .collect::<Vec<_>>()
+                .join(",")
         )?;
+        for option in &info.options {
+            writeln!(out, "feature option=\"{}\"", option_feature(option))?;
+        }
         writeln!(out, "feature done=1")
     }
 
@@ -251,7 +291,7 @@ impl<'a, V: Variant, E: Evaluator<V>> XBoard<'a, V, E> {
 
     fn variant(&mut self, arguments: &[&str], line: &str, out: &mut dyn Write) -> io::Result<()> {
         let info = &self.engine.info;
-        if arguments != [variant_name(info).as_str()] {
+        if !matches!(arguments, [name] if *name == variant_name(info) || info.answers_to(name)) {
             return writeln!(out, "Error (unsupported variant): {line}");
         }
         let start = self
@@ -265,6 +305,22 @@ impl<'a, V: Variant, E: Evaluator<V>> XBoard<'a, V, E> {
             }
         }
         Ok(())
+    }
+
+    /// `option NAME=VALUE`: changes one of the game's options; the game restarts from its start.
+    fn set_option(&mut self, text: &str, line: &str, out: &mut dyn Write) -> io::Result<()> {
+        let Some((name, value)) = text.split_once('=') else {
+            return writeln!(out, "Error (expected option NAME=VALUE): {line}");
+        };
+        match super::with_option(&self.engine, name.trim(), value.trim()) {
+            Ok(engine) => {
+                self.engine = Arc::new(engine);
+                self.position = self.engine.variant.start();
+                self.history.clear();
+                Ok(())
+            }
+            Err(message) => writeln!(out, "Error ({message}): {line}"),
+        }
     }
 
     fn set_board(&mut self, fen: &str, out: &mut dyn Write) -> io::Result<()> {
