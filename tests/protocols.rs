@@ -618,3 +618,64 @@ fn terminal_play_reports_the_end_of_the_game() {
     assert!(text.contains("game over: black wins (checkmate)"), "{text}");
     assert_eq!(result.and_then(|r| r.winner), Some(1));
 }
+
+#[test]
+fn xboard_offers_the_games_options_and_accepts_its_aliases() {
+    let engine = engine("team-mate-chess");
+    let lines = session(
+        &engine,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nvariant team-mate\nvariant nonsense\n",
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("variants=\"teammate,team-mate\"")));
+    assert!(lines
+        .iter()
+        .any(|l| l == "feature option=\"PairPromotion -check 1\""));
+    assert_eq!(starting(&lines, "setup ").len(), 1, "{lines:?}");
+    assert_eq!(
+        starting(&lines, "Error (unsupported variant)"),
+        ["Error (unsupported variant): variant nonsense"]
+    );
+}
+
+#[test]
+fn xboard_pair_promotion_option_removes_the_brute_pair() {
+    let engine = engine("team-mate-chess");
+    let script = |option: &str| {
+        format!(
+            "xboard\nprotover 2\nvariant team-mate\n{option}\nsetboard 4k3/P7/8/8/8/8/8/4K3 w - - 0 1\n\
+             force\nusermove a7a8b\nping 1\n"
+        )
+    };
+    let on = session(&engine, Protocol::XBoard, &script("option PairPromotion=1"));
+    assert!(starting(&on, "Illegal move").is_empty(), "{on:?}");
+    let off = session(&engine, Protocol::XBoard, &script("option PairPromotion=0"));
+    assert_eq!(starting(&off, "Illegal move").len(), 1, "{off:?}");
+    let bad = session(
+        &engine,
+        Protocol::XBoard,
+        "xboard\noption NoSuchThing=1\noption PairPromotion\n",
+    );
+    assert_eq!(starting(&bad, "Error").len(), 2, "{bad:?}");
+}
+
+#[test]
+fn uci_offers_the_games_options() {
+    let engine = engine("team-mate-chess");
+    let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    let lines = session(
+        &engine,
+        Protocol::Uci,
+        &format!(
+            "uci\nsetoption name UCI_Variant value team-mate\nsetoption name PairPromotion value false\n\
+             position fen {fen} moves a7a8b\nsetoption name PairPromotion value maybe\nisready\n"
+        ),
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name PairPromotion type check default true"));
+    // With the option off, the pair promotion is not a legal move; `maybe` is no value of it.
+    assert_eq!(starting(&lines, "info string error").len(), 2, "{lines:?}");
+}

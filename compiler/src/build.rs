@@ -138,6 +138,10 @@ pub fn build_crate(
     let binary = target_dir
         .join("release")
         .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
+    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
     std::fs::copy(&binary, output).map_err(|e| {
         format!(
             "cannot copy {} to {}: {e}",

@@ -75,7 +75,7 @@ pub struct MatchConfig {
     pub base: Duration,
     /// Time added after each move.
     pub increment: Duration,
-    /// A depth limit for the in-process search (it then ignores the clock).
+    /// A depth limit: the in-process search then ignores the clock; XBoard engines get `sd`.
     pub depth: Option<u32>,
     /// Games still going after this many plies are drawn by adjudication.
     pub max_plies: usize,
@@ -215,6 +215,9 @@ impl XBoardEngine {
             seconds % 60,
             config.increment.as_secs_f64()
         ))?;
+        if let Some(depth) = config.depth {
+            self.send(&format!("sd {depth}"))?;
+        }
         self.send("force\npost")?;
         self.synchronise()
     }

@@ -126,3 +126,72 @@ fn emit_prints_deterministic_rust() {
     assert!(first.starts_with("// Generated from `examples/dobutsu.vdl` by vdl; do not edit."));
     assert_eq!(first, second);
 }
+
+/// The score line of a player in `vdl match` output: `LABEL: POINTS / GAMES`.
+fn match_score(text: &str, label: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{label}: ")))
+        .and_then(|rest| rest.split(" / ").next())
+        .and_then(|points| points.parse().ok())
+        .unwrap_or_else(|| panic!("no score for {label} in\n{text}"))
+}
+
+#[test]
+fn match_referees_the_search_against_a_random_mover() {
+    let output = vdl(&[
+        "match",
+        "examples/losalamos.vdl",
+        "--players",
+        "search,random",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--max-plies",
+        "200",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("game 1: white=search black=random"), "{text}");
+    assert!(text.contains("game 2: white=random black=search"), "{text}");
+    assert!(text.contains("2 games, 0 ended by a fault"), "{text}");
+    assert!(match_score(&text, "search") >= 1.5, "{text}");
+}
+
+#[test]
+fn match_drives_xboard_engines() {
+    let engine = format!(
+        "xboard:{} engine examples/losalamos.vdl xboard",
+        env!("CARGO_BIN_EXE_vdl")
+    );
+    let players = format!("{engine},random");
+    let output = vdl(&[
+        "match",
+        "examples/losalamos.vdl",
+        "--players",
+        &players,
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--openings",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("2 games, 0 ended by a fault"), "{text}");
+    assert!(!text.contains("illegal"), "{text}");
+    assert!(match_score(&text, &engine[7..]) >= 1.5, "{text}");
+}
+
+#[test]
+fn match_rejects_bad_players_and_counts() {
+    let output = vdl(&["match", "examples/chess.vdl", "--players", "search,human"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("xboard:COMMAND"));
+    let output = vdl(&["match", "examples/chess.vdl", "--players", "search"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("the game has 2 players; 1 were given"));
+    let output = vdl(&["match", "examples/chess.vdl", "--players", "search,random", "--time", "x"]);
+    assert_eq!(output.status.code(), Some(2));
+}
