@@ -799,7 +799,20 @@ fn match_command(args: &[String]) -> ExitCode {
         .filter(|p| !p.neutral)
         .map(|p| p.name.clone())
         .collect();
-    let labels: Vec<String> = config.players.iter().map(PlayerSpec::label).collect();
+    // Labels name players uniquely: a label given twice gets its position (`random#2`).
+    let labels: Vec<String> = config
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let label = p.label();
+            if config.players.iter().filter(|q| q.label() == label).count() > 1 {
+                format!("{label}#{}", i + 1)
+            } else {
+                label
+            }
+        })
+        .collect();
     let result = play_match(&interpreter, &config, |game, record| {
         let seats: Vec<String> = record
             .seats
