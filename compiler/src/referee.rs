@@ -6,6 +6,8 @@
 //! is played once with each colour. The referee keeps the clocks: an engine that exceeds its time,
 //! sends an illegal move, stops answering or crashes loses the game, and the record says which.
 //!
+//! A result the rules let a player claim (a third repetition, the move rule) ends the game at once.
+//!
 //! XBoard engines are driven in force mode: before its turn an engine receives the moves played since
 //! it last moved, then `time`, `otim` and `go`; after its `move`, `force`.
 
@@ -386,6 +388,12 @@ fn play_game(
         if let Some(result) = interpreter.outcome(&mut position) {
             record.winner = result.winner;
             record.reason = result.reason;
+            return record;
+        }
+        // A draw (or win) a player could claim is taken at once, as a GUI would on a claim.
+        if let Some(result) = interpreter.claimable(&position) {
+            record.winner = result.winner;
+            record.reason = format!("{} (claimed)", result.reason);
             return record;
         }
         if record.moves.len() >= config.max_plies {

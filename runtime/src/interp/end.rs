@@ -54,6 +54,16 @@ impl Interpreter {
             .find_map(|rule| self.immediate_rule(pos, rule))
     }
 
+    /// The result a player could claim now: the first rule that is only claimed (`repetition 3 draw
+    /// claim`, `move_rule 50 draw claim`) and holds in this position.
+    pub fn claimable(&self, pos: &Position) -> Option<GameResult> {
+        self.game
+            .end
+            .iter()
+            .filter(|r| !r.automatic && self.rule_condition(pos, r))
+            .find_map(|rule| self.immediate_rule(pos, rule))
+    }
+
     /// A checkmate, stalemate or no-moves rule, when the side to move has no legal move.
     fn no_move_rule(&self, pos: &Position, rule: &EndRule) -> Option<GameResult> {
         let side = pos.side;
