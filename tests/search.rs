@@ -216,3 +216,22 @@ fn values_come_from_the_rule_file_or_from_mobility() {
     };
     assert!(pawn < knight && knight < bishop && bishop < rook && rook < queen);
 }
+
+#[test]
+fn a_third_repetition_is_claimable_not_automatic_in_chess() {
+    let (variant, _) = example("chess");
+    let mut position = variant.start();
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    for (i, text) in shuffle.iter().chain(&shuffle).enumerate() {
+        assert!(
+            variant.claimable(&position).is_none(),
+            "nothing to claim before move {i}"
+        );
+        let mv = variant.parse_move(&mut position, text).expect("legal");
+        variant.make(&mut position, mv);
+    }
+    // The start position for the third time: a draw to claim, and the game goes on otherwise.
+    let claim = variant.claimable(&position).expect("a claimable draw");
+    assert_eq!(claim.winner, None);
+    assert!(variant.outcome(&mut position).is_none());
+}
