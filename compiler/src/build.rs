@@ -161,7 +161,7 @@ mod generated;
 use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]]
+const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE]]
   with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {
@@ -193,6 +193,28 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         };
+    }
+    if mode == "random" {
+        let mut arguments = vec!["--random".to_string()];
+        arguments.extend(args[1..].iter().cloned());
+        let options = match vdl_runtime::cli::parse_random_args(&arguments) {
+            Ok((rest, options)) if rest.is_empty() => options,
+            Ok((rest, _)) => {
+                eprintln!("error: unexpected `{}`\n{USAGE}", rest.join(" "));
+                return ExitCode::from(2);
+            }
+            Err(message) => {
+                eprintln!("error: {message}\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(message) = vdl_runtime::Variant::set_options(&mut engine, &options.setups) {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+        let players: Vec<String> = engine.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
+        vdl_runtime::cli::run_random_games(&engine, &players, &options, &mut std::io::stdout());
+        return ExitCode::SUCCESS;
     }
     let engine = vdl_runtime::protocol::Engine::from_interpreter(engine);
     let input = BufReader::new(std::io::stdin());

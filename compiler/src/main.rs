@@ -35,7 +35,7 @@ Usage:
   vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
   vdl show FILE [--fen FEN] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
                                            draw a position for people
-  vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N]
+  vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
                                            play random games to the end and summarise the results
   vdl play FILE [--seats human,engine,...] [--depth N]
                                            play in the terminal against the engine
@@ -282,6 +282,18 @@ fn build_command(args: &[String]) -> ExitCode {
         [flag, output, path] if flag == "-o" => (path, output),
         _ => return usage_error("usage: vdl build FILE -o PATH"),
     };
+    build_engine(path, output)
+}
+
+/// The directory where engine crates are written and built (`VDL_BUILD_DIR`, else a temporary one).
+fn build_dir() -> std::path::PathBuf {
+    std::env::var_os("VDL_BUILD_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("vdl-engines"))
+}
+
+/// Builds the engine of a rule file at `output`.
+fn build_engine(path: &str, output: &str) -> ExitCode {
     let (source, code) = match generated_code(path) {
         Ok(generated) => generated,
         Err(code) => return code,
@@ -291,9 +303,7 @@ fn build_command(args: &[String]) -> ExitCode {
         .game
         .map(|g| g.name)
         .unwrap_or_else(|| "engine".into());
-    let work = std::env::var_os("VDL_BUILD_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("vdl-engines"));
+    let work = build_dir();
     let crate_dir = work.join(&name);
     let started = std::time::Instant::now();
     let package = match vdl::build::write_crate(&crate_dir, &name, &code) {
@@ -480,32 +490,26 @@ fn show_command(args: &[String]) -> ExitCode {
 }
 
 fn play_command(args: &[String]) -> ExitCode {
-    use vdl_runtime::Variant;
+    let (rest, random) = match vdl_runtime::cli::parse_random_args(args) {
+        Ok(parsed) => parsed,
+        Err(message) => return usage_error(&message),
+    };
     let mut path = None;
-    let mut games = None;
-    let mut seed: u64 = 1;
-    let mut max_plies: usize = 1000;
-    let mut setups = Vec::new();
     let mut seats: Vec<String> = vec!["human".into(), "engine".into()];
     let mut depth: u32 = 4;
+    let mut engine_kind = "interpreter".to_string();
     let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--random" => games = value.parse::<usize>().ok(),
-            "--seed" => match value.parse() {
-                Ok(s) => seed = s,
-                Err(_) => return usage_error(&format!("seed `{value}` is not a number")),
-            },
-            "--max-plies" => match value.parse() {
-                Ok(n) => max_plies = n,
-                Err(_) => return usage_error(&format!("`{value}` is not a number of plies")),
-            },
-            "--setup" => setups.push(value),
+    while i < rest.len() {
+        let value = rest.get(i + 1).cloned().unwrap_or_default();
+        match rest[i].as_str() {
             "--seats" => seats = value.split(',').map(str::to_string).collect(),
             "--depth" => match value.parse() {
                 Ok(d) => depth = d,
                 Err(_) => return usage_error(&format!("depth `{value}` is not a number")),
+            },
+            "--engine" => match value.as_str() {
+                "interpreter" | "compiled" => engine_kind = value,
+                _ => return usage_error("--engine takes `interpreter` or `compiled`"),
             },
             other if !other.starts_with("--") && path.is_none() => {
                 path = Some(other.to_string());
@@ -517,22 +521,17 @@ fn play_command(args: &[String]) -> ExitCode {
         i += 2;
     }
     let Some(path) = path else {
-        return usage_error("usage: vdl play FILE [--random GAMES [--seed S] [--max-plies N]] [--seats human,engine,...] [--depth N] [--setup NAME=VALUE]");
+        return usage_error("usage: vdl play FILE [--random GAMES [--seed S] [--max-plies N] [--engine interpreter|compiled]] [--seats human,engine,...] [--depth N] [--setup NAME=VALUE]");
     };
-    let Some(games) = games else {
-        return play_interactive(&path, &setups, &seats, depth);
-    };
-    let interpreter = match game_with_setup(&path, &setups) {
+    if !args.iter().any(|a| a == "--random") {
+        return play_interactive(&path, &random.setups, &seats, depth);
+    }
+    if engine_kind == "compiled" {
+        return random_games_compiled(&path, &random);
+    }
+    let interpreter = match game_with_setup(&path, &random.setups) {
         Ok(i) => i,
         Err(code) => return code,
-    };
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     };
     let players: Vec<String> = interpreter
         .game
@@ -541,59 +540,41 @@ fn play_command(args: &[String]) -> ExitCode {
         .filter(|p| !p.neutral)
         .map(|p| p.name.clone())
         .collect();
-    let mut wins = vec![0usize; players.len()];
-    let (mut draws, mut unfinished) = (0usize, 0usize);
-    for game in 1..=games {
-        let mut position = interpreter.start();
-        let mut plies = 0;
-        let result = loop {
-            if let Some(result) = interpreter.outcome(&mut position) {
-                break Some(result);
-            }
-            if plies >= max_plies {
-                break None;
-            }
-            let mut moves = Vec::new();
-            interpreter.legal_moves(&mut position, &mut moves);
-            if moves.is_empty() {
-                break None;
-            }
-            let mv = moves[(next() % moves.len() as u64) as usize];
-            interpreter.make(&mut position, mv);
-            plies += 1;
-        };
-        let text = match &result {
-            Some(r) => match r.winner {
-                Some(w) => {
-                    wins[w] += 1;
-                    format!(
-                        "{} wins ({})",
-                        players.get(w).cloned().unwrap_or_default(),
-                        r.reason
-                    )
-                }
-                None => {
-                    draws += 1;
-                    format!("draw ({})", r.reason)
-                }
-            },
-            None => {
-                unfinished += 1;
-                format!("unfinished after {max_plies} plies")
-            }
-        };
-        outln!("game {game}: {text}, {plies} plies");
-    }
-    let summary: Vec<String> = players
-        .iter()
-        .zip(&wins)
-        .map(|(p, w)| format!("{p} {w}"))
-        .collect();
-    outln!(
-        "{games} games: {}, draws {draws}, unfinished {unfinished}",
-        summary.join(", ")
-    );
+    vdl_runtime::cli::run_random_games(&interpreter, &players, &random, &mut std::io::stdout());
     ExitCode::SUCCESS
+}
+
+/// `vdl play FILE --random N --engine compiled`: builds the game's engine, then lets it play.
+fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -> ExitCode {
+    let stem = std::path::Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "engine".into());
+    let engine = build_dir().join("bin").join(&stem);
+    let built = build_engine(path, &engine.to_string_lossy());
+    if built != ExitCode::SUCCESS {
+        return built;
+    }
+    let mut command = std::process::Command::new(&engine);
+    command.args([
+        "random".to_string(),
+        random.games.to_string(),
+        "--seed".into(),
+        random.seed.to_string(),
+        "--max-plies".into(),
+        random.max_plies.to_string(),
+    ]);
+    for setup in &random.setups {
+        command.args(["--setup", setup]);
+    }
+    match command.status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: cannot run {}: {e}", engine.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// A person plays against the engine (or several people, or engines) in the terminal.

@@ -135,3 +135,144 @@ pub fn run_perft<V: Variant>(
     let _ = writeln!(out, "nodes {nodes}");
     Ok(nodes)
 }
+
+/// The options of a run of random games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomOptions {
+    /// How many games.
+    pub games: usize,
+    /// The seed of the move choices.
+    pub seed: u64,
+    /// Games still going after this many plies are reported unfinished.
+    pub max_plies: usize,
+    /// Option values (`--setup`), for [`Variant::set_options`].
+    pub setups: Vec<String>,
+}
+
+impl Default for RandomOptions {
+    fn default() -> Self {
+        RandomOptions {
+            games: 1,
+            seed: 1,
+            max_plies: 1000,
+            setups: Vec::new(),
+        }
+    }
+}
+
+/// Reads `--random GAMES [--seed S] [--max-plies N] [--setup X]...`, returning the other arguments.
+///
+/// # Errors
+///
+/// Returns a usage message.
+pub fn parse_random_args(args: &[String]) -> Result<(Vec<String>, RandomOptions), String> {
+    let mut options = RandomOptions::default();
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let value = || args.get(i + 1).ok_or(format!("{} needs a value", args[i]));
+        match args[i].as_str() {
+            "--random" => {
+                let v = value()?;
+                options.games = v
+                    .parse()
+                    .map_err(|_| format!("`{v}` is not a number of games"))?;
+            }
+            "--seed" => {
+                let v = value()?;
+                options.seed = v
+                    .parse()
+                    .map_err(|_| format!("seed `{v}` is not a number"))?;
+            }
+            "--max-plies" => {
+                let v = value()?;
+                options.max_plies = v
+                    .parse()
+                    .map_err(|_| format!("`{v}` is not a number of plies"))?;
+            }
+            "--setup" => options.setups.push(value()?.clone()),
+            _ => {
+                rest.push(args[i].clone());
+                i += 1;
+                continue;
+            }
+        }
+        i += 2;
+    }
+    Ok((rest, options))
+}
+
+/// Plays random games (each legal move equally likely, from a SplitMix64 stream seeded with
+/// `options.seed`) to their end and prints one line per game with its result and length, then a
+/// summary: the same output for `vdl play --random` and a built engine's `random` command.
+/// `players` names the players in turn order. Returns the number of unfinished games.
+pub fn run_random_games<V: Variant>(
+    variant: &V,
+    players: &[String],
+    options: &RandomOptions,
+    out: &mut dyn Write,
+) -> usize {
+    let mut state = options.seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let name = |p: usize| players.get(p).cloned().unwrap_or_else(|| p.to_string());
+    let mut wins = vec![0usize; players.len()];
+    let (mut draws, mut unfinished) = (0usize, 0usize);
+    let mut moves = Vec::new();
+    for game in 1..=options.games {
+        let mut position = variant.start();
+        let mut plies = 0;
+        let result = loop {
+            if let Some(result) = variant.outcome(&mut position) {
+                break Some(result);
+            }
+            if plies >= options.max_plies {
+                break None;
+            }
+            moves.clear();
+            variant.legal_moves(&mut position, &mut moves);
+            if moves.is_empty() {
+                break None;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            variant.make(&mut position, mv);
+            plies += 1;
+        };
+        let text = match &result {
+            Some(r) => match r.winner {
+                Some(w) => {
+                    if let Some(count) = wins.get_mut(w) {
+                        *count += 1;
+                    }
+                    format!("{} wins ({})", name(w), r.reason)
+                }
+                None => {
+                    draws += 1;
+                    format!("draw ({})", r.reason)
+                }
+            },
+            None => {
+                unfinished += 1;
+                format!("unfinished after {} plies", options.max_plies)
+            }
+        };
+        let _ = writeln!(out, "game {game}: {text}, {plies} plies");
+    }
+    let summary: Vec<String> = players
+        .iter()
+        .zip(&wins)
+        .map(|(p, w)| format!("{p} {w}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} games: {}, draws {draws}, unfinished {unfinished}",
+        options.games,
+        summary.join(", ")
+    );
+    unfinished
+}
