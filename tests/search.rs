@@ -227,9 +227,11 @@ fn a_third_repetition_is_claimable_not_automatic_in_chess() {
             variant.claimable(&position).is_none(),
             "nothing to claim before move {i}"
         );
+        assert_eq!(variant.repeats(&position), i >= 4, "before move {i}");
         let mv = variant.parse_move(&mut position, text).expect("legal");
         variant.make(&mut position, mv);
     }
+    assert!(variant.repeats(&position), "the start position recurs");
     // The start position for the third time: a draw to claim, and the game goes on otherwise.
     let claim = variant.claimable(&position).expect("a claimable draw");
     assert_eq!(claim.winner, None);

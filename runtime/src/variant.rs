@@ -77,6 +77,12 @@ pub trait Variant {
         }
     }
 
+    /// Whether the position occurred before in the game (the search scores a return to an earlier
+    /// position as a draw). The default knows no history.
+    fn repeats(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
     /// Plays a move.
     fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
     /// Takes back a move played with [`Variant::make`].

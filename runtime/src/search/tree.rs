@@ -203,8 +203,9 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         self.nodes += 1;
         self.pv[ply].clear();
         let key = self.key(position);
-        if self.path.contains(&key) {
-            // A repetition on the line searched: call it a draw rather than go round in circles.
+        if self.path.contains(&key) || (ply > 0 && self.variant.repeats(position)) {
+            // A repetition on the line searched, or of a position of the game: call it a draw rather
+            // than go round in circles.
             return 0;
         }
         let entry = self.table.probe(key);
