@@ -37,6 +37,7 @@ Usage:
                                            draw a position for people
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N]
                                            play random games to the end and summarise the results
+                                           (at most N single moves, default 1000 turns' worth)
   vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
   vdl help                                 this text
 
@@ -491,7 +492,7 @@ fn play_command(args: &[String]) -> ExitCode {
     let mut path = None;
     let mut games = None;
     let mut seed: u64 = 1;
-    let mut max_plies: usize = 1000;
+    let mut max_plies: Option<usize> = None;
     let mut setups = Vec::new();
     let mut seats: Vec<String> = vec!["human".into(), "engine".into()];
     let mut depth: u32 = 4;
@@ -505,7 +506,7 @@ fn play_command(args: &[String]) -> ExitCode {
                 Err(_) => return usage_error(&format!("seed `{value}` is not a number")),
             },
             "--max-plies" => match value.parse() {
-                Ok(n) => max_plies = n,
+                Ok(n) => max_plies = Some(n),
                 Err(_) => return usage_error(&format!("`{value}` is not a number of plies")),
             },
             "--setup" => setups.push(value),
@@ -533,6 +534,8 @@ fn play_command(args: &[String]) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
+    // By default a game may last 1000 turns (of one or several single moves).
+    let max_plies = max_plies.unwrap_or(1000 * interpreter.game.moves_per_turn.max(1) as usize);
     let mut state = seed;
     let mut next = move || {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

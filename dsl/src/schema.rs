@@ -367,6 +367,7 @@ const NOTATION: &[Spec] = &[
     once("move", &[V(Kind::Str, One)]),
     once("capture_suffix", &[V(Kind::Str, One)]),
     once("pass", &[V(Kind::Str, One)]),
+    once("position", &[V(Kind::Str, One)]),
 ];
 
 const SCORING: &[Spec] = &[

@@ -7,7 +7,7 @@ use vdl_runtime::model::{
 };
 
 use super::Checker;
-use crate::ast::{Statement, Value};
+use crate::ast::{Statement, Value, ValueKind};
 use crate::error::ErrorKind;
 use crate::span::Span;
 
@@ -71,14 +71,18 @@ impl Checker {
                 "option" => game.options.push(build_option(d)),
                 "custodian" => game.custodian = Some(d.clone()),
                 "notation" => {
-                    game.move_notation =
+                    let template = |keyword: &str| {
                         d.children
                             .iter()
-                            .find(|c| c.keyword == "move")
+                            .find(|c| c.keyword == keyword)
                             .and_then(|c| match c.arguments.first() {
                                 Some(Arg::Str(template)) => Some(template.clone()),
                                 _ => None,
                             })
+                    };
+                    game.move_notation = template("move");
+                    game.capture_suffix = template("capture_suffix");
+                    game.position_notation = template("position");
                 }
                 _ => {}
             }
@@ -88,6 +92,8 @@ impl Checker {
         game.zones = self.build_zones(statements, directives);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
+        self.check_freeze(statements);
+        self.check_position_template(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -403,6 +409,104 @@ impl Checker {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// `freeze after EVENT`: the event must be one that happens to the piece that moves.
+    fn check_freeze(&mut self, statements: &[Statement]) {
+        const FREEZE_EVENTS: &[&str] = &["move", "jump", "unpin", "capture", "stack"];
+        let freezes = statements
+            .iter()
+            .filter(|s| s.keyword.text == "turn")
+            .flat_map(Statement::children)
+            .filter(|s| s.keyword.text == "freeze");
+        for statement in freezes {
+            let [_, value] = statement.arguments.as_slice() else {
+                continue; // a missing event is reported by the statement's schema
+            };
+            let ValueKind::Path(path) = &value.kind else {
+                continue;
+            };
+            let event = path
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
+            if !FREEZE_EVENTS.contains(&event.as_str()) {
+                let suggestion = super::suggest(&event, FREEZE_EVENTS.iter().copied());
+                self.error(
+                    value.span,
+                    ErrorKind::UnknownFreezeEvent { event, suggestion },
+                );
+            }
+        }
+    }
+
+    /// `notation { position "..." }`: `{FIELD}`s of the known fields separated by spaces, `{board}`
+    /// first, each at most once. The label points at the field at fault inside the string.
+    fn check_position_template(&mut self, statements: &[Statement]) {
+        const FIELDS: &[&str] = &[
+            "board",
+            "side",
+            "moves_done",
+            "frozen",
+            "captures",
+            "halfmove",
+            "fullmove",
+        ];
+        let templates = statements
+            .iter()
+            .filter(|s| s.keyword.text == "notation")
+            .flat_map(Statement::children)
+            .filter(|s| s.keyword.text == "position")
+            .filter_map(|s| s.arguments.first());
+        for value in templates {
+            let ValueKind::Str { text, raw } = &value.kind else {
+                continue;
+            };
+            let mut seen: Vec<&str> = Vec::new();
+            let mut offset = 0;
+            for token in text.split(' ') {
+                let start = offset;
+                offset += token.len() + 1;
+                if token.is_empty() {
+                    continue;
+                }
+                let span = if *raw {
+                    let at = value.span.start as usize + 1 + start;
+                    Span::new(at, at + token.len())
+                } else {
+                    value.span
+                };
+                let field = token
+                    .strip_prefix('{')
+                    .and_then(|t| t.strip_suffix('}'))
+                    .filter(|f| !f.contains(['{', '}']));
+                let detail = match field {
+                    None => Some(format!("`{token}` is not a `{{FIELD}}`")),
+                    Some(f) if !FIELDS.contains(&f) => Some(format!("unknown field `{token}`")),
+                    Some(f) if seen.contains(&f) => Some(format!("`{token}` is given twice")),
+                    Some(f) if seen.is_empty() && f != "board" => {
+                        Some(format!("`{token}` comes before `{{board}}`"))
+                    }
+                    Some(f) => {
+                        seen.push(f);
+                        None
+                    }
+                };
+                if let Some(detail) = detail {
+                    self.error(span, ErrorKind::InvalidPositionTemplate { detail });
+                    return;
+                }
+            }
+            if seen.is_empty() {
+                self.error(
+                    value.span,
+                    ErrorKind::InvalidPositionTemplate {
+                        detail: "no `{board}`".into(),
+                    },
+                );
             }
         }
     }

@@ -150,7 +150,8 @@ impl Interpreter {
     pub(super) fn generate_pseudo(&self, pos: &Position, out: &mut Vec<Move>) {
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
-            if !occ.is_empty() && occ.owner() == side {
+            // A frozen piece (`freeze after`) has no moves until the end of the turn.
+            if !occ.is_empty() && occ.owner() == side && !occ.is_frozen() {
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
         }
