@@ -421,6 +421,26 @@ fn s20_threefold_repetition_of_turn_start_positions() {
 }
 
 #[test]
+fn the_no_capture_limit_counts_completed_turns() {
+    // §7.4: 100 consecutive completed turns without a removal draw; a removal restarts the count at
+    // the end of its turn. The count is not part of the position string, so it is set directly.
+    for_both(|e| {
+        let mut pos = e.pos("7L/8/8/8/3l4/8/8/8 b");
+        pos.halfmove = 99;
+        e.play(&mut pos, "d4-d5 d5-d6 d6-d7");
+        assert_eq!(e.winner(&mut pos), None, "99 turns and a part");
+        e.play(&mut pos, "d7-d8");
+        assert_eq!(e.winner(&mut pos), Some(None), "100 completed turns");
+
+        let mut pos = e.pos("8/8/8/3l4/3L4/2v5/8/7L b");
+        pos.halfmove = 99;
+        e.play(&mut pos, "c3-d3 d5-d6 d6-d7 d7-d8");
+        assert_eq!(pos.halfmove, 0, "the turn removed a piece");
+        assert_eq!(e.winner(&mut pos), None);
+    });
+}
+
+#[test]
 fn capture_suffixes_are_accepted_when_they_name_every_captured_cell() {
     // §6.9, §6.10: `x<cell>` for every captured unit, in any order, or none at all.
     for_both(|e| {
