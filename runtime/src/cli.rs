@@ -99,15 +99,19 @@ pub fn run_perft<V: Variant>(
     let nodes = if options.depth == 0 {
         1
     } else {
-        let results = crate::perft::divide(variant, &mut position, options.depth, |done, total| {
-            if progress {
-                eprint!("\r{done}/{total} root moves");
-            }
-        });
+        let mut results =
+            crate::perft::divide(variant, &mut position, options.depth, |done, total| {
+                if progress {
+                    eprint!("\r{done}/{total} root moves");
+                }
+            });
         if progress {
             eprint!("\r");
         }
         if options.divide {
+            // Root moves in ASCII order of their text, so that lists from different generators compare
+            // line by line.
+            results.sort();
             for (text, count) in &results {
                 let _ = writeln!(out, "{text}: {count}");
             }
