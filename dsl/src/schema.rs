@@ -608,7 +608,7 @@ const TURN: &[Spec] = &[
         "pass",
         &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)],
     ),
-    stmt("freeze", &[Kw("after"), V(Kind::Ident, One)]),
+    stmt("freeze", &[Kw("after"), V(Kind::Ident, Many)]),
     once("skip_eliminated", &[]),
     once("end_early_when_stuck", &[]),
     once(

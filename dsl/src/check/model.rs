@@ -421,10 +421,9 @@ impl Checker {
             .filter(|s| s.keyword.text == "turn")
             .flat_map(Statement::children)
             .filter(|s| s.keyword.text == "freeze");
-        for statement in freezes {
-            let [_, value] = statement.arguments.as_slice() else {
-                continue; // a missing event is reported by the statement's schema
-            };
+        // The first argument is `after`; a missing event is reported by the statement's schema.
+        let events = freezes.flat_map(|s| s.arguments.iter().skip(1));
+        for value in events {
             let ValueKind::Path(path) = &value.kind else {
                 continue;
             };
