@@ -481,6 +481,11 @@ fn position_strings_round_trip() {
             assert_eq!(e.text(&pos), text);
             assert_eq!(e.v.hash(&pos), e.v.full_hash(&pos));
         }
+        // A turn whose mover has no single move left has ended (§6.2 step 5).
+        assert_eq!(
+            e.text(&e.pos("7L/8/3v4/3V4/8/8/8/8 b 1 d6 0,0,0,0")),
+            "7L/8/3v4/3V4/8/8/8/8 w 0 - 0,0,0,0"
+        );
         // Fields after the side default to `0 - 0,0,0,0`.
         assert_eq!(
             e.text(&e.pos("8/8/8/8/8/8/8/l6L w")),

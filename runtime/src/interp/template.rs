@@ -11,7 +11,9 @@
 //!   declaration order, joined by `,`;
 //! - `{halfmove}`, `{fullmove}`: as in FEN.
 //!
-//! Fields after the first may be left out on input; they then take their start values.
+//! Fields after the first may be left out on input; they then take their start values. A position in
+//! the middle of a turn whose mover has no legal single move left is read as the start of the next
+//! player's turn (`end_early_when_stuck`).
 
 use crate::variant::TextError;
 
@@ -85,6 +87,19 @@ impl Interpreter {
             }
         }
         position.hash = self.compute_hash(&position);
+        if position.turn_moves > 0 && self.end_early && !self.any_legal(&mut position) {
+            // A turn ends as soon as the mover has no legal single move left, so the position is the
+            // start of the next player's turn.
+            position.turn_moves = 0;
+            position.side = self.next_player(position.side);
+            for occ in position.cells.iter_mut().filter(|o| !o.is_empty()) {
+                *occ = occ.with_frozen(false);
+            }
+            for (_, below) in position.stacks.iter_mut() {
+                *below = below.with_frozen(false);
+            }
+            position.hash = self.compute_hash(&position);
+        }
         Ok(position)
     }
 
