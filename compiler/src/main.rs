@@ -37,6 +37,7 @@ Usage:
                                            draw a position for people
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
                                            play random games to the end and summarise the results
+                                           (at most N single moves, default 1000 turns' worth)
   vdl play FILE [--seats human,engine,...] [--depth N]
                                            play in the terminal against the engine
   vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]
@@ -540,6 +541,11 @@ fn play_command(args: &[String]) -> ExitCode {
         .filter(|p| !p.neutral)
         .map(|p| p.name.clone())
         .collect();
+    let mut random = random;
+    // By default a game may last 1000 turns (of one or several single moves).
+    random
+        .max_plies
+        .get_or_insert(1000 * interpreter.game.moves_per_turn.max(1) as usize);
     vdl_runtime::cli::run_random_games(&interpreter, &players, &random, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
@@ -561,9 +567,10 @@ fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -
         random.games.to_string(),
         "--seed".into(),
         random.seed.to_string(),
-        "--max-plies".into(),
-        random.max_plies.to_string(),
     ]);
+    if let Some(plies) = random.max_plies {
+        command.args(["--max-plies".to_string(), plies.to_string()]);
+    }
     for setup in &random.setups {
         command.args(["--setup", setup]);
     }

@@ -5,6 +5,7 @@ mod boards;
 mod expr;
 mod fen;
 mod model;
+mod notation;
 mod statements;
 
 use std::collections::HashMap;

@@ -191,6 +191,14 @@ pub enum ErrorKind {
     /// A piece placed on a cell that is not in the zone it must stay in, or a setup inconsistent with
     /// the rules.
     InvalidSetup { detail: String },
+    /// `freeze after EVENT` with an event that does not happen to a moving piece.
+    UnknownFreezeEvent {
+        event: String,
+        suggestion: Option<String>,
+    },
+    /// A position template field that is not one of the known fields, or a template that is not a
+    /// run of `{FIELD}`s starting with `{board}`.
+    InvalidPositionTemplate { detail: String },
 
     // ---- warnings ----
     /// A zone nothing refers to.
@@ -276,6 +284,8 @@ impl Error {
             UnexpectedBlock { .. } => "E2038",
             MissingBlock { .. } => "E2039",
             InvalidSetup { .. } => "E2040",
+            UnknownFreezeEvent { .. } => "E2041",
+            InvalidPositionTemplate { .. } => "E2042",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -559,6 +569,19 @@ impl Error {
                 None,
             ),
             InvalidSetup { detail } => (format!("invalid setup: {detail}"), detail.clone(), None),
+            UnknownFreezeEvent { event, suggestion } => (
+                format!("a piece cannot be frozen after `{event}`"),
+                "not an event of a moving piece".into(),
+                Some(match suggestion {
+                    Some(s) => format!("did you mean `{s}`? freeze after one of: move, jump, unpin, capture, stack"),
+                    None => "freeze after one of: move, jump, unpin, capture, stack".into(),
+                }),
+            ),
+            InvalidPositionTemplate { detail } => (
+                format!("invalid position template: {detail}"),
+                detail.clone(),
+                Some("write `{FIELD}`s separated by spaces, `{board}` first; fields: board, side, moves_done, frozen, captures, halfmove, fullmove".into()),
+            ),
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (
                 format!("piece `{name}` is never placed, promoted to or created"),

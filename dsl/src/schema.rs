@@ -367,6 +367,7 @@ const NOTATION: &[Spec] = &[
     once("move", &[V(Kind::Str, One)]),
     once("capture_suffix", &[V(Kind::Str, One)]),
     once("pass", &[V(Kind::Str, One)]),
+    once("position", &[V(Kind::Str, One)]),
 ];
 
 const SCORING: &[Spec] = &[
@@ -608,7 +609,7 @@ const TURN: &[Spec] = &[
         "pass",
         &[V(Kind::Word(&["never", "when_stuck", "allowed"]), One)],
     ),
-    stmt("freeze", &[Kw("after"), V(Kind::Ident, One)]),
+    stmt("freeze", &[Kw("after"), V(Kind::Ident, Many)]),
     once("skip_eliminated", &[]),
     once("end_early_when_stuck", &[]),
     once(

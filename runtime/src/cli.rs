@@ -112,15 +112,19 @@ pub fn run_perft<V: Variant>(
     let nodes = if options.depth == 0 {
         1
     } else {
-        let results = crate::perft::divide(variant, &mut position, options.depth, |done, total| {
-            if progress {
-                eprint!("\r{done}/{total} root moves");
-            }
-        });
+        let mut results =
+            crate::perft::divide(variant, &mut position, options.depth, |done, total| {
+                if progress {
+                    eprint!("\r{done}/{total} root moves");
+                }
+            });
         if progress {
             eprint!("\r");
         }
         if options.divide {
+            // Root moves in ASCII order of their text, so that lists from different generators compare
+            // line by line.
+            results.sort();
             for (text, count) in &results {
                 let _ = writeln!(out, "{text}: {count}");
             }
@@ -143,8 +147,8 @@ pub struct RandomOptions {
     pub games: usize,
     /// The seed of the move choices.
     pub seed: u64,
-    /// Games still going after this many plies are reported unfinished.
-    pub max_plies: usize,
+    /// Games still going after this many single moves are reported unfinished (default: 1000).
+    pub max_plies: Option<usize>,
     /// Option values (`--setup`), for [`Variant::set_options`].
     pub setups: Vec<String>,
 }
@@ -154,7 +158,7 @@ impl Default for RandomOptions {
         RandomOptions {
             games: 1,
             seed: 1,
-            max_plies: 1000,
+            max_plies: None,
             setups: Vec::new(),
         }
     }
@@ -186,9 +190,10 @@ pub fn parse_random_args(args: &[String]) -> Result<(Vec<String>, RandomOptions)
             }
             "--max-plies" => {
                 let v = value()?;
-                options.max_plies = v
-                    .parse()
-                    .map_err(|_| format!("`{v}` is not a number of plies"))?;
+                options.max_plies = Some(
+                    v.parse()
+                        .map_err(|_| format!("`{v}` is not a number of plies"))?,
+                );
             }
             "--setup" => options.setups.push(value()?.clone()),
             _ => {
@@ -224,6 +229,7 @@ pub fn run_random_games<V: Variant>(
     let mut wins = vec![0usize; players.len()];
     let (mut draws, mut unfinished) = (0usize, 0usize);
     let mut moves = Vec::new();
+    let max_plies = options.max_plies.unwrap_or(1000);
     for game in 1..=options.games {
         let mut position = variant.start();
         let mut plies = 0;
@@ -231,7 +237,7 @@ pub fn run_random_games<V: Variant>(
             if let Some(result) = variant.outcome(&mut position) {
                 break Some(result);
             }
-            if plies >= options.max_plies {
+            if plies >= max_plies {
                 break None;
             }
             moves.clear();
@@ -258,7 +264,7 @@ pub fn run_random_games<V: Variant>(
             },
             None => {
                 unfinished += 1;
-                format!("unfinished after {} plies", options.max_plies)
+                format!("unfinished after {max_plies} plies")
             }
         };
         let _ = writeln!(out, "game {game}: {text}, {plies} plies");

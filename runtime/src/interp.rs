@@ -3,7 +3,7 @@
 //!
 //! `tables` prepares per-player move vectors, zones and hashing keys once; `movegen` walks Betza legs on
 //! the position; `make` plays and takes back moves; `end` decides outcomes; `fen` reads and writes
-//! positions; `notation` writes moves.
+//! positions (`template` in a game's own layout); `notation` writes and reads moves.
 
 mod attacks;
 mod conditions;
@@ -19,12 +19,24 @@ mod position;
 mod rules;
 mod setup;
 mod tables;
+mod template;
 
 pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};
 pub use tables::Interpreter;
 
 use crate::variant::{GameResult, TextError, Variant};
+
+impl Interpreter {
+    /// Appends the legal moves of the side to move: none when the game has ended by a rule about the
+    /// position; one where the side to move is stuck has none anyway, so the full decision (which
+    /// generates the moves) is not needed here.
+    fn legal_moves_of(&self, position: &mut Position, moves: &mut Vec<Move>) {
+        if self.immediate_outcome(position).is_none() {
+            self.generate_legal(position, moves);
+        }
+    }
+}
 
 impl Variant for Interpreter {
     type Position = Position;
@@ -48,12 +60,7 @@ impl Variant for Interpreter {
     }
 
     fn legal_moves(&self, position: &mut Position, moves: &mut Vec<Move>) {
-        // A game ended by a rule about the position has no moves; one where the side to move is stuck
-        // has none anyway, so the full decision (which generates the moves) is not needed here.
-        if self.immediate_outcome(position).is_some() {
-            return;
-        }
-        self.generate_legal(position, moves);
+        self.legal_moves_of(position, moves);
     }
 
     fn has_legal_move(&self, position: &mut Position) -> bool {
@@ -97,5 +104,9 @@ impl Variant for Interpreter {
 
     fn write_move(&self, position: &Position, mv: Move) -> String {
         self.move_text(position, mv)
+    }
+
+    fn parse_move(&self, position: &mut Position, text: &str) -> Result<Move, TextError> {
+        self.read_move(position, text)
     }
 }

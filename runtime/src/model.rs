@@ -52,6 +52,11 @@ pub struct Game {
     pub custodian: Option<Directive>,
     /// The move template of a `notation` block (`"{from}-{to}"`), if the game defines one.
     pub move_notation: Option<String>,
+    /// The capture suffix of a `notation` block (`"x{cell}"`), accepted after a move on input.
+    pub capture_suffix: Option<String>,
+    /// The position template of a `notation` block (`"{board} {side} {moves_done}"`): the game's own
+    /// position text, instead of FEN or the vdl position text.
+    pub position_notation: Option<String>,
 }
 
 /// A board: a grid of cells, possibly with holes.

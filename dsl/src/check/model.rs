@@ -7,7 +7,7 @@ use vdl_runtime::model::{
 };
 
 use super::Checker;
-use crate::ast::{Statement, Value};
+use crate::ast::{Statement, Value, ValueKind};
 use crate::error::ErrorKind;
 use crate::span::Span;
 
@@ -71,14 +71,18 @@ impl Checker {
                 "option" => game.options.push(build_option(d)),
                 "custodian" => game.custodian = Some(d.clone()),
                 "notation" => {
-                    game.move_notation =
+                    let template = |keyword: &str| {
                         d.children
                             .iter()
-                            .find(|c| c.keyword == "move")
+                            .find(|c| c.keyword == keyword)
                             .and_then(|c| match c.arguments.first() {
                                 Some(Arg::Str(template)) => Some(template.clone()),
                                 _ => None,
                             })
+                    };
+                    game.move_notation = template("move");
+                    game.capture_suffix = template("capture_suffix");
+                    game.position_notation = template("position");
                 }
                 _ => {}
             }
@@ -88,6 +92,8 @@ impl Checker {
         game.zones = self.build_zones(statements, directives);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
+        self.check_freeze(statements);
+        self.check_position_template(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -410,6 +416,35 @@ impl Checker {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// `freeze after EVENT`: the event must be one that happens to the piece that moves.
+    fn check_freeze(&mut self, statements: &[Statement]) {
+        const FREEZE_EVENTS: &[&str] = &["move", "jump", "unpin", "capture", "stack"];
+        let freezes = statements
+            .iter()
+            .filter(|s| s.keyword.text == "turn")
+            .flat_map(Statement::children)
+            .filter(|s| s.keyword.text == "freeze");
+        // The first argument is `after`; a missing event is reported by the statement's schema.
+        let events = freezes.flat_map(|s| s.arguments.iter().skip(1));
+        for value in events {
+            let ValueKind::Path(path) = &value.kind else {
+                continue;
+            };
+            let event = path
+                .iter()
+                .map(|n| n.text.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
+            if !FREEZE_EVENTS.contains(&event.as_str()) {
+                let suggestion = super::suggest(&event, FREEZE_EVENTS.iter().copied());
+                self.error(
+                    value.span,
+                    ErrorKind::UnknownFreezeEvent { event, suggestion },
+                );
             }
         }
     }

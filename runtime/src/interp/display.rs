@@ -1,6 +1,7 @@
 //! Positions drawn for people: every board as a grid with its file and rank labels, several boards
 //! (and the levels of a 3D board) side by side, pieces by their letters (upper case for the first
-//! player and lower case for the second in two-player games, `digit+LETTER` by player index otherwise).
+//! player and lower case for the second in two-player games, `digit+LETTER` by player index otherwise);
+//! a stack shows its top piece then the piece below (`lV`), and a frozen piece is marked `'`.
 
 use super::position::{Occupant, Position};
 use super::tables::Interpreter;
@@ -29,10 +30,20 @@ impl Interpreter {
                 format!("{}{}", occ.owner(), letter.to_ascii_uppercase())
             }
         };
-        let width = pos
-            .cells
-            .iter()
-            .map(|&o| token(o).chars().count())
+        // A cell: its piece, the piece below it on a stack, and `'` when the top piece is frozen.
+        let cell_text = |cell: usize| -> String {
+            let occ = pos.cells[cell];
+            let mut text = token(occ);
+            if let Some(&(_, below)) = pos.stacks.iter().find(|&&(c, _)| c == cell) {
+                text.push_str(&token(below));
+            }
+            if !occ.is_empty() && occ.is_frozen() {
+                text.push('\'');
+            }
+            text
+        };
+        let width = (0..pos.cells.len())
+            .map(|c| cell_text(c).chars().count())
             .max()
             .unwrap_or(1)
             .max(
@@ -74,7 +85,7 @@ impl Interpreter {
                     for x in 0..grid.size[0] {
                         let cell = grid.cells[((z * grid.size[1] + y) * grid.size[0] + x) as usize];
                         let text = match cell {
-                            Some(c) => token(pos.cells[c]),
+                            Some(c) => cell_text(c),
                             None => " ".into(),
                         };
                         line.push_str(&format!(" {text:>width$}"));

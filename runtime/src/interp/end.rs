@@ -19,12 +19,7 @@ impl Interpreter {
             moves.is_empty()
         };
         let no_move_kinds = ["checkmate", "stalemate", "no_moves"];
-        for rule in self
-            .game
-            .end
-            .iter()
-            .filter(|r| r.automatic && self.rule_condition(pos, r))
-        {
+        for rule in self.game.end.iter().filter(|r| self.rule_applies(pos, r)) {
             if no_move_kinds.contains(&rule.kind.as_str()) {
                 if stuck {
                     if let Some(result) = self.no_move_rule(pos, rule) {
@@ -50,7 +45,7 @@ impl Interpreter {
         self.game
             .end
             .iter()
-            .filter(|r| r.automatic && self.rule_condition(pos, r))
+            .filter(|r| self.rule_applies(pos, r))
             .find_map(|rule| self.immediate_rule(pos, rule))
     }
 
@@ -220,6 +215,25 @@ impl Interpreter {
                 "result" if rule.condition.is_some() => {
                     return Some(self.result(rule, previous, Some(side)));
                 }
+                "captures" => {
+                    // Enemy pieces of the listed types (or of any type) captured by a player's own
+                    // moves; counters only grow on the mover's moves, so the mover is tested first.
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        return None;
+                    };
+                    let all = rule.arguments.iter().any(|a| a.is_word("all"));
+                    let kinds = self.game.pieces.len();
+                    for player in [side, previous] {
+                        let count: u32 = (0..kinds)
+                            .filter(|&piece| all || pieces.contains(&piece))
+                            .map(|piece| pos.captured_count(player, piece, kinds))
+                            .sum();
+                        if count as i64 >= *n {
+                            let other = self.next_player(player);
+                            return Some(self.result(rule, player, Some(other)));
+                        }
+                    }
+                }
                 "move_limit" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
                         return None;
@@ -258,6 +272,13 @@ impl Interpreter {
             }
         }
         None
+    }
+
+    /// Whether an end rule is tested now: it ends the game by itself, its condition holds, and, for a
+    /// rule `at turn_start`, no single move of the current turn has been made yet.
+    fn rule_applies(&self, pos: &Position, rule: &EndRule) -> bool {
+        let at_turn_start = rule.arguments.iter().any(|a| a.is_word("turn_start"));
+        rule.automatic && (!at_turn_start || pos.turn_moves == 0) && self.rule_condition(pos, rule)
     }
 
     /// Whether an end rule's `when` condition holds (rules without one always apply).

@@ -15,13 +15,16 @@ impl Interpreter {
 
     /// Reads a position.
     pub(super) fn read_fen(&self, text: &str) -> Result<Position, TextError> {
+        if let Some(template) = &self.game.position_notation {
+            return self.read_template(template, text);
+        }
         if !self.uses_fen() {
             return self.read_extended(text);
         }
         self.parse_fen(text, false)
     }
 
-    fn board_dims(&self) -> Result<(usize, usize), TextError> {
+    pub(super) fn board_dims(&self) -> Result<(usize, usize), TextError> {
         match self.game.boards.as_slice() {
             [board] if board.size[2] == 1 => Ok((board.size[0] as usize, board.size[1] as usize)),
             _ => Err(TextError::new("positions of games with several boards or 3D boards use the vdl position extension, not FEN")),
@@ -29,7 +32,7 @@ impl Interpreter {
     }
 
     /// Finds the piece type and owner of a FEN letter (`P`, `p`, `+P`).
-    fn letter_piece(&self, letter: &str) -> Option<(usize, usize)> {
+    pub(super) fn letter_piece(&self, letter: &str) -> Option<(usize, usize)> {
         let (promoted, base) = match letter.strip_prefix('+') {
             Some(rest) => (true, rest),
             None => (false, letter),
@@ -55,7 +58,7 @@ impl Interpreter {
         Some((promoted_piece, owner))
     }
 
-    fn upper_player(&self) -> usize {
+    pub(super) fn upper_player(&self) -> usize {
         self.game
             .players
             .iter()
@@ -63,7 +66,7 @@ impl Interpreter {
             .unwrap_or(0)
     }
 
-    fn lower_player(&self) -> usize {
+    pub(super) fn lower_player(&self) -> usize {
         self.game
             .players
             .iter()
@@ -359,6 +362,9 @@ impl Interpreter {
 
     /// Writes a position as FEN.
     pub(super) fn write_fen(&self, pos: &Position) -> String {
+        if let Some(template) = &self.game.position_notation {
+            return self.write_template(template, pos);
+        }
         if !self.uses_fen() {
             return self.write_extended(pos);
         }

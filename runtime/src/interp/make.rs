@@ -46,6 +46,11 @@ fn state_key(pos: &Position) -> u64 {
     for &(cell, below) in &pos.stacks {
         key ^= mix(0x5000_0000_0000 | ((cell as u64) << 16) | below.bits() as u64);
     }
+    for (index, &count) in pos.captured.iter().enumerate() {
+        if count > 0 {
+            key ^= mix(0x6000_0000_0000 | ((index as u64) << 16) | count as u64);
+        }
+    }
     for &(target, victim) in &pos.en_passant {
         key ^= mix(0x3000_0000_0000 | ((target as u64) << 20) | victim as u64);
     }
@@ -125,6 +130,8 @@ impl Interpreter {
             turn_moves: pos.turn_moves,
             eliminated: pos.eliminated,
             stacks: pos.stacks.clone(),
+            captured: pos.captured.clone(),
+            reset_in_turn: pos.reset_in_turn,
         };
         pos.hash ^= old_state;
         pos.history.push(undo.hash);
@@ -135,6 +142,9 @@ impl Interpreter {
         match mv.kind {
             MoveKind::Normal => {
                 let occ = pos.cells[from];
+                // What the move is, for `freeze after`: decided on the board before it changes.
+                let unpin = pos.stacks.iter().any(|&(c, _)| c == from);
+                let jump = self.freeze.jump && self.passes_over_piece(pos, from, to);
                 let mut captured = Vec::new();
                 if mv.stack {
                     // The piece below stays, held under the one that climbed onto it.
@@ -189,8 +199,23 @@ impl Interpreter {
                 if !captured.is_empty() && !self.capture_rules.is_empty() {
                     self.after_capture(pos, &mut undo, mv);
                 }
-                if self.game.custodian.is_some() && self.custodian(pos, &mut undo, to) {
-                    resets = true;
+                let enclosed = if self.game.custodian.is_some() {
+                    self.custodian(pos, &mut undo, to)
+                } else {
+                    Vec::new()
+                };
+                resets |= !enclosed.is_empty();
+                if self.counts_captures {
+                    self.count_captures(pos, mover, captured.iter().chain(&enclosed));
+                }
+                let freeze = self.freeze;
+                let frozen = freeze.moved
+                    || (freeze.jump && jump)
+                    || (freeze.unpin && unpin)
+                    || (freeze.stack && mv.stack)
+                    || (freeze.capture && (!captured.is_empty() || !enclosed.is_empty()));
+                if frozen && !pos.cells[to].is_empty() {
+                    self.set_cell(pos, &mut undo, to, pos.cells[to].with_frozen(true));
                 }
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
@@ -231,11 +256,24 @@ impl Interpreter {
         } else {
             0
         };
-        pos.halfmove = if resets { 0 } else { pos.halfmove + 1 };
-        // A turn is `moves_per_turn` single moves; then the next player still in the game moves.
+        pos.reset_in_turn |= resets;
+        // A turn is `moves_per_turn` single moves, or fewer with `end_early_when_stuck` when the mover
+        // has no legal single move left; then the next player still in the game moves.
         pos.turn_moves += 1;
-        if pos.turn_moves >= self.game.moves_per_turn.max(1) {
+        let turn_over = pos.turn_moves >= self.game.moves_per_turn.max(1)
+            || (self.end_early && !self.any_legal(pos));
+        if turn_over {
+            // The half-move counter counts turns: a turn that removed a piece restarts it.
+            pos.halfmove = if pos.reset_in_turn {
+                0
+            } else {
+                pos.halfmove + 1
+            };
+            pos.reset_in_turn = false;
             pos.turn_moves = 0;
+            if self.freeze.is_used() {
+                self.thaw(pos, &mut undo);
+            }
             let mut next = self.next_player(mover);
             while pos.is_eliminated(next) && next != mover {
                 next = self.next_player(next);
@@ -272,7 +310,63 @@ impl Interpreter {
         pos.turn_moves = undo.turn_moves;
         pos.eliminated = undo.eliminated;
         pos.stacks = undo.stacks;
+        pos.captured = undo.captured;
+        pos.reset_in_turn = undo.reset_in_turn;
         pos.history.pop();
+    }
+
+    /// Whether a move passes over an occupied cell on the straight line from `from` to `to` (a jump,
+    /// for `freeze after jump`).
+    fn passes_over_piece(&self, pos: &Position, from: usize, to: usize) -> bool {
+        let (a, b) = (&self.game.cells[from], &self.game.cells[to]);
+        if a.board != b.board {
+            return false;
+        }
+        let d = [
+            b.coord[0] - a.coord[0],
+            b.coord[1] - a.coord[1],
+            b.coord[2] - a.coord[2],
+        ];
+        let steps = d.iter().map(|c| c.abs()).max().unwrap_or(0);
+        if steps < 2 || !d.iter().all(|&c| c == 0 || c.abs() == steps) {
+            return false;
+        }
+        let unit = d.map(|c| c.signum());
+        (1..steps).any(|k| {
+            self.step_n(from, unit, k)
+                .is_some_and(|cell| !pos.cells[cell].is_empty())
+        })
+    }
+
+    /// Counts the enemy pieces among `removed` for `mover` (self-captures count for nobody).
+    fn count_captures<'a>(
+        &self,
+        pos: &mut Position,
+        mover: usize,
+        removed: impl Iterator<Item = &'a Occupant>,
+    ) {
+        let pieces = self.game.pieces.len();
+        for victim in removed.filter(|v| !v.is_empty() && v.owner() != mover) {
+            if pos.captured.is_empty() {
+                pos.captured = vec![0; self.game.players.len() * pieces];
+            }
+            if let Some(count) = pos.captured.get_mut(mover * pieces + victim.piece()) {
+                *count += 1;
+            }
+        }
+    }
+
+    /// Clears every frozen flag at the end of a turn, on the board and under stacks.
+    fn thaw(&self, pos: &mut Position, undo: &mut Undo) {
+        for cell in 0..pos.cells.len() {
+            let occ = pos.cells[cell];
+            if !occ.is_empty() && occ.is_frozen() {
+                self.set_cell(pos, undo, cell, occ.with_frozen(false));
+            }
+        }
+        for (_, below) in pos.stacks.iter_mut() {
+            *below = below.with_frozen(false);
+        }
     }
 
     /// After a lame or initial leap, the cells it passed become en-passant targets.

@@ -150,7 +150,8 @@ impl Interpreter {
     pub(super) fn generate_pseudo(&self, pos: &Position, out: &mut Vec<Move>) {
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
-            if !occ.is_empty() && occ.owner() == side {
+            // A frozen piece (`freeze after`) has no moves until the end of the turn.
+            if !occ.is_empty() && occ.owner() == side && !occ.is_frozen() {
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
         }
@@ -950,6 +951,18 @@ impl Interpreter {
 
     /// Plays the move, checks that the mover's royal pieces are safe, and takes it back.
     fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
+        let drop_mate_rule =
+            mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate;
+        if !self.royal_check
+            && !self.forbid_checks
+            && !self.facing
+            && !self.facing_break
+            && !drop_mate_rule
+        {
+            // Nothing to test: every pseudo-legal move is legal, and playing it (which may look for the
+            // mover's next single move) would be wasted.
+            return true;
+        }
         let mover = pos.side;
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);

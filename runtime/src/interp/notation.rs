@@ -1,7 +1,10 @@
 //! Moves as text, as Fairy-Stockfish writes them: `e2e4`, `e7e8q`, `P@e4`, shogi promotion `+`, castling
-//! as the king's move.
+//! as the king's move; a game's `move` template (`{from}-{to}`) instead, with its `capture_suffix`
+//! accepted on input.
 
-use super::position::{Move, MoveKind, Position};
+use crate::variant::TextError;
+
+use super::position::{Move, MoveKind, Occupant, Position};
 use super::tables::Interpreter;
 
 impl Interpreter {
@@ -56,6 +59,112 @@ impl Interpreter {
                 text
             }
         }
+    }
+
+    /// Reads a move among the legal ones: its written form, optionally followed, when the game has a
+    /// `capture_suffix`, by one suffix per captured cell, every captured cell exactly once in any order.
+    pub(super) fn read_move(&self, pos: &mut Position, text: &str) -> Result<Move, TextError> {
+        let mut moves = Vec::new();
+        self.legal_moves_of(pos, &mut moves);
+        for &mv in &moves {
+            let written = self.move_text(pos, mv);
+            if written == text {
+                return Ok(mv);
+            }
+            let (Some(suffix), Some(rest)) =
+                (&self.game.capture_suffix, text.strip_prefix(&written))
+            else {
+                continue;
+            };
+            if rest.is_empty() {
+                continue;
+            }
+            let mut named: Vec<String> = Vec::new();
+            if !self.read_suffixes(suffix, rest, &mut named) {
+                continue;
+            }
+            let mut captured: Vec<String> = self
+                .captured_cells(pos, mv)
+                .into_iter()
+                .map(|c| self.game.cells[c].name.clone())
+                .collect();
+            named.sort();
+            captured.sort();
+            if named == captured {
+                return Ok(mv);
+            }
+            return Err(TextError::new(format!(
+                "move `{text}` captures {}",
+                if captured.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    captured.join(", ")
+                }
+            )));
+        }
+        Err(TextError::new(format!(
+            "illegal move `{text}` in position {}",
+            self.write_fen(pos)
+        )))
+    }
+
+    /// Splits `text` into capture suffixes (`x{cell}`), collecting the cell names; false if it is not
+    /// a run of them.
+    fn read_suffixes(&self, suffix: &str, mut text: &str, cells: &mut Vec<String>) -> bool {
+        let (prefix, after) = suffix.split_once("{cell}").unwrap_or((suffix, ""));
+        while !text.is_empty() {
+            let Some(rest) = text.strip_prefix(prefix) else {
+                return false;
+            };
+            // The longest cell name that the rest of the suffix follows.
+            let found = self
+                .game
+                .cells
+                .iter()
+                .filter(|c| {
+                    rest.strip_prefix(c.name.as_str())
+                        .is_some_and(|r| r.starts_with(after))
+                })
+                .max_by_key(|c| c.name.len());
+            let Some(cell) = found else {
+                return false;
+            };
+            cells.push(cell.name.clone());
+            text = &rest[cell.name.len() + after.len()..];
+        }
+        true
+    }
+
+    /// The cells whose unit a move captures: played and taken back, every cell besides its target that
+    /// changed (frozen flags aside) other than the start cell becoming empty (or showing the piece
+    /// below a stack), and the target when it held a piece taken by replacement.
+    fn captured_cells(&self, pos: &mut Position, mv: Move) -> Vec<usize> {
+        let before = pos.cells.clone();
+        let from = mv.from as usize;
+        let left_behind = pos
+            .stacks
+            .iter()
+            .find(|&&(c, _)| c == from)
+            .map_or(Occupant::EMPTY, |&(_, below)| below);
+        let replaced =
+            mv.kind == MoveKind::Normal && !mv.stack && !before[mv.to as usize].is_empty();
+        let undo = self.make_move(pos, mv);
+        let mut cells: Vec<usize> = (0..before.len())
+            .filter(|&c| c != mv.to as usize)
+            .filter(|&c| {
+                let now = pos.cells[c].with_frozen(false);
+                if c == from && mv.kind == MoveKind::Normal && !mv.pair && mv.gate == 0 {
+                    now != left_behind.with_frozen(false)
+                } else {
+                    before[c].with_frozen(false) != now
+                }
+            })
+            .collect();
+        self.unmake_move(pos, mv, undo);
+        if replaced {
+            cells.push(mv.to as usize);
+        }
+        cells
     }
 
     fn upper_player_index(&self) -> usize {

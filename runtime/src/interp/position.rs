@@ -115,6 +115,12 @@ pub struct Position {
     pub eliminated: u32,
     /// Pieces under the top piece of a cell (stacks), as (cell, piece below).
     pub stacks: Vec<(CellId, Occupant)>,
+    /// Capture counters, in games that count captures: enemy pieces each player removed by his own
+    /// moves, at `player * piece types + piece`; empty while nothing has been counted.
+    pub captured: Vec<u32>,
+    /// Whether a piece was removed (or a pawn moved) during the current turn: the turn then ends with
+    /// the half-move counter at 0 (multi-move turns count turns, not single moves).
+    pub reset_in_turn: bool,
 }
 
 impl Position {
@@ -135,12 +141,22 @@ impl Position {
             turn_moves: 0,
             eliminated: 0,
             stacks: Vec::new(),
+            captured: Vec::new(),
+            reset_in_turn: false,
         }
     }
 
     /// Tells whether a player has been eliminated.
     pub fn is_eliminated(&self, player: usize) -> bool {
         self.eliminated & (1 << player) != 0
+    }
+
+    /// How many enemy pieces of type `piece` `player` has captured (games that count captures).
+    pub fn captured_count(&self, player: usize, piece: usize, pieces: usize) -> u32 {
+        self.captured
+            .get(player * pieces + piece)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
@@ -223,6 +239,8 @@ pub struct Undo {
     pub(super) turn_moves: u32,
     pub(super) eliminated: u32,
     pub(super) stacks: Vec<(CellId, Occupant)>,
+    pub(super) captured: Vec<u32>,
+    pub(super) reset_in_turn: bool,
 }
 
 /// The cells a move changed, with what stood there before: a few inline, more on the heap (explosions),

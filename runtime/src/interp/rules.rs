@@ -153,10 +153,15 @@ impl Interpreter {
 impl Interpreter {
     /// Custodian capture after a move to `to`: the moved unit is the active jaw, any unit of the mover
     /// the other one. Every enclosure found (`enclose`, `corner`, `edge_jaw`) is removed at once; with
-    /// `remove top` a captured stack loses only its top piece. Returns whether anything was removed.
-    pub(super) fn custodian(&self, pos: &mut Position, undo: &mut Undo, to: usize) -> bool {
+    /// `remove top` a captured stack loses only its top piece. Returns the pieces removed.
+    pub(super) fn custodian(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        to: usize,
+    ) -> Vec<Occupant> {
         let Some(rule) = &self.game.custodian else {
-            return false;
+            return Vec::new();
         };
         let mover = pos.cells[to].owner();
         let mine =
@@ -245,7 +250,9 @@ impl Interpreter {
         let top_only = rule.children.iter().any(|d| {
             d.keyword == "remove" && d.arguments.first().is_some_and(|a| a.is_word("top"))
         });
+        let mut removed = Vec::with_capacity(caught.len());
         for &cell in &caught {
+            removed.push(pos.cells[cell]);
             match pos
                 .stacks
                 .iter()
@@ -259,7 +266,7 @@ impl Interpreter {
                 None => self.clear(pos, undo, cell),
             }
         }
-        !caught.is_empty()
+        removed
     }
 }
 

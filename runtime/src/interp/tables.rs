@@ -53,6 +53,52 @@ pub struct Interpreter {
     pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
     pub(super) chosen_options: Vec<(String, String)>,
+    /// What freezes a piece for the rest of its owner's turn (`freeze after EVENT`).
+    pub(super) freeze: Freeze,
+    /// Whether a multi-move turn ends early when the mover has no legal single move left.
+    pub(super) end_early: bool,
+    /// Whether captures are counted per player and piece type (`captures` end lines, `{captures}`).
+    pub(super) counts_captures: bool,
+}
+
+/// The events after which the piece that moved is frozen until the end of the turn.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Freeze {
+    /// Any move.
+    pub moved: bool,
+    /// A move that passes over an occupied cell.
+    pub jump: bool,
+    /// The top piece of a stack stepping off it.
+    pub unpin: bool,
+    /// A move that removes a piece (of either side).
+    pub capture: bool,
+    /// A stacking move.
+    pub stack: bool,
+}
+
+impl Freeze {
+    /// Reads the `freeze after EVENT` statements of a `turn` block.
+    fn from_turn(turn: &[Directive]) -> Freeze {
+        let mut freeze = Freeze::default();
+        for d in turn.iter().filter(|d| d.keyword == "freeze") {
+            for arg in &d.arguments {
+                match arg {
+                    Arg::Word(w) if w == "move" => freeze.moved = true,
+                    Arg::Word(w) if w == "jump" => freeze.jump = true,
+                    Arg::Word(w) if w == "unpin" => freeze.unpin = true,
+                    Arg::Word(w) if w == "capture" => freeze.capture = true,
+                    Arg::Word(w) if w == "stack" => freeze.stack = true,
+                    _ => {}
+                }
+            }
+        }
+        freeze
+    }
+
+    /// Whether any event freezes.
+    pub fn is_used(self) -> bool {
+        self.moved || self.jump || self.unpin || self.capture || self.stack
+    }
 }
 
 /// A board's cells by coordinate, for stepping.
@@ -250,6 +296,13 @@ impl Interpreter {
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
             chosen_options: options.to_vec(),
+            freeze: Freeze::from_turn(&game.turn),
+            end_early: turn_flag("end_early_when_stuck"),
+            counts_captures: end_kinds.contains(&"captures")
+                || game
+                    .position_notation
+                    .as_deref()
+                    .is_some_and(|t| t.contains("{captures}")),
             plain_attackers: Vec::new(),
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),

@@ -74,10 +74,11 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Lines<V, E> 
                 let variant = &self.engine.variant;
                 let mut moves = Vec::new();
                 variant.legal_moves(&mut self.position, &mut moves);
-                let texts: Vec<String> = moves
+                let mut texts: Vec<String> = moves
                     .iter()
                     .map(|&mv| variant.write_move(&self.position, mv))
                     .collect();
+                texts.sort();
                 writeln!(
                     out,
                     "{}",
