@@ -439,8 +439,12 @@ fn play_game(
             }
         };
         let spent = started.elapsed();
-        let timed = !matches!(config.players[player], PlayerSpec::Random)
-            && !(matches!(config.players[player], PlayerSpec::Search) && config.depth.is_some());
+        // Random movers have no clock; neither has the search at a fixed depth.
+        let timed = match config.players[player] {
+            PlayerSpec::Random => false,
+            PlayerSpec::Search => config.depth.is_none(),
+            PlayerSpec::XBoard(_) => true,
+        };
         let label = config.players[player].label();
         let forfeit = |record: &mut GameRecord, why: String| {
             record.fault = Some(seat);

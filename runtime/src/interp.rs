@@ -46,9 +46,7 @@ impl Variant for Interpreter {
     fn repeats(&self, position: &Position) -> bool {
         // Only positions since the last capture or pawn move can recur.
         let recent = position.history.len().min(position.halfmove as usize + 1);
-        position.history[position.history.len() - recent..]
-            .iter()
-            .any(|&h| h == position.hash)
+        position.history[position.history.len() - recent..].contains(&position.hash)
     }
 
     fn set_options(&mut self, values: &[String]) -> Result<(), String> {
