@@ -832,8 +832,12 @@ fn match_command(args: &[String]) -> ExitCode {
     };
     let points = scores(&records, config.players.len());
     let faults = records.iter().filter(|r| r.fault.is_some()).count();
-    for (label, score) in labels.iter().zip(&points) {
-        outln!("{label}: {score} / {}", records.len());
+    let counts = vdl::referee::tallies(&records, config.players.len());
+    for ((label, score), [won, drawn, lost]) in labels.iter().zip(&points).zip(&counts) {
+        outln!(
+            "{label}: {score} / {} (won {won}, drawn {drawn}, lost {lost})",
+            records.len()
+        );
     }
     outln!("{} games, {faults} ended by a fault", records.len());
     ExitCode::SUCCESS

@@ -552,6 +552,22 @@ fn xboard_turn(
     }
 }
 
+/// Wins, draws and losses per player.
+pub fn tallies(records: &[GameRecord], players: usize) -> Vec<[usize; 3]> {
+    let mut counts = vec![[0usize; 3]; players];
+    for record in records {
+        for (seat, &player) in record.seats.iter().enumerate() {
+            let column = match record.winner {
+                Some(w) if w == seat => 0,
+                None => 1,
+                Some(_) => 2,
+            };
+            counts[player][column] += 1;
+        }
+    }
+    counts
+}
+
 /// Points per player: 1 for a win, 1/2 each for a two-player draw, `1/n` each for an n-player draw.
 pub fn scores(records: &[GameRecord], players: usize) -> Vec<f64> {
     let mut points = vec![0.0; players];
