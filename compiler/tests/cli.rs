@@ -192,6 +192,13 @@ fn match_rejects_bad_players_and_counts() {
     let output = vdl(&["match", "examples/chess.vdl", "--players", "search"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("the game has 2 players; 1 were given"));
-    let output = vdl(&["match", "examples/chess.vdl", "--players", "search,random", "--time", "x"]);
+    let output = vdl(&[
+        "match",
+        "examples/chess.vdl",
+        "--players",
+        "search,random",
+        "--time",
+        "x",
+    ]);
     assert_eq!(output.status.code(), Some(2));
 }

@@ -7,7 +7,9 @@
 
 mod attacks;
 mod conditions;
+mod control;
 mod display;
+mod effects;
 mod end;
 mod extended;
 mod fen;
@@ -19,6 +21,7 @@ mod position;
 mod rules;
 mod setup;
 mod tables;
+mod transfer;
 
 pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};
@@ -89,5 +92,20 @@ impl Variant for Interpreter {
 
     fn write_move(&self, position: &Position, mv: Move) -> String {
         self.move_text(position, mv)
+    }
+
+    fn parse_move(&self, position: &mut Position, text: &str) -> Result<Move, TextError> {
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        moves
+            .iter()
+            .copied()
+            .find(|m| self.names_move(position, *m, text))
+            .ok_or_else(|| {
+                TextError::new(format!(
+                    "illegal move `{text}` in position {}",
+                    self.write_position(position)
+                ))
+            })
     }
 }

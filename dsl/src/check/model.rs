@@ -70,6 +70,7 @@ impl Checker {
                 }),
                 "option" => game.options.push(build_option(d)),
                 "custodian" => game.custodian = Some(d.clone()),
+                "captures" | "transfer" => game.directives.push(d.clone()),
                 "notation" => {
                     game.move_notation =
                         d.children

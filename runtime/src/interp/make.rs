@@ -132,25 +132,31 @@ impl Interpreter {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let mut resets = false;
+        let waiting_before = self.waiting_pieces(pos, mover);
         match mv.kind {
             MoveKind::Normal => {
                 let occ = pos.cells[from];
                 let mut captured = Vec::new();
+                // The captured pieces with their cells, for the rules that send or transform them.
+                let mut victims = Vec::new();
                 if mv.stack {
                     // The piece below stays, held under the one that climbed onto it.
                     pos.stacks.push((to, pos.cells[to]));
                 } else if !pos.cells[to].is_empty() {
                     captured.push(pos.cells[to]);
+                    victims.push((to, pos.cells[to]));
                 }
                 if mv.aux != Move::NONE {
                     let extra = mv.aux as usize;
                     if !pos.cells[extra].is_empty() {
                         captured.push(pos.cells[extra]);
+                        victims.push((extra, pos.cells[extra]));
                         self.set_cell(pos, &mut undo, extra, Occupant::EMPTY);
                     }
                 }
                 // `u`: the captured piece reappears on the start cell instead of leaving the board.
                 let unloaded = if mv.aux2 != Move::NONE {
+                    victims.pop();
                     captured.pop()
                 } else {
                     None
@@ -192,6 +198,13 @@ impl Interpreter {
                 if self.game.custodian.is_some() && self.custodian(pos, &mut undo, to) {
                     resets = true;
                 }
+                if self.effects.is_active() {
+                    resets |= self.apply_effects(pos, &mut undo, mover, to, &victims);
+                }
+                // A promotion is a transformation; a move from one board to another a transfer.
+                resets |= mv.piece > 0 && self.effects.reset_on_transform;
+                resets |= self.effects.reset_on_transfer
+                    && self.game.cells[from].board != self.game.cells[to].board;
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }
@@ -226,6 +239,7 @@ impl Interpreter {
                 Occupant::new(piece, mover, false, false),
             );
         }
+        self.end_waiting(pos, &mut undo, &waiting_before);
         pos.passes = if mv.kind == MoveKind::Pass {
             pos.passes + 1
         } else {

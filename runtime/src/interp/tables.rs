@@ -53,6 +53,12 @@ pub struct Interpreter {
     pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
     pub(super) chosen_options: Vec<(String, String)>,
+    /// Who may move which pieces, in whose frame (`movable_by`, `perspective`, `captures any`).
+    pub(super) control: super::control::Control,
+    /// Transfers between boards and the effects of rules that send and transform pieces.
+    pub(super) transfers: Vec<super::transfer::Transfer>,
+    /// Rules that send and transform pieces (`on capture`, `on enter`), and the waiting status.
+    pub(super) effects: super::effects::Effects,
 }
 
 /// A board's cells by coordinate, for stepping.
@@ -212,7 +218,10 @@ impl Interpreter {
                         piece
                             .moves
                             .iter()
-                            .map(|m| prepare_moves(m, &frame, game.dimensions))
+                            .map(|m| {
+                                let frame = board_frame(&game, m).unwrap_or_else(|| frame.clone());
+                                prepare_moves(m, &frame, game.dimensions)
+                            })
                             .collect()
                     })
                     .collect()
@@ -257,6 +266,9 @@ impl Interpreter {
             slider_lines: Vec::new(),
             generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
+            control: super::control::Control::new(&game),
+            transfers: super::transfer::transfers(&game),
+            effects: super::effects::Effects::new(&game),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -485,6 +497,19 @@ impl Interpreter {
     pub(super) fn in_zone(&self, zone: usize, player: usize, cell: CellId) -> bool {
         self.zones[zone].get(player).is_some_and(|z| z[cell])
     }
+}
+
+/// The frame fixed by the boards a move set is limited to, when they all have the same `forward`
+/// (a corridor whose forward is the same for every player).
+fn board_frame(game: &Game, moves: &crate::model::Moves) -> Option<Frame> {
+    let first = game.boards.get(*moves.boards.first()?)?.forward?;
+    moves
+        .boards
+        .iter()
+        .all(|&b| game.boards[b].forward == Some(first))
+        .then(|| Frame {
+            forward: vec![first],
+        })
 }
 
 fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) -> PreparedMoves {
