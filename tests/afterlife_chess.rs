@@ -468,6 +468,8 @@ fn s19_redemption(e: &Engine) {
     assert_eq!(e.moves(&mut pos), set("a1-a2 a1-b1 a1-b2 H5-b1 H5-d1"));
     e.play(&mut pos, &["H5-b1"]);
     assert_eq!(e.at(&pos, "b1"), "0S");
+    // It is an ordinary Slave, not a promoted piece.
+    assert!(!e.v.write_position(&pos).contains('~'));
     assert!(["H1", "H2", "H3", "H4", "H5"]
         .iter()
         .all(|c| e.at(&pos, c) == "."));
@@ -490,4 +492,61 @@ fn s20_stalemate(e: &Engine) {
 #[test]
 fn s20_no_legal_move_is_a_draw() {
     for_both(s20_stalemate);
+}
+
+// Section 7 beyond the scenarios: the fifty-move count and its resets, repetition over the whole state.
+
+fn move_rule_resets(e: &Engine) {
+    let mut pos = e.setup(WHITE, &format!("P@a1 W@b5 p@d7 F@L m@c3 {SETHLINGS}"));
+    e.play(&mut pos, &["a1-a2", "d7-d6"]);
+    assert_eq!(pos.halfmove, 2, "plain moves count");
+    e.play(&mut pos, &["L-alpha2"]);
+    assert_eq!(pos.halfmove, 0, "a transfer resets the count");
+    e.play(&mut pos, &["d6-d5", "b5-c7"]);
+    assert_eq!(e.at(&pos, "c7"), "0C");
+    assert_eq!(pos.halfmove, 0, "a promotion resets the count");
+    e.play(&mut pos, &["c3-c2", "a2-a1"]);
+    assert_eq!(pos.halfmove, 2, "a Mercenary step counts");
+    e.play(&mut pos, &["c2-c1"]);
+    assert_eq!(e.at(&pos, "c1"), "0S");
+    assert_eq!(pos.halfmove, 0, "an enslavement resets the count");
+    // 100 plies without a reset draw the game.
+    let mut quiet = e.setup(WHITE, &format!("P@a1 p@d7 {SETHLINGS}"));
+    quiet.halfmove = 99;
+    quiet.hash = e.v.full_hash(&quiet);
+    e.play(&mut quiet, &["a1-a2"]);
+    e.assert_result(&mut quiet, None);
+}
+
+#[test]
+fn move_rule_counts_transfers_and_transformations() {
+    for_both(move_rule_resets);
+}
+
+fn repetition(e: &Engine) {
+    let mut pos = e.setup(WHITE, &format!("P@a1 p@d7 {SETHLINGS}"));
+    e.play(&mut pos, &["a1-a2", "d7-d6", "a2-a1", "d6-d7"]);
+    e.assert_not_over(&mut pos);
+    e.play(&mut pos, &["a1-a2", "d7-d6", "a2-a1", "d6-d7"]);
+    e.assert_result(&mut pos, None);
+    // The Limbo status is part of the position.
+    let waiting = e.setup(WHITE, &format!("P@a1 p@d7 f@L^ {SETHLINGS}"));
+    let eligible = e.setup(WHITE, &format!("P@a1 p@d7 f@L {SETHLINGS}"));
+    assert_ne!(e.v.hash(&waiting), e.v.hash(&eligible));
+}
+
+#[test]
+fn threefold_repetition_is_a_draw() {
+    for_both(repetition);
+}
+
+fn perft_agreement(e: &Engine) {
+    // Not a count from the specification: the interpreter's own, so that both engines are held to it.
+    let mut pos = e.v.start();
+    assert_eq!(perft(&e.v, &mut pos, 3), 10037);
+}
+
+#[test]
+fn perft_3_from_the_start() {
+    for_both(perft_agreement);
 }

@@ -167,8 +167,10 @@ impl Interpreter {
                         Self::change_hand(pos, &mut undo, mover, piece, 1);
                     }
                 }
+                // A transfer's `become` is a change of type, not a promotion a capture could undo.
+                let transfer = self.game.cells[from].board != self.game.cells[to].board;
                 let placed = if mv.piece > 0 {
-                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, true)
+                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, !transfer)
                 } else {
                     occ.moved()
                 };
@@ -203,8 +205,7 @@ impl Interpreter {
                 }
                 // A promotion is a transformation; a move from one board to another a transfer.
                 resets |= mv.piece > 0 && self.effects.reset_on_transform;
-                resets |= self.effects.reset_on_transfer
-                    && self.game.cells[from].board != self.game.cells[to].board;
+                resets |= self.effects.reset_on_transfer && transfer;
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }
