@@ -297,6 +297,28 @@ fn s7_en_passant(e: &Engine) {
     assert_eq!(e.moves_from(&mut pos, "c4"), set("c4-c3"));
 }
 
+fn en_passant_possibility(e: &Engine) {
+    // I22: the right is part of the position only when an en-passant capture is available.
+    let field = |pos: &Position| {
+        e.v.write_position(pos)
+            .split_whitespace()
+            .nth(3)
+            .unwrap()
+            .to_string()
+    };
+    let mut capturable = e.setup(WHITE, &format!("P@a1 S@d2 p@a7 s@c4 {SETHLINGS}"));
+    e.play(&mut capturable, &["d2-d4"]);
+    assert_eq!(field(&capturable), "d3>d4");
+    let mut not_capturable = e.setup(WHITE, &format!("P@a1 S@d2 p@a7 s@a4 {SETHLINGS}"));
+    e.play(&mut not_capturable, &["d2-d4"]);
+    assert_eq!(field(&not_capturable), "-");
+}
+
+#[test]
+fn en_passant_counts_only_when_it_can_be_taken() {
+    for_both(en_passant_possibility);
+}
+
 #[test]
 fn s07_double_step_and_en_passant() {
     for_both(s7_en_passant);

@@ -261,6 +261,9 @@ impl Interpreter {
             }
         }
         pos.last = Some(mv);
+        if self.en_passant_when_capturable && !pos.en_passant.is_empty() {
+            self.keep_capturable_en_passant(pos);
+        }
         if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
             pos.checks[mover] += 1;
         }
@@ -288,6 +291,22 @@ impl Interpreter {
         pos.eliminated = undo.eliminated;
         pos.stacks = undo.stacks;
         pos.history.pop();
+    }
+
+    /// Drops the en-passant rights the player to move has no move to take (`en_passant_right
+    /// when_capturable`).
+    fn keep_capturable_en_passant(&self, pos: &mut Position) {
+        let mut moves = Vec::new();
+        self.generate_pseudo(pos, &mut moves);
+        let rights = std::mem::take(&mut pos.en_passant);
+        pos.en_passant = rights
+            .into_iter()
+            .filter(|&(target, victim)| {
+                moves
+                    .iter()
+                    .any(|m| m.to as usize == target && m.aux as usize == victim)
+            })
+            .collect();
     }
 
     /// After a lame or initial leap, the cells it passed become en-passant targets.

@@ -24,6 +24,8 @@ pub struct Interpreter {
     pub(super) captures_to_hand: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
+    /// Whether an en-passant right is kept only when the player to move can take it.
+    pub(super) en_passant_when_capturable: bool,
     pub(super) forbid_checks: bool,
     /// Whether moves that leave one's royal piece attacked are illegal.
     pub(super) royal_check: bool,
@@ -252,6 +254,10 @@ impl Interpreter {
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn_flag("must_capture"),
+            en_passant_when_capturable: game.turn.iter().any(|d| {
+                d.keyword == "en_passant_right"
+                    && d.arguments.iter().any(|a| a.is_word("when_capturable"))
+            }),
             forbid_checks: turn_flag("forbid_checks"),
             royal_check,
             has_checks_rule: end_kinds.contains(&"checks"),
