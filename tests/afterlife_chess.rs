@@ -572,3 +572,54 @@ fn perft_agreement(e: &Engine) {
 fn perft_3_from_the_start() {
     for_both(perft_agreement);
 }
+
+fn random_games_end_by_section_7(e: &Engine) {
+    // Random games end only with the results of section 7: a Pharaoh that ceased to exist (its owner,
+    // who has no Pharaoh left on any board, Limbo included, loses), repetition, the move rule or no
+    // legal move (draws).
+    let pharaoh =
+        e.v.game
+            .pieces
+            .iter()
+            .position(|p| p.name == "pharaoh")
+            .expect("a Pharaoh");
+    let mut rng = vdl_tests::Rng::new(1);
+    for _ in 0..60 {
+        let mut pos = e.v.start();
+        let mut moves = Vec::new();
+        for _ in 0..400 {
+            moves.clear();
+            e.v.legal_moves(&mut pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = *rng.pick(&moves);
+            e.v.make(&mut pos, mv);
+        }
+        let Some(result) = e.outcome(&mut pos) else {
+            continue;
+        };
+        match result.winner {
+            Some(winner) => {
+                let loser = 1 - winner;
+                assert_eq!(result.reason, "extinction", "{result:?}");
+                assert!(
+                    !pos.cells
+                        .iter()
+                        .any(|o| !o.is_empty() && o.owner() == loser && o.piece() == pharaoh),
+                    "the loser still has a Pharaoh: {}",
+                    e.v.write_position(&pos)
+                );
+            }
+            None => assert!(
+                ["repetition", "move rule", "no_moves"].contains(&result.reason.as_str()),
+                "{result:?}"
+            ),
+        }
+    }
+}
+
+#[test]
+fn random_games_end_only_by_section_7() {
+    for_both(random_games_end_by_section_7);
+}
