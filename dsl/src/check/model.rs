@@ -89,6 +89,7 @@ impl Checker {
         game.zones = self.build_zones(statements, directives);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
+        self.check_transfers(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -410,6 +411,28 @@ impl Checker {
                             },
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// A transfer needs the pieces it moves, where they start and where they go.
+    fn check_transfers(&mut self, statements: &[Statement]) {
+        for transfer in statements.iter().filter(|s| s.keyword.text == "transfer") {
+            let span = transfer
+                .arguments
+                .first()
+                .map(|a| a.span)
+                .unwrap_or(transfer.keyword.span);
+            for keyword in ["pieces", "from", "to"] {
+                if !transfer.children().iter().any(|c| c.keyword.text == keyword) {
+                    self.error(
+                        span,
+                        ErrorKind::MissingStatement {
+                            keyword,
+                            context: "a `transfer` block",
+                        },
+                    );
                 }
             }
         }
