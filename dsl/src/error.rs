@@ -191,6 +191,8 @@ pub enum ErrorKind {
     /// A piece placed on a cell that is not in the zone it must stay in, or a setup inconsistent with
     /// the rules.
     InvalidSetup { detail: String },
+    /// A `send` effect whose last argument is not a place pieces can be sent to.
+    NotADestination { name: String },
 
     // ---- warnings ----
     /// A zone nothing refers to.
@@ -276,6 +278,7 @@ impl Error {
             UnexpectedBlock { .. } => "E2038",
             MissingBlock { .. } => "E2039",
             InvalidSetup { .. } => "E2040",
+            NotADestination { .. } => "E2041",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -559,6 +562,11 @@ impl Error {
                 None,
             ),
             InvalidSetup { detail } => (format!("invalid setup: {detail}"), detail.clone(), None),
+            NotADestination { name } => (
+                format!("`{name}` is not a place pieces can be sent to"),
+                "not a board, zone, cell or reserve".into(),
+                Some("end `send` with a board, a zone, a cell or a reserve: `send captured limbo`".into()),
+            ),
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (
                 format!("piece `{name}` is never placed, promoted to or created"),

@@ -425,7 +425,11 @@ impl Checker {
                 .map(|a| a.span)
                 .unwrap_or(transfer.keyword.span);
             for keyword in ["pieces", "from", "to"] {
-                if !transfer.children().iter().any(|c| c.keyword.text == keyword) {
+                if !transfer
+                    .children()
+                    .iter()
+                    .any(|c| c.keyword.text == keyword)
+                {
                     self.error(
                         span,
                         ErrorKind::MissingStatement {
