@@ -172,8 +172,21 @@ impl Interpreter {
                     .count();
                 Value::Int(n as i64)
             }
-            ("near", [_, Value::Word(pattern), Value::Player(p), Value::Pieces(types, all)]) => {
-                Value::Bool(self.near(pos, scope.cell, pattern, *p, types, *all))
+            ("near", [_, Value::Word(pattern), Value::Player(p), kinds @ ..])
+                if !kinds.is_empty() =>
+            {
+                let mut types = Vec::new();
+                let mut all = false;
+                for kind in kinds {
+                    match kind {
+                        Value::Pieces(listed, every) => {
+                            types.extend(listed.iter().copied());
+                            all |= *every;
+                        }
+                        _ => return Value::Unknown,
+                    }
+                }
+                Value::Bool(self.near(pos, scope.cell, pattern, *p, &types, all))
             }
             ("has_moved", [_]) => Value::Bool(!pos.cells[scope.cell].is_virgin()),
             ("stack_count", [Value::Player(p)]) => Value::Int(
