@@ -57,7 +57,7 @@ pub struct Interpreter {
     pub(super) chosen_options: Vec<(String, String)>,
     /// Who may move which pieces, in whose frame (`movable_by`, `perspective`, `captures any`).
     pub(super) control: super::control::Control,
-    /// Transfers between boards and the effects of rules that send and transform pieces.
+    /// The `transfer` moves between boards.
     pub(super) transfers: Vec<super::transfer::Transfer>,
     /// Rules that send and transform pieces (`on capture`, `on enter`), and the waiting status.
     pub(super) effects: super::effects::Effects,
