@@ -17,6 +17,11 @@ mod game_team_mate_chess {
 }
 
 #[allow(unused, clippy::all)]
+mod game_afterlife_chess {
+    include!(concat!(env!("OUT_DIR"), "/game_afterlife_chess.rs"));
+}
+
+#[allow(unused, clippy::all)]
 mod game_lords_and_vassals {
     include!(concat!(env!("OUT_DIR"), "/game_lords_and_vassals.rs"));
 }
@@ -75,6 +80,15 @@ const CASES: &[Case] = &[
         ],
         compiled: game_lords_and_vassals::engine,
         main: false,
+    },
+    Case {
+        stem: "afterlife-chess",
+        setups: &[],
+        // §7: a Pharaoh ceasing to exist (the `extinction pharaoh loss` line: no Pharaoh left on any
+        // board), threefold repetition, the fifty-move rule, no legal move (a draw).
+        allowed: &["extinction", "repetition", "move rule", "no_moves"],
+        compiled: game_afterlife_chess::engine,
+        main: true,
     },
 ];
 

@@ -199,6 +199,8 @@ pub enum ErrorKind {
     /// A position template field that is not one of the known fields, or a template that is not a
     /// run of `{FIELD}`s starting with `{board}`.
     InvalidPositionTemplate { detail: String },
+    /// A `send` effect whose last argument is not a place pieces can be sent to.
+    NotADestination { name: String },
 
     // ---- warnings ----
     /// A zone nothing refers to.
@@ -286,6 +288,7 @@ impl Error {
             InvalidSetup { .. } => "E2040",
             UnknownFreezeEvent { .. } => "E2041",
             InvalidPositionTemplate { .. } => "E2042",
+            NotADestination { .. } => "E2043",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -581,6 +584,11 @@ impl Error {
                 format!("invalid position template: {detail}"),
                 detail.clone(),
                 Some("write `{FIELD}`s separated by spaces, `{board}` first; fields: board, side, moves_done, frozen, captures, halfmove, fullmove".into()),
+            ),
+            NotADestination { name } => (
+                format!("`{name}` is not a place pieces can be sent to"),
+                "not a board, zone, cell or reserve".into(),
+                Some("end `send` with a board, a zone, a cell or a reserve: `send captured limbo`".into()),
             ),
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (

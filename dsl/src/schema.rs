@@ -617,6 +617,10 @@ const TURN: &[Spec] = &[
         &[V(Kind::Word(&["owner_turn", "next_move"]), One)],
     ),
     once(
+        "en_passant_right",
+        &[V(Kind::Word(&["always", "when_capturable"]), One)],
+    ),
+    once(
         "checkmate_test",
         &[V(Kind::Word(&["attacked_at_turn_start", "no_moves"]), One)],
     ),

@@ -7,7 +7,9 @@
 
 mod attacks;
 mod conditions;
+mod control;
 mod display;
+mod effects;
 mod end;
 mod extended;
 mod fen;
@@ -20,6 +22,7 @@ mod rules;
 mod setup;
 mod tables;
 mod template;
+mod transfer;
 
 pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};

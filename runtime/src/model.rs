@@ -57,6 +57,8 @@ pub struct Game {
     /// The position template of a `notation` block (`"{board} {side} {moves_done}"`): the game's own
     /// position text, instead of FEN or the vdl position text.
     pub position_notation: Option<String>,
+    /// Other top-level statements kept in general form (`captures any`, `transfer` blocks).
+    pub directives: Vec<Directive>,
 }
 
 /// A board: a grid of cells, possibly with holes.
@@ -78,6 +80,8 @@ pub struct Board {
     pub cell_count: usize,
     /// Most pieces it may hold.
     pub capacity: Option<u32>,
+    /// Whether a piece sent to the board when it is full captures an occupant (`overflow capture`).
+    pub overflow_captures: bool,
     /// A forward direction fixed for every player, for moves on this board.
     pub forward: Option<Vec3>,
     /// Whether forward-relative moves are forbidden here.

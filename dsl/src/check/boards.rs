@@ -196,6 +196,10 @@ impl Checker {
             first_cell,
             cell_count: self.cell_list.len() - first_cell,
             capacity,
+            overflow_captures: child("overflow")
+                .and_then(|c| c.arguments.first())
+                .and_then(Value::as_name)
+                .is_some_and(|n| n.text == "capture"),
             forward: None,
             no_forward: child("no_forward").is_some(),
             aliases,

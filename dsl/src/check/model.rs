@@ -70,6 +70,7 @@ impl Checker {
                 }),
                 "option" => game.options.push(build_option(d)),
                 "custodian" => game.custodian = Some(d.clone()),
+                "captures" | "transfer" => game.directives.push(d.clone()),
                 "notation" => {
                     let template = |keyword: &str| {
                         d.children
@@ -94,6 +95,7 @@ impl Checker {
         self.check_end(statements, anchor, &game);
         self.check_freeze(statements);
         self.check_position_template(statements);
+        self.check_transfers(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -445,6 +447,32 @@ impl Checker {
                     value.span,
                     ErrorKind::UnknownFreezeEvent { event, suggestion },
                 );
+            }
+        }
+    }
+
+    /// A transfer needs the pieces it moves, where they start and where they go.
+    fn check_transfers(&mut self, statements: &[Statement]) {
+        for transfer in statements.iter().filter(|s| s.keyword.text == "transfer") {
+            let span = transfer
+                .arguments
+                .first()
+                .map(|a| a.span)
+                .unwrap_or(transfer.keyword.span);
+            for keyword in ["pieces", "from", "to"] {
+                if !transfer
+                    .children()
+                    .iter()
+                    .any(|c| c.keyword.text == keyword)
+                {
+                    self.error(
+                        span,
+                        ErrorKind::MissingStatement {
+                            keyword,
+                            context: "a `transfer` block",
+                        },
+                    );
+                }
             }
         }
     }

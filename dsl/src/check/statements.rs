@@ -88,7 +88,7 @@ impl Checker {
     }
 
     /// Checks what the argument kinds alone cannot: a promotion with no choice, a capacity of zero, an
-    /// option whose default it does not list.
+    /// option whose default it does not list, a `send` to no place.
     fn check_values(&mut self, s: &Statement, arguments: &[Arg]) {
         match s.keyword.text.as_str() {
             "promote" if !arguments.iter().any(|a| matches!(a, Arg::Piece(_))) => {
@@ -96,6 +96,23 @@ impl Checker {
             }
             "capacity" if matches!(arguments.first(), Some(Arg::Int(0))) => {
                 self.error(s.arguments_span(), ErrorKind::ZeroCapacity)
+            }
+            "send" => {
+                // The last argument is where the pieces go (`send captured limbo`,
+                // `send all of checkmated pool`).
+                let Some(place) = s.arguments.last() else {
+                    return;
+                };
+                let Some(name) = place.as_name().map(|n| n.text.clone()) else {
+                    return;
+                };
+                let known = self.boards.get(&name).is_some()
+                    || self.zones.get(&name).is_some()
+                    || self.reserves.get(&name).is_some()
+                    || self.cells.contains_key(&name);
+                if !known && s.arguments.len() >= 2 {
+                    self.error(place.span, ErrorKind::NotADestination { name });
+                }
             }
             "option" => {
                 let values = s.children().iter().find(|c| c.keyword.text == "values");

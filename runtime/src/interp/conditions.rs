@@ -117,6 +117,9 @@ impl Interpreter {
             ["mover", "owner"] | ["own"] | ["side"] => Value::Player(scope.owner),
             ["mover", "stacked"] => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == scope.cell)),
             ["mover", "piece"] => Value::Pieces(vec![pos.cells[scope.cell].piece()], false),
+            // 0 while a piece a rule sent is waiting for its owner's next move, 1 afterwards.
+            ["mover", "waited"] => Value::Int(i64::from(!pos.cells[scope.cell].is_waiting())),
+            ["enemy"] if self.players == 2 => Value::Player(self.next_player(scope.owner)),
             ["hurdle", field] => match scope.hurdle {
                 Some(cell) => {
                     let occ = pos.cells[cell];
@@ -151,6 +154,10 @@ impl Interpreter {
                         None
                     }
                 });
+                let board = rest.iter().find_map(|v| match v {
+                    Value::Word(name) => self.game.boards.iter().position(|b| b.name == *name),
+                    _ => None,
+                });
                 let n = pos
                     .cells
                     .iter()
@@ -160,9 +167,26 @@ impl Interpreter {
                             && o.owner() == *p
                             && (*all || types.contains(&o.piece()))
                             && zone.is_none_or(|z| self.in_zone(z, *p, *cell))
+                            && board.is_none_or(|b| self.game.cells[*cell].board == b)
                     })
                     .count();
                 Value::Int(n as i64)
+            }
+            ("near", [_, Value::Word(pattern), Value::Player(p), kinds @ ..])
+                if !kinds.is_empty() =>
+            {
+                let mut types = Vec::new();
+                let mut all = false;
+                for kind in kinds {
+                    match kind {
+                        Value::Pieces(listed, every) => {
+                            types.extend(listed.iter().copied());
+                            all |= *every;
+                        }
+                        _ => return Value::Unknown,
+                    }
+                }
+                Value::Bool(self.near(pos, scope.cell, pattern, *p, &types, all))
             }
             ("has_moved", [_]) => Value::Bool(!pos.cells[scope.cell].is_virgin()),
             ("stack_count", [Value::Player(p)]) => Value::Int(
@@ -173,5 +197,50 @@ impl Interpreter {
             ),
             _ => Value::Unknown,
         }
+    }
+}
+
+impl Interpreter {
+    /// `near(mover, PATTERN, SIDE, PIECES)`: whether a piece of `player` of one of `types` stands one
+    /// leap of the pattern's atoms (`W`, `F`, `K`, `D`, `A`, `N`) away from `cell`, on the same board.
+    fn near(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        pattern: &str,
+        player: usize,
+        types: &[usize],
+        all: bool,
+    ) -> bool {
+        let mut vectors: Vec<[i32; 3]> = Vec::new();
+        for atom in pattern.chars() {
+            let bases: &[[i32; 2]] = match atom {
+                'W' => &[[1, 0]],
+                'F' => &[[1, 1]],
+                'K' => &[[1, 0], [1, 1]],
+                'D' => &[[2, 0]],
+                'A' => &[[2, 2]],
+                'N' => &[[2, 1]],
+                _ => &[],
+            };
+            for &[a, b] in bases {
+                for (x, y) in [(a, b), (b, a)] {
+                    for sx in [-1, 1] {
+                        for sy in [-1, 1] {
+                            let v = [x * sx, y * sy, 0];
+                            if !vectors.contains(&v) {
+                                vectors.push(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        vectors.iter().any(|&v| {
+            self.step(cell, v).is_some_and(|c| {
+                let occ = pos.cells[c];
+                !occ.is_empty() && occ.owner() == player && (all || types.contains(&occ.piece()))
+            })
+        })
     }
 }

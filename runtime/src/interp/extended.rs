@@ -74,6 +74,9 @@ impl Interpreter {
                                 if occ.is_promoted() {
                                     out.push('~');
                                 }
+                                if occ.is_waiting() {
+                                    out.push('^');
+                                }
                             }
                             if empty > 0 {
                                 out.push_str(&empty.to_string());
@@ -353,9 +356,11 @@ impl Interpreter {
             i = close + 1;
             let mut virgin = false;
             let mut promoted = false;
-            while let Some(&flag) = chars.get(i).filter(|c| **c == '*' || **c == '~') {
+            let mut waiting = false;
+            while let Some(&flag) = chars.get(i).filter(|c| matches!(**c, '*' | '~' | '^')) {
                 virgin |= flag == '*';
                 promoted |= flag == '~';
+                waiting |= flag == '^';
                 i += 1;
             }
             let cell = *rank_cells.get(index).ok_or_else(|| {
@@ -364,7 +369,7 @@ impl Interpreter {
                     rank_cells.len()
                 ))
             })?;
-            cells[cell] = Occupant::new(piece, owner, virgin, promoted);
+            cells[cell] = Occupant::new(piece, owner, virgin, promoted).with_waiting(waiting);
             index += 1;
         }
         if index != rank_cells.len() {

@@ -139,6 +139,7 @@ impl Interpreter {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let mut resets = false;
+        let waiting_before = self.waiting_pieces(pos, mover);
         match mv.kind {
             MoveKind::Normal => {
                 let occ = pos.cells[from];
@@ -146,21 +147,26 @@ impl Interpreter {
                 let unpin = pos.stacks.iter().any(|&(c, _)| c == from);
                 let jump = self.freeze.jump && self.passes_over_piece(pos, from, to);
                 let mut captured = Vec::new();
+                // The captured pieces with their cells, for the rules that send or transform them.
+                let mut victims = Vec::new();
                 if mv.stack {
                     // The piece below stays, held under the one that climbed onto it.
                     pos.stacks.push((to, pos.cells[to]));
                 } else if !pos.cells[to].is_empty() {
                     captured.push(pos.cells[to]);
+                    victims.push((to, pos.cells[to]));
                 }
                 if mv.aux != Move::NONE {
                     let extra = mv.aux as usize;
                     if !pos.cells[extra].is_empty() {
                         captured.push(pos.cells[extra]);
+                        victims.push((extra, pos.cells[extra]));
                         self.set_cell(pos, &mut undo, extra, Occupant::EMPTY);
                     }
                 }
                 // `u`: the captured piece reappears on the start cell instead of leaving the board.
                 let unloaded = if mv.aux2 != Move::NONE {
+                    victims.pop();
                     captured.pop()
                 } else {
                     None
@@ -171,8 +177,10 @@ impl Interpreter {
                         Self::change_hand(pos, &mut undo, mover, piece, 1);
                     }
                 }
+                // A transfer's `become` is a change of type, not a promotion a capture could undo.
+                let transfer = self.game.cells[from].board != self.game.cells[to].board;
                 let placed = if mv.piece > 0 {
-                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, true)
+                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, !transfer)
                 } else {
                     occ.moved()
                 };
@@ -217,6 +225,12 @@ impl Interpreter {
                 if frozen && !pos.cells[to].is_empty() {
                     self.set_cell(pos, &mut undo, to, pos.cells[to].with_frozen(true));
                 }
+                if self.effects.is_active() {
+                    resets |= self.apply_effects(pos, &mut undo, mover, to, &victims);
+                }
+                // A promotion is a transformation; a move from one board to another a transfer.
+                resets |= mv.piece > 0 && self.effects.reset_on_transform;
+                resets |= self.effects.reset_on_transfer && transfer;
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }
@@ -251,6 +265,7 @@ impl Interpreter {
                 Occupant::new(piece, mover, false, false),
             );
         }
+        self.end_waiting(pos, &mut undo, &waiting_before);
         pos.passes = if mv.kind == MoveKind::Pass {
             pos.passes + 1
         } else {
@@ -284,6 +299,9 @@ impl Interpreter {
             }
         }
         pos.last = Some(mv);
+        if self.en_passant_when_capturable && !pos.en_passant.is_empty() {
+            self.keep_capturable_en_passant(pos);
+        }
         if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
             pos.checks[mover] += 1;
         }
@@ -367,6 +385,22 @@ impl Interpreter {
         for (_, below) in pos.stacks.iter_mut() {
             *below = below.with_frozen(false);
         }
+    }
+
+    /// Drops the en-passant rights the player to move has no move to take (`en_passant_right
+    /// when_capturable`).
+    fn keep_capturable_en_passant(&self, pos: &mut Position) {
+        let mut moves = Vec::new();
+        self.generate_pseudo(pos, &mut moves);
+        let rights = std::mem::take(&mut pos.en_passant);
+        pos.en_passant = rights
+            .into_iter()
+            .filter(|&(target, victim)| {
+                moves
+                    .iter()
+                    .any(|m| m.to as usize == target && m.aux as usize == victim)
+            })
+            .collect();
     }
 
     /// After a lame or initial leap, the cells it passed become en-passant targets.

@@ -10,6 +10,7 @@ use super::tables::{Interpreter, PreparedPart};
 /// What a walk is generating for.
 struct Walk<'a> {
     origin: CellId,
+    /// The player whose frame the move uses: its owner, or the player moving it (`perspective player`).
     mover: usize,
     owner: usize,
     piece: usize,
@@ -151,7 +152,7 @@ impl Interpreter {
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
             // A frozen piece (`freeze after`) has no moves until the end of the turn.
-            if !occ.is_empty() && occ.owner() == side && !occ.is_frozen() {
+            if !occ.is_empty() && !occ.is_frozen() && self.may_move_piece(pos, cell, occ, side) {
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
         }
@@ -160,6 +161,9 @@ impl Interpreter {
         }
         if self.hand_drops {
             self.drops(pos, out);
+        }
+        if !self.transfers.is_empty() {
+            self.transfer_moves(pos, out);
         }
         for index in 0..self.castles.len() {
             self.castling(pos, index, out);
@@ -279,7 +283,9 @@ impl Interpreter {
     ) {
         let piece = occ.piece();
         let owner = occ.owner();
-        if let Some(hook) = &self.generator {
+        // The player whose forward, zones and promotions the move uses (`perspective player`).
+        let frame = self.frame_of(occ, mover);
+        if let Some(hook) = self.generator.as_ref().filter(|_| frame == owner) {
             let mut raw = Vec::new();
             if hook.0.piece_moves(pos, cell, occ, attacks, &mut raw) {
                 for mv in raw {
@@ -300,17 +306,17 @@ impl Interpreter {
             }
         }
         let board = self.game.cells[cell].board;
-        for prepared in &self.moves[piece][owner.min(self.moves[piece].len() - 1)] {
+        for prepared in &self.moves[piece][frame.min(self.moves[piece].len() - 1)] {
             if !prepared.boards.is_empty() && !prepared.boards.contains(&board) {
                 continue;
             }
             if let Some(zone) = prepared.from_zone {
-                if !self.in_zone(zone, owner, cell) {
+                if !self.in_zone(zone, frame, cell) {
                     continue;
                 }
             }
             if let Some(zone) = prepared.within {
-                if !self.in_zone(zone, owner, cell) {
+                if !self.in_zone(zone, frame, cell) {
                     continue;
                 }
             }
@@ -350,7 +356,7 @@ impl Interpreter {
                         .unwrap_or(part.part.vectors[0]);
                     let walk = Walk {
                         origin: cell,
-                        mover,
+                        mover: frame,
                         owner,
                         piece,
                         part,
@@ -399,7 +405,7 @@ impl Interpreter {
         } else {
             1
         };
-        let inside = |cell: CellId| w.within.is_none_or(|z| self.in_zone(z, w.owner, cell));
+        let inside = |cell: CellId| w.within.is_none_or(|z| self.in_zone(z, w.mover, cell));
         if last && (has(b'p') || has(b'g')) {
             self.hop(pos, w, at, step, max_steps, has(b'g'), locust, out);
             return;
@@ -436,7 +442,9 @@ impl Interpreter {
                         if let Some(&(_, victim)) =
                             pos.en_passant.iter().find(|(target, _)| *target == next)
                         {
-                            if !pos.cells[victim].is_empty() && pos.cells[victim].owner() != w.owner
+                            if !pos.cells[victim].is_empty()
+                                && (pos.cells[victim].owner() != w.owner
+                                    || self.control.captures_any)
                             {
                                 self.emit(pos, w, next, victim as u16, out);
                             }
@@ -573,7 +581,7 @@ impl Interpreter {
             let Some(next) = self.step(current, step) else {
                 return;
             };
-            if w.within.is_some_and(|z| !self.in_zone(z, w.owner, next)) {
+            if w.within.is_some_and(|z| !self.in_zone(z, w.mover, next)) {
                 return;
             }
             let occ = pos.cells[next];
@@ -645,7 +653,7 @@ impl Interpreter {
             return false; // a tame piece never captures (or attacks) a royal one
         }
         let friendly = target.owner() == w.owner;
-        if friendly {
+        if friendly && (modes.contains(&b'd') || !self.control.captures_any) {
             return modes.contains(&b'd');
         }
         if !self.may_capture(modes) {
@@ -695,8 +703,7 @@ impl Interpreter {
             out.push(mv);
             return;
         }
-        let _ = w.mover;
-        self.with_promotions(pos, w.piece, w.owner, w.origin, to, mv, out);
+        self.with_promotions(pos, w.piece, w.mover, w.origin, to, mv, out);
     }
 
     /// Adds a move with each promotion it allows or requires.

@@ -37,11 +37,24 @@ impl Interpreter {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
-            MoveKind::Normal if self.game.move_notation.is_some() && mv.piece == 0 => {
+            MoveKind::Normal
+                if self.game.move_notation.as_deref().is_some_and(|t| {
+                    mv.piece == 0 || t.contains("{promotion}") || t.contains("{x}")
+                }) =>
+            {
+                // `{x}` is `x` for a capture and `-` otherwise; `{promotion}` the letter of the type a
+                // promotion gives. A template with `{x}` and without `{promotion}` writes forced
+                // promotions as plain moves.
                 let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
+                let promotion = match mv.piece {
+                    0 => String::new(),
+                    p => self.game.pieces[p as usize - 1].letter.to_ascii_lowercase(),
+                };
                 template
                     .replace("{from}", name(mv.from))
                     .replace("{to}", name(mv.to))
+                    .replace("{x}", if self.is_capture(pos, mv) { "x" } else { "-" })
+                    .replace("{promotion}", &promotion)
             }
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
@@ -68,7 +81,7 @@ impl Interpreter {
         self.legal_moves_of(pos, &mut moves);
         for &mv in &moves {
             let written = self.move_text(pos, mv);
-            if written == text {
+            if self.names_move(pos, mv, text) {
                 return Ok(mv);
             }
             let (Some(suffix), Some(rest)) =
@@ -173,5 +186,34 @@ impl Interpreter {
             .iter()
             .position(|p| p.upper_case && !p.neutral)
             .unwrap_or(0)
+    }
+}
+
+impl Interpreter {
+    /// Whether `text` names the move: its written form, or, with a `{x}` template, the same with `-`
+    /// for a capture (readers accept both).
+    pub(super) fn names_move(&self, pos: &Position, mv: Move, text: &str) -> bool {
+        let written = self.move_text(pos, mv);
+        if written == text {
+            return true;
+        }
+        let dashed = self
+            .game
+            .move_notation
+            .as_deref()
+            .is_some_and(|t| t.contains("{x}"))
+            && mv.kind == MoveKind::Normal
+            && self.is_capture(pos, mv);
+        dashed
+            && self
+                .game
+                .move_notation
+                .as_deref()
+                .unwrap_or_default()
+                .replace("{from}", &self.game.cells[mv.from as usize].name)
+                .replace("{to}", &self.game.cells[mv.to as usize].name)
+                .replace("{x}", "-")
+                .replace("{promotion}", "")
+                == text
     }
 }

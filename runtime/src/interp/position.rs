@@ -15,6 +15,7 @@ impl Occupant {
     const VIRGIN: u16 = 1 << 12;
     const PROMOTED: u16 = 1 << 13;
     const FROZEN: u16 = 1 << 14;
+    const WAITING: u16 = 1 << 15;
 
     /// Makes an occupant of piece type `piece` owned by `owner`.
     pub fn new(piece: usize, owner: usize, virgin: bool, promoted: bool) -> Occupant {
@@ -70,6 +71,21 @@ impl Occupant {
             Occupant(self.0 | Self::FROZEN)
         } else {
             Occupant(self.0 & !Self::FROZEN)
+        }
+    }
+
+    /// Whether the piece was sent to its cell by a rule (`send`) and its owner has not moved since.
+    #[inline]
+    pub fn is_waiting(self) -> bool {
+        self.0 & Self::WAITING != 0
+    }
+
+    /// The same piece, waiting or not.
+    pub fn with_waiting(self, waiting: bool) -> Occupant {
+        if waiting {
+            Occupant(self.0 | Self::WAITING)
+        } else {
+            Occupant(self.0 & !Self::WAITING)
         }
     }
 

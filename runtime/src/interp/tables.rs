@@ -24,6 +24,8 @@ pub struct Interpreter {
     pub(super) captures_to_hand: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
+    /// Whether an en-passant right is kept only when the player to move can take it.
+    pub(super) en_passant_when_capturable: bool,
     pub(super) forbid_checks: bool,
     /// Whether moves that leave one's royal piece attacked are illegal.
     pub(super) royal_check: bool,
@@ -59,6 +61,12 @@ pub struct Interpreter {
     pub(super) end_early: bool,
     /// Whether captures are counted per player and piece type (`captures` end lines, `{captures}`).
     pub(super) counts_captures: bool,
+    /// Who may move which pieces, in whose frame (`movable_by`, `perspective`, `captures any`).
+    pub(super) control: super::control::Control,
+    /// The `transfer` moves between boards.
+    pub(super) transfers: Vec<super::transfer::Transfer>,
+    /// Rules that send and transform pieces (`on capture`, `on enter`), and the waiting status.
+    pub(super) effects: super::effects::Effects,
 }
 
 /// The events after which the piece that moved is frozen until the end of the turn.
@@ -258,7 +266,10 @@ impl Interpreter {
                         piece
                             .moves
                             .iter()
-                            .map(|m| prepare_moves(m, &frame, game.dimensions))
+                            .map(|m| {
+                                let frame = board_frame(&game, m).unwrap_or_else(|| frame.clone());
+                                prepare_moves(m, &frame, game.dimensions)
+                            })
                             .collect()
                     })
                     .collect()
@@ -289,6 +300,10 @@ impl Interpreter {
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn_flag("must_capture"),
+            en_passant_when_capturable: game.turn.iter().any(|d| {
+                d.keyword == "en_passant_right"
+                    && d.arguments.iter().any(|a| a.is_word("when_capturable"))
+            }),
             forbid_checks: turn_flag("forbid_checks"),
             royal_check,
             has_checks_rule: end_kinds.contains(&"checks"),
@@ -310,6 +325,9 @@ impl Interpreter {
             slider_lines: Vec::new(),
             generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
+            control: super::control::Control::new(&game),
+            transfers: super::transfer::transfers(&game),
+            effects: super::effects::Effects::new(&game),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -538,6 +556,19 @@ impl Interpreter {
     pub(super) fn in_zone(&self, zone: usize, player: usize, cell: CellId) -> bool {
         self.zones[zone].get(player).is_some_and(|z| z[cell])
     }
+}
+
+/// The frame fixed by the boards a move set is limited to, when they all have the same `forward`
+/// (a corridor whose forward is the same for every player).
+fn board_frame(game: &Game, moves: &crate::model::Moves) -> Option<Frame> {
+    let first = game.boards.get(*moves.boards.first()?)?.forward?;
+    moves
+        .boards
+        .iter()
+        .all(|&b| game.boards[b].forward == Some(first))
+        .then(|| Frame {
+            forward: vec![first],
+        })
 }
 
 fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) -> PreparedMoves {
