@@ -7,6 +7,12 @@ use crate::model::{CellId, Vec3};
 use super::position::{Move, MoveKind, Occupant, Position};
 use super::tables::{Interpreter, PreparedPart};
 
+/// What the legality shortcut knows about a position: the cells whose piece may be pinned to a
+/// royal piece (every other ordinary move of a non-royal piece is legal).
+struct Shortcut {
+    pinnable: Vec<CellId>,
+}
+
 /// What a walk is generating for.
 struct Walk<'a> {
     origin: CellId,
@@ -49,7 +55,7 @@ impl Interpreter {
         for mv in pseudo {
             let safe = shortcut
                 .as_ref()
-                .is_some_and(|royals| self.cannot_expose(pos, mv, royals));
+                .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
             if safe || self.is_legal(pos, mv) {
                 out.push(mv);
             }
@@ -58,9 +64,9 @@ impl Interpreter {
 
     /// When the side to move is not in check and every enemy attack is a plain leap or slide, a move
     /// by a non-royal piece can only expose a royal piece by leaving a line an enemy slider could use:
-    /// returns the mover's royal cells for [`Interpreter::cannot_expose`], or `None` when every move
-    /// must be tested by playing it.
-    fn legality_shortcut(&self, pos: &Position) -> Option<Vec<CellId>> {
+    /// returns the cells whose piece could be pinned, for [`Interpreter::cannot_expose`], or `None`
+    /// when every move must be tested by playing it.
+    fn legality_shortcut(&self, pos: &Position) -> Option<Shortcut> {
         let side = pos.side;
         if !self.royal_check
             || !self.plain_attackers.get(side).copied().unwrap_or(false)
@@ -68,18 +74,43 @@ impl Interpreter {
         {
             return None;
         }
-        Some(
-            pos.cells
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| !o.is_empty() && o.owner() == side && self.pieces[o.piece()].royal)
-                .map(|(c, _)| c)
-                .collect(),
-        )
+        // From each royal piece along each line an enemy slider could use: the first piece, when the
+        // next piece beyond it (within the slider's range) is not the mover's own, may be pinned.
+        let mut pinnable = Vec::new();
+        for (royal, occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != side || !self.pieces[occ.piece()].royal {
+                continue;
+            }
+            for &(v, range) in &self.slider_lines[side] {
+                let mut cell = royal;
+                let mut first = None;
+                for _ in 0..range {
+                    let Some(next) = self.step(cell, v) else {
+                        break;
+                    };
+                    cell = next;
+                    let here = pos.cells[cell];
+                    if here.is_empty() {
+                        continue;
+                    }
+                    match first {
+                        None => first = Some(cell),
+                        Some(candidate) => {
+                            if here.owner() != side {
+                                pinnable.push(candidate);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Some(Shortcut { pinnable })
     }
 
-    /// Whether a move surely leaves the mover's royal pieces unattacked (see `legality_shortcut`).
-    fn cannot_expose(&self, pos: &Position, mv: Move, royals: &[CellId]) -> bool {
+    /// Whether a move surely leaves the mover's royal pieces unattacked (see `legality_shortcut`):
+    /// an ordinary move of a non-royal piece that could not be pinned.
+    fn cannot_expose(&self, pos: &Position, mv: Move, shortcut: &Shortcut) -> bool {
         if mv.kind != MoveKind::Normal
             || mv.aux != Move::NONE
             || mv.aux2 != Move::NONE
@@ -89,24 +120,9 @@ impl Interpreter {
         }
         let from = mv.from as usize;
         let moving = pos.cells[from];
-        if moving.is_empty() || self.pieces[moving.piece()].royal {
-            return false;
-        }
-        let from_cell = &self.game.cells[from];
-        royals.iter().all(|&royal| {
-            let king = &self.game.cells[royal];
-            if king.board != from_cell.board {
-                return true;
-            }
-            let d = [
-                from_cell.coord[0] - king.coord[0],
-                from_cell.coord[1] - king.coord[1],
-                from_cell.coord[2] - king.coord[2],
-            ];
-            !self.slider_lines[pos.side]
-                .iter()
-                .any(|&(v, range)| aligned(d, v, range))
-        })
+        !moving.is_empty()
+            && !self.pieces[moving.piece()].royal
+            && !shortcut.pinnable.contains(&from)
     }
 
     /// Whether the side to move has a legal move, stopping at the first.
@@ -117,7 +133,7 @@ impl Interpreter {
         pseudo.into_iter().any(|mv| {
             shortcut
                 .as_ref()
-                .is_some_and(|royals| self.cannot_expose(pos, mv, royals))
+                .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut))
                 || self.is_legal(pos, mv)
         })
     }
@@ -131,7 +147,7 @@ impl Interpreter {
         for mv in pseudo {
             if shortcut
                 .as_ref()
-                .is_some_and(|royals| self.cannot_expose(pos, mv, royals))
+                .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut))
                 || self.is_legal(pos, mv)
             {
                 out.push(mv);
@@ -1045,28 +1061,6 @@ fn same_family(base: Vec3, v: Vec3) -> bool {
     a.sort_unstable();
     b.sort_unstable();
     a == b
-}
-
-/// Whether `d` is `k * v` for some `1 <= k <= range`.
-fn aligned(d: Vec3, v: Vec3, range: u32) -> bool {
-    let mut k = 0;
-    for i in 0..3 {
-        if v[i] == 0 {
-            if d[i] != 0 {
-                return false;
-            }
-        } else {
-            if d[i] % v[i] != 0 {
-                return false;
-            }
-            let ki = d[i] / v[i];
-            if ki <= 0 || (k != 0 && ki != k) {
-                return false;
-            }
-            k = ki;
-        }
-    }
-    k > 0 && k as u32 <= range
 }
 
 /// Whether a final leg with these modes may capture an enemy: `c`, or no mode letter at all (`mc`).
