@@ -178,7 +178,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        return match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
+        return match generated::perft(&options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
             Ok(_) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");

@@ -6,6 +6,8 @@
 //! `vdl_runtime::interp::Generator` dispatches to them; `engine()` builds the interpreter's shared parts
 //! from the embedded rule file and plugs the generator in.
 
+mod fast;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -54,6 +56,7 @@ fn emit_module(ir: &Ir) -> TokenStream {
             quote! { (#piece, #player) => #function(position, cell, occupant, attacks, out), },
         );
     }
+    let fast_form = emit_fast_form(ir);
     quote! {
         use std::sync::Arc;
         use vdl_runtime::interp::{Generator, Move, Occupant, Position};
@@ -94,6 +97,55 @@ fn emit_module(ir: &Ir) -> TokenStream {
             let checked = vdl_dsl::check::check_source(SOURCE);
             let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
             Ok(vdl_runtime::Interpreter::new(game)?.with_generator(Arc::new(Compiled)))
+        }
+
+        #fast_form
+    }
+}
+
+/// Emits the compact form when the game fits the fast profile, and `perft`, which runs on the fastest
+/// engine the game has.
+fn emit_fast_form(ir: &Ir) -> TokenStream {
+    let perft_doc = "Runs the perft command on the fastest engine of this game.";
+    match &ir.fast {
+        Ok(fast_ir) => {
+            let items = fast::emit_fast(fast_ir);
+            quote! {
+                /// The compact form of this game: bitboards, move generation with legality from pins and
+                /// checks, and make.
+                pub mod compact {
+                    use super::{NAME, SOURCE};
+                    use vdl_runtime::compact::{CompactGame, CompactKind, CompactMove, CompactState, Compiled};
+                    use vdl_runtime::interp::Occupant;
+
+                    #items
+                }
+
+                #[doc = #perft_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message naming a bad FEN or an illegal move.
+                pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
+                    vdl_runtime::cli::run_perft(&compact::fast_engine()?, options, out, progress)
+                }
+            }
+        }
+        Err(reason) => {
+            let reason = Literal::string(reason);
+            quote! {
+                /// Why this game has no compact form (it runs on the interpreter with compiled move generation).
+                pub const FALLBACK: &str = #reason;
+
+                #[doc = #perft_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message naming a bad FEN or an illegal move.
+                pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
+                    vdl_runtime::cli::run_perft(&engine()?, options, out, progress)
+                }
+            }
         }
     }
 }

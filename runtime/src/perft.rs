@@ -7,11 +7,11 @@ pub fn perft<V: Variant>(variant: &V, position: &mut V::Position, depth: u32) ->
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return variant.count_legal_moves(position);
+    }
     let mut moves = Vec::new();
     variant.legal_moves(position, &mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut nodes = 0;
     for mv in moves {
         let undo = variant.make(position, mv);

@@ -1,0 +1,994 @@
+//! Emission of the compact form: bitboard tables as `static` arrays, a `Board` position, per-player
+//! move generation with legality from pins and checks, attack detection, and make; a `Fast` type
+//! implementing `vdl_runtime::compact::CompactGame`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::lower::fast::{Bits, FastIr};
+
+/// Emits the compact form's items.
+pub fn emit_fast(ir: &FastIr) -> TokenStream {
+    let e = Emitter { ir };
+    let tables = e.tables();
+    let board = e.board();
+    let attacks = e.attacks();
+    let generation = e.generation();
+    let make = e.make();
+    let game = e.game();
+    quote! {
+        #tables
+        #board
+        #attacks
+        #generation
+        #make
+        #game
+    }
+}
+
+struct Emitter<'a> {
+    ir: &'a FastIr,
+}
+
+impl Emitter<'_> {
+    fn wide(&self) -> bool {
+        self.ir.cells > 64
+    }
+
+    fn bits(&self, value: Bits) -> Literal {
+        if self.wide() {
+            Literal::u128_unsuffixed(value)
+        } else {
+            Literal::u64_unsuffixed(value as u64)
+        }
+    }
+
+    fn per_cell(&self, values: &[Bits]) -> TokenStream {
+        let items = values.iter().map(|&v| self.bits(v));
+        quote! { [#(#items),*] }
+    }
+
+    fn code(piece: usize, owner: usize) -> Literal {
+        Literal::u8_unsuffixed((1 + piece * 2 + owner) as u8)
+    }
+
+    fn first(&self, direction: usize, bits: TokenStream) -> TokenStream {
+        if self.ir.directions[direction].ascending {
+            quote! { ((#bits).trailing_zeros() as usize) }
+        } else {
+            quote! { ((Bits::BITS - 1 - (#bits).leading_zeros()) as usize) }
+        }
+    }
+
+    fn ray(direction: usize) -> proc_macro2::Ident {
+        format_ident!("RAYS_{}", direction)
+    }
+
+    /// Slide targets along one direction from `cell` with `occupied` blocking (blockers included).
+    fn slide(&self, direction: usize, cell: TokenStream, occupied: TokenStream) -> TokenStream {
+        let ray = Self::ray(direction);
+        let first = self.first(direction, quote!(blockers));
+        quote! {{
+            let ray = #ray[#cell];
+            let blockers = ray & #occupied;
+            if blockers == 0 { ray } else { ray ^ #ray[#first] }
+        }}
+    }
+
+    fn tables(&self) -> TokenStream {
+        let ir = self.ir;
+        let cells = Literal::usize_unsuffixed(ir.cells);
+        let pieces = Literal::usize_unsuffixed(ir.pieces.len());
+        let bits_type = if self.wide() {
+            quote!(u128)
+        } else {
+            quote!(u64)
+        };
+        let all = self.bits(if ir.cells == 128 {
+            u128::MAX
+        } else {
+            (1u128 << ir.cells) - 1
+        });
+        let mut items = Vec::new();
+        for (index, direction) in ir.directions.iter().enumerate() {
+            let ray = Self::ray(index);
+            let masks: Vec<Bits> = direction
+                .lines
+                .iter()
+                .map(|line| line.iter().fold(0, |m, &c| m | 1 << c))
+                .collect();
+            let table = self.per_cell(&masks);
+            let doc = format!("The cells along {:?} from each cell.", direction.vector);
+            items.push(quote! { #[doc = #doc] static #ray: [Bits; CELLS] = #table; });
+        }
+        for (index, piece) in ir.pieces.iter().enumerate() {
+            let mut tables: Vec<(&str, Vec<&[Bits]>)> = vec![
+                (
+                    "QUIET",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.quiet_leaps.as_slice())
+                        .collect(),
+                ),
+                (
+                    "CAPTURE",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.capture_leaps.as_slice())
+                        .collect(),
+                ),
+                (
+                    "ATTACKED_FROM",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.attacked_from.as_slice())
+                        .collect(),
+                ),
+            ];
+            if piece.players.iter().any(|m| m.en_passant_from.is_some()) {
+                let empty = vec![0; ir.cells];
+                let rows: Vec<&[Bits]> = piece
+                    .players
+                    .iter()
+                    .map(|m| m.en_passant_from.as_deref().unwrap_or(&[]))
+                    .collect();
+                let rows: Vec<Vec<Bits>> = rows
+                    .iter()
+                    .map(|r| {
+                        if r.is_empty() {
+                            empty.clone()
+                        } else {
+                            r.to_vec()
+                        }
+                    })
+                    .collect();
+                let name = format_ident!("EN_PASSANT_FROM_{}", index);
+                let players = rows.iter().map(|r| self.per_cell(r));
+                items.push(quote! { static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
+            }
+            for (kind, rows) in tables.drain(..) {
+                if rows.iter().all(|r| r.iter().all(|&b| b == 0)) {
+                    continue;
+                }
+                let name = format_ident!("{}_{}", kind, index);
+                let players = rows.iter().map(|r| self.per_cell(r));
+                let doc = format!(
+                    "{kind} leaps of the {} for each player, per cell.",
+                    piece.name
+                );
+                items.push(
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                );
+            }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.steps.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("STEPS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.steps.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(s) => {
+                                let to = Literal::u8_unsuffixed(s.to as u8);
+                                let block =
+                                    Literal::u8_unsuffixed(s.block.map_or(255, |c| c as u8));
+                                let ep =
+                                    Literal::u8_unsuffixed(s.en_passant.map_or(255, |c| c as u8));
+                                let initial = s.initial;
+                                quote! { (#to, #block, #initial, #ep) }
+                            }
+                            None => quote! { (NO_CELL, NO_CELL, false, NO_CELL) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!(
+                    "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell).",
+                    piece.name
+                );
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+        }
+        for (index, castle) in ir.castles.iter().enumerate() {
+            if let Some(from) = &castle.from {
+                let name = format_ident!("CASTLE_FROM_{}", index);
+                let sets = from.iter().map(|&b| self.bits(b));
+                items.push(quote! { static #name: [Bits; 2] = [#(#sets),*]; });
+            }
+            for &(direction, _) in &castle.sides {
+                let name = format_ident!("LINE_{}", direction);
+                if items
+                    .iter()
+                    .any(|t| t.to_string().contains(&format!("static {name} ")))
+                {
+                    continue;
+                }
+                let lines = &ir.directions[direction].lines;
+                let width = lines.iter().map(Vec::len).max().unwrap_or(0).max(1);
+                let w = Literal::usize_unsuffixed(width);
+                let rows = lines.iter().map(|line| {
+                    let entries = (0..width)
+                        .map(|i| Literal::u8_unsuffixed(line.get(i).map_or(255, |&c| c as u8)));
+                    quote! { [#(#entries),*] }
+                });
+                items.push(quote! { static #name: [[u8; #w]; CELLS] = [#(#rows),*]; });
+            }
+        }
+        let pawns = ir.pieces.iter().map(|p| p.pawn);
+        let key_count = Literal::usize_unsuffixed((2 * ir.pieces.len() + 4) * ir.cells + 1);
+        quote! {
+            /// A bitboard: bit `i` stands for cell `i`.
+            pub type Bits = #bits_type;
+            /// The number of cells.
+            const CELLS: usize = #cells;
+            /// The number of piece types.
+            const PIECES: usize = #pieces;
+            /// Every cell.
+            const ALL: Bits = #all;
+            /// The code of an empty cell in the mailbox (a piece is `1 + 2 * type + owner`).
+            const EMPTY: u8 = 0;
+            /// The marker for "no cell".
+            const NO_CELL: u8 = vdl_runtime::compact::NO_CELL;
+            /// Whether each piece type's moves reset the move-rule counter.
+            const PAWN: [bool; PIECES] = [#(#pawns),*];
+            const KEY_COUNT: usize = #key_count;
+            /// Zobrist keys: pieces by code and cell, then unmoved, promoted and en-passant cells, then the side.
+            static KEYS: [u64; KEY_COUNT] = vdl_runtime::compact::keys::<KEY_COUNT>(0x7664_6c00);
+            const VIRGIN_KEYS: usize = (2 * PIECES + 1) * CELLS;
+            const PROMOTED_KEYS: usize = (2 * PIECES + 2) * CELLS;
+            const EN_PASSANT_KEYS: usize = (2 * PIECES + 3) * CELLS;
+            const SIDE_KEY: usize = (2 * PIECES + 4) * CELLS;
+
+            #(#items)*
+        }
+    }
+
+    fn board(&self) -> TokenStream {
+        quote! {
+            /// A position in the compact form: bitboards by piece type and by owner, and a mailbox.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct Board {
+                pieces: [Bits; PIECES],
+                colors: [Bits; 2],
+                virgin: Bits,
+                promoted: Bits,
+                cells: [u8; CELLS],
+                side: u8,
+                en_passant: u8,
+                victim: u8,
+                halfmove: u32,
+                fullmove: u32,
+                hash: u64,
+            }
+
+            /// What move generation knows about the side to move.
+            struct Context {
+                occupied: Bits,
+                own: Bits,
+                enemy: Bits,
+                empty: Bits,
+                royals: Bits,
+                check_every: bool,
+                pinned: Bits,
+            }
+
+            #[inline]
+            fn bit(cell: usize) -> Bits {
+                (1 as Bits) << cell
+            }
+
+            impl Board {
+                fn place(&mut self, cell: usize, code: u8) {
+                    let piece = (code as usize - 1) / 2;
+                    let owner = (code as usize - 1) % 2;
+                    self.pieces[piece] ^= bit(cell);
+                    self.colors[owner] ^= bit(cell);
+                    self.cells[cell] = code;
+                    self.hash ^= KEYS[code as usize * CELLS + cell];
+                }
+
+                fn remove(&mut self, cell: usize) {
+                    let code = self.cells[cell];
+                    let piece = (code as usize - 1) / 2;
+                    let owner = (code as usize - 1) % 2;
+                    self.pieces[piece] ^= bit(cell);
+                    self.colors[owner] ^= bit(cell);
+                    self.cells[cell] = EMPTY;
+                    self.hash ^= KEYS[code as usize * CELLS + cell];
+                }
+
+                fn computed_hash(&self) -> u64 {
+                    let mut hash = if self.side == 1 { KEYS[SIDE_KEY] } else { 0 };
+                    for cell in 0..CELLS {
+                        let code = self.cells[cell];
+                        if code != EMPTY {
+                            hash ^= KEYS[code as usize * CELLS + cell];
+                        }
+                    }
+                    hash ^= flag_keys(self.virgin, VIRGIN_KEYS) ^ flag_keys(self.promoted, PROMOTED_KEYS);
+                    if self.en_passant != NO_CELL {
+                        hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
+                    }
+                    hash
+                }
+            }
+
+            /// The keys of flagged cells.
+            fn flag_keys(mut cells: Bits, base: usize) -> u64 {
+                let mut key = 0;
+                while cells != 0 {
+                    key ^= KEYS[base + cells.trailing_zeros() as usize];
+                    cells &= cells - 1;
+                }
+                key
+            }
+        }
+    }
+
+    /// The directions scanned from a cell to find `by`'s sliding attackers, with their mailbox codes.
+    fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+        let mut scans: Vec<(usize, Vec<Literal>)> = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            for &d in &piece.players[by].capture_slides {
+                let v = self.ir.directions[d].vector;
+                let back = self
+                    .ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == [-v[0], -v[1], -v[2]])
+                    .expect("lowering adds reverse directions");
+                let code = Self::code(index, by);
+                match scans.iter_mut().find(|(s, _)| *s == back) {
+                    Some((_, codes)) => codes.push(code),
+                    None => scans.push((back, vec![code])),
+                }
+            }
+        }
+        scans
+    }
+
+    fn attacks(&self) -> TokenStream {
+        let mut arms = Vec::new();
+        let mut pin_functions = Vec::new();
+        for by in 0..2 {
+            let mut checks = Vec::new();
+            for (index, piece) in self.ir.pieces.iter().enumerate() {
+                if piece.players[by].attacked_from.iter().any(|&b| b != 0) {
+                    let table = format_ident!("ATTACKED_FROM_{}", index);
+                    let piece_index = Literal::usize_unsuffixed(index);
+                    checks.push(quote! {
+                        if #table[#by][cell] & board.pieces[#piece_index] & them != 0 {
+                            return true;
+                        }
+                    });
+                }
+            }
+            let scans = self.slider_scans(by);
+            for (direction, codes) in &scans {
+                let ray = Self::ray(*direction);
+                let first = self.first(*direction, quote!(blockers));
+                checks.push(quote! {{
+                    let blockers = #ray[cell] & occupied;
+                    if blockers != 0 {
+                        let at = #first;
+                        if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
+                            return true;
+                        }
+                    }
+                }});
+            }
+            arms.push(quote! { #by => { #(#checks)* false } });
+            // Pins of the other player's pieces by `by`'s sliders.
+            let pinned_player = 1 - by;
+            let name = format_ident!("pinned_{}", pinned_player);
+            let mut scans_tokens = Vec::new();
+            for (direction, codes) in &scans {
+                let ray = Self::ray(*direction);
+                let first = self.first(*direction, quote!(blockers));
+                let second = self.first(*direction, quote!(beyond));
+                scans_tokens.push(quote! {{
+                    let blockers = #ray[king] & occupied;
+                    if blockers != 0 {
+                        let at = #first;
+                        if own & bit(at) != 0 {
+                            let beyond = #ray[at] & occupied;
+                            if beyond != 0 {
+                                let pinner = #second;
+                                if matches!(board.cells[pinner], #(#codes)|*) {
+                                    pinned |= bit(at);
+                                }
+                            }
+                        }
+                    }
+                }});
+            }
+            let doc = format!(
+                "The pieces of player {pinned_player} pinned to the royal piece on `king`."
+            );
+            pin_functions.push(quote! {
+                #[doc = #doc]
+                fn #name(board: &Board, king: usize, occupied: Bits, own: Bits) -> Bits {
+                    let mut pinned = 0;
+                    #(#scans_tokens)*
+                    pinned
+                }
+            });
+        }
+        quote! {
+            /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
+            /// attacking.
+            fn attacked(board: &Board, cell: usize, by: usize, occupied: Bits, them: Bits) -> bool {
+                match by {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+
+            /// Tells whether none of the `royals` is attacked by `by`.
+            fn safe(board: &Board, mut royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
+                while royals != 0 {
+                    if attacked(board, royals.trailing_zeros() as usize, by, occupied, them) {
+                        return false;
+                    }
+                    royals &= royals - 1;
+                }
+                true
+            }
+
+            #(#pin_functions)*
+        }
+    }
+
+    fn generation(&self) -> TokenStream {
+        let ir = self.ir;
+        let mut functions = Vec::new();
+        for us in 0..2usize {
+            let them = 1 - us;
+            let pinned_fn = format_ident!("pinned_{}", us);
+            let royals = match ir.royal {
+                Some(r) => {
+                    let r = Literal::usize_unsuffixed(r);
+                    quote! { board.pieces[#r] & own }
+                }
+                None => quote! { 0 },
+            };
+            let mut pieces = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                let moves = &piece.players[us];
+                let piece_index = Literal::usize_unsuffixed(index);
+                let mut targets = Vec::new();
+                if moves.quiet_leaps.iter().any(|&b| b != 0) {
+                    let t = format_ident!("QUIET_{}", index);
+                    targets.push(quote! { targets |= #t[#us][from] & cx.empty; });
+                }
+                if moves.capture_leaps.iter().any(|&b| b != 0) {
+                    let t = format_ident!("CAPTURE_{}", index);
+                    targets.push(quote! { targets |= #t[#us][from] & cx.enemy; });
+                }
+                let mut slides: Vec<usize> = moves.quiet_slides.clone();
+                for &d in &moves.capture_slides {
+                    if !slides.contains(&d) {
+                        slides.push(d);
+                    }
+                }
+                slides.sort_unstable();
+                for d in slides {
+                    let mask = match (
+                        moves.quiet_slides.contains(&d),
+                        moves.capture_slides.contains(&d),
+                    ) {
+                        (true, true) => quote! { !cx.own },
+                        (true, false) => quote! { cx.empty },
+                        _ => quote! { cx.enemy },
+                    };
+                    let slide = self.slide(d, quote!(from), quote!(cx.occupied));
+                    targets.push(quote! { targets |= #slide & #mask; });
+                }
+                let (zone, choices, optional) = match &moves.promotion {
+                    Some(p) => {
+                        let choices = p
+                            .choices
+                            .iter()
+                            .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                        (self.bits(p.zone), quote! { &[#(#choices),*] }, p.optional)
+                    }
+                    None => (self.bits(0), quote! { &[] }, false),
+                };
+                let has_steps = moves.steps.iter().any(|s| !s.is_empty());
+                if targets.is_empty() && !has_steps {
+                    continue;
+                }
+                let add = if targets.is_empty() {
+                    quote! {}
+                } else {
+                    quote! {
+                        let mut targets: Bits = 0;
+                        #(#targets)*
+                        count += add::<LIST>(board, &cx, them, from, targets, #zone, #choices, #optional, out);
+                    }
+                };
+                let steps = if has_steps {
+                    let table = format_ident!("STEPS_{}", index);
+                    quote! {
+                        for &(to, block, initial, ep) in #table[#us][from].iter() {
+                            if to == NO_CELL {
+                                break;
+                            }
+                            if (initial && board.virgin & bit(from) == 0)
+                                || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
+                                || cx.occupied & bit(to as usize) != 0
+                            {
+                                continue;
+                            }
+                            if ep == NO_CELL {
+                                count += add::<LIST>(board, &cx, them, from, bit(to as usize), #zone, #choices, #optional, out);
+                            } else if !check(&cx, from) || legal_after(board, &cx, them, from, to as usize, 0) {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove { kind: CompactKind::DoubleStep, aux: ep, ..CompactMove::normal(from, to as usize, 0) });
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
+                let doc = format!("The {}.", piece.name);
+                pieces.push(quote! {
+                    #[doc = #doc]
+                    {
+                        let mut movers = board.pieces[#piece_index] & own;
+                        while movers != 0 {
+                            let from = movers.trailing_zeros() as usize;
+                            movers &= movers - 1;
+                            #add
+                            #steps
+                        }
+                    }
+                });
+            }
+            let mut en_passant = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[us].en_passant_from.is_none() {
+                    continue;
+                }
+                let table = format_ident!("EN_PASSANT_FROM_{}", index);
+                let piece_index = Literal::usize_unsuffixed(index);
+                en_passant.push(quote! {
+                    let mut movers = #table[#us][target] & board.pieces[#piece_index] & own;
+                    while movers != 0 {
+                        let from = movers.trailing_zeros() as usize;
+                        movers &= movers - 1;
+                        if legal_after(board, &cx, them, from, target, bit(victim)) {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove { kind: CompactKind::EnPassant, aux: victim as u8, ..CompactMove::normal(from, target, 0) });
+                            }
+                        }
+                    }
+                });
+            }
+            let en_passant = if en_passant.is_empty() {
+                quote! {}
+            } else {
+                quote! {
+                    if board.en_passant != NO_CELL {
+                        let target = board.en_passant as usize;
+                        let victim = board.victim as usize;
+                        if cx.occupied & bit(target) == 0 && cx.enemy & bit(victim) != 0 {
+                            #(#en_passant)*
+                        }
+                    }
+                }
+            };
+            let castling = self.castling(us);
+            let name = format_ident!("generate_{}", us);
+            let doc = format!("Counts (and with `LIST`, appends) the legal moves of player {us}.");
+            let context = if ir.royal.is_some() {
+                quote! {
+                    let (check_every, pinned) = if royals == 0 {
+                        (false, 0)
+                    } else if royals & (royals - 1) != 0 {
+                        (true, 0)
+                    } else {
+                        let king = royals.trailing_zeros() as usize;
+                        (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own))
+                    };
+                }
+            } else {
+                quote! { let (check_every, pinned) = (false, 0); }
+            };
+            functions.push(quote! {
+                #[doc = #doc]
+                fn #name<const LIST: bool>(board: &Board, out: &mut Vec<CompactMove>) -> u64 {
+                    let them = #them;
+                    let own = board.colors[#us];
+                    let enemy = board.colors[#them];
+                    let occupied = own | enemy;
+                    let royals: Bits = #royals;
+                    #context
+                    let cx = Context { occupied, own, enemy, empty: !occupied & ALL, royals, check_every, pinned };
+                    let mut count = 0;
+                    #(#pieces)*
+                    #en_passant
+                    #castling
+                    count
+                }
+            });
+        }
+        quote! {
+            /// Whether a move of the piece on `from` needs the full legality test.
+            #[inline]
+            fn check(cx: &Context, from: usize) -> bool {
+                cx.check_every || (cx.pinned | cx.royals) & bit(from) != 0
+            }
+
+            /// Tells whether moving from `from` to `to` (also capturing on `victim`) leaves the royal pieces safe.
+            fn legal_after(board: &Board, cx: &Context, them: usize, from: usize, to: usize, victim: Bits) -> bool {
+                let occupied = (cx.occupied & !bit(from) & !victim) | bit(to);
+                let enemy = cx.enemy & !bit(to) & !victim;
+                let royals = if cx.royals & bit(from) != 0 {
+                    (cx.royals & !bit(from)) | bit(to)
+                } else {
+                    cx.royals
+                };
+                safe(board, royals, them, occupied, enemy)
+            }
+
+            /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions.
+            #[allow(clippy::too_many_arguments)]
+            #[inline]
+            fn add<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, targets: Bits, zone: Bits, choices: &[u8], optional: bool, out: &mut Vec<CompactMove>) -> u64 {
+                let check = check(cx, from);
+                if !LIST && !check {
+                    let promoting = (targets & zone).count_ones() as u64;
+                    return (targets & !zone).count_ones() as u64 + promoting * (choices.len() as u64 + optional as u64);
+                }
+                let mut count = 0;
+                let mut set = targets;
+                while set != 0 {
+                    let to = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    if check && !legal_after(board, cx, them, from, to, 0) {
+                        continue;
+                    }
+                    if zone & bit(to) != 0 {
+                        if optional {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove::normal(from, to, 0));
+                            }
+                        }
+                        for &choice in choices {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove::normal(from, to, choice));
+                            }
+                        }
+                    } else {
+                        count += 1;
+                        if LIST {
+                            out.push(CompactMove::normal(from, to, 0));
+                        }
+                    }
+                }
+                count
+            }
+
+            #(#functions)*
+        }
+    }
+
+    fn castling(&self, us: usize) -> TokenStream {
+        let mut blocks = Vec::new();
+        for (index, castle) in self.ir.castles.iter().enumerate() {
+            let king = Literal::usize_unsuffixed(castle.king);
+            let from = if castle.from.is_some() {
+                let name = format_ident!("CASTLE_FROM_{}", index);
+                quote! { & #name[#us] }
+            } else {
+                quote! {}
+            };
+            let mut sides = Vec::new();
+            for (direction, partners) in &castle.sides {
+                let ray = Self::ray(*direction);
+                let line = format_ident!("LINE_{}", direction);
+                let first = self.first(*direction, quote!(blockers));
+                let codes: Vec<Literal> = partners.iter().map(|&p| Self::code(p, us)).collect();
+                let placed = match castle.partner_at {
+                    None => quote! { #ray[partner] == 0 },
+                    Some((lo, hi)) => {
+                        let (lo, hi) = (lo as u32, hi as u32);
+                        quote! { (#lo..=#hi).contains(&(#ray[cell] ^ #ray[partner]).count_ones()) }
+                    }
+                };
+                let king_to_index = Literal::usize_unsuffixed(castle.king_steps - 1);
+                let partner_to = if castle.partner_steps == 0 {
+                    quote! { cell }
+                } else {
+                    let i = Literal::usize_unsuffixed(castle.partner_steps - 1);
+                    quote! { #line[cell][#i] as usize }
+                };
+                let crossed = Literal::usize_unsuffixed(castle.king_steps - 1);
+                let attacks = if castle.check_attacks && self.ir.royal.is_some() {
+                    quote! {
+                        attacked(board, cell, them, cx.occupied, cx.enemy)
+                            || line[..#crossed].iter().any(|&c| attacked(board, c as usize, them, cx.occupied, cx.enemy))
+                    }
+                } else {
+                    quote! { false }
+                };
+                let width = self.ir.directions[*direction]
+                    .lines
+                    .iter()
+                    .map(Vec::len)
+                    .max()
+                    .unwrap_or(0)
+                    .max(1);
+                if castle.king_steps > width || castle.partner_steps > width {
+                    continue;
+                }
+                sides.push(quote! {
+                    loop {
+                        let blockers = #ray[cell] & cx.occupied;
+                        if blockers == 0 {
+                            break;
+                        }
+                        let partner = #first;
+                        if !(#placed) || board.virgin & bit(partner) == 0 || !matches!(board.cells[partner], #(#codes)|*) {
+                            break;
+                        }
+                        let line = &#line[cell];
+                        if line[#king_to_index] == NO_CELL || (#partner_to) == NO_CELL as usize {
+                            break;
+                        }
+                        let king_to = line[#king_to_index] as usize;
+                        let partner_to = #partner_to;
+                        let free = |c: usize| c == cell || c == partner || cx.occupied & bit(c) == 0;
+                        if !free(king_to) || !free(partner_to) || line[..#crossed].iter().any(|&c| c == NO_CELL || !free(c as usize)) {
+                            break;
+                        }
+                        if #attacks {
+                            break;
+                        }
+                        let occupied = (cx.occupied & !bit(cell) & !bit(partner)) | bit(king_to) | bit(partner_to);
+                        let royals = if cx.royals & bit(cell) != 0 { (cx.royals & !bit(cell)) | bit(king_to) } else { cx.royals };
+                        if safe(board, royals, them, occupied, cx.enemy) {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove {
+                                    kind: CompactKind::Castle,
+                                    aux: partner as u8,
+                                    aux2: partner_to as u8,
+                                    ..CompactMove::normal(cell, king_to, 0)
+                                });
+                            }
+                        }
+                        break;
+                    }
+                });
+            }
+            blocks.push(quote! {
+                let mut kings = board.pieces[#king] & cx.own & board.virgin #from;
+                while kings != 0 {
+                    let cell = kings.trailing_zeros() as usize;
+                    kings &= kings - 1;
+                    #(#sides)*
+                }
+            });
+        }
+        quote! { #(#blocks)* }
+    }
+
+    fn make(&self) -> TokenStream {
+        quote! {
+            /// Plays a legal move.
+            fn play(board: &mut Board, mv: CompactMove) {
+                let from = mv.from as usize;
+                let to = mv.to as usize;
+                let mover = board.side as usize;
+                if board.en_passant != NO_CELL {
+                    board.hash ^= KEYS[EN_PASSANT_KEYS + board.en_passant as usize];
+                    board.en_passant = NO_CELL;
+                    board.victim = NO_CELL;
+                }
+                let (old_virgin, old_promoted) = (board.virgin, board.promoted);
+                let mut resets = false;
+                match mv.kind {
+                    CompactKind::Castle => {
+                        let (partner, partner_to) = (mv.aux as usize, mv.aux2 as usize);
+                        let king = board.cells[from];
+                        let rook = board.cells[partner];
+                        board.remove(from);
+                        board.remove(partner);
+                        board.place(to, king);
+                        board.place(partner_to, rook);
+                        let moved = |flags: Bits| {
+                            let mut out = flags & !bit(from) & !bit(partner);
+                            if flags & bit(from) != 0 { out |= bit(to); }
+                            if flags & bit(partner) != 0 { out |= bit(partner_to); }
+                            out
+                        };
+                        board.promoted = moved(board.promoted);
+                        board.virgin &= !(bit(from) | bit(partner) | bit(to) | bit(partner_to));
+                    }
+                    CompactKind::Drop => {}
+                    kind => {
+                        let code = board.cells[from];
+                        let mut gone = bit(from) | bit(to);
+                        if board.cells[to] != EMPTY {
+                            board.remove(to);
+                            resets = true;
+                        }
+                        if kind == CompactKind::EnPassant {
+                            let victim = mv.aux as usize;
+                            if board.cells[victim] != EMPTY {
+                                board.remove(victim);
+                                resets = true;
+                            }
+                            gone |= bit(victim);
+                        }
+                        board.remove(from);
+                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * 2 + mover as u8 } else { code };
+                        board.place(to, placed);
+                        resets |= PAWN[(code as usize - 1) / 2];
+                        let was_promoted = board.promoted & bit(from) != 0;
+                        board.promoted &= !gone;
+                        if mv.piece > 0 || was_promoted {
+                            board.promoted |= bit(to);
+                        }
+                        board.virgin &= !gone;
+                        if kind == CompactKind::DoubleStep {
+                            board.en_passant = mv.aux;
+                            board.victim = mv.to;
+                            board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
+                        }
+                    }
+                }
+                board.hash ^= flag_keys(old_virgin ^ board.virgin, VIRGIN_KEYS)
+                    ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
+                board.halfmove = if resets { 0 } else { board.halfmove + 1 };
+                board.side ^= 1;
+                board.hash ^= KEYS[SIDE_KEY];
+                if mover == 1 {
+                    board.fullmove += 1;
+                }
+            }
+        }
+    }
+
+    fn game(&self) -> TokenStream {
+        let may_end = match (self.ir.bare_royal_ends, self.ir.royal) {
+            (true, Some(r)) => {
+                let r = Literal::usize_unsuffixed(r);
+                quote! {
+                    let others = !board.pieces[#r];
+                    board.colors[0] & others == 0 || board.colors[1] & others == 0
+                }
+            }
+            (true, None) => quote! { true },
+            _ => quote! { let _ = board; false },
+        };
+        quote! {
+            /// The compact form of this game.
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct Fast;
+
+            impl CompactGame for Fast {
+                type Position = Board;
+
+                fn empty(&self) -> Board {
+                    Board {
+                        pieces: [0; PIECES],
+                        colors: [0; 2],
+                        virgin: 0,
+                        promoted: 0,
+                        cells: [EMPTY; CELLS],
+                        side: 0,
+                        en_passant: NO_CELL,
+                        victim: NO_CELL,
+                        halfmove: 0,
+                        fullmove: 1,
+                        hash: 0,
+                    }
+                }
+
+                fn put(&self, board: &mut Board, cell: usize, occupant: Occupant) {
+                    board.place(cell, (1 + occupant.piece() * 2 + occupant.owner()) as u8);
+                    if occupant.is_virgin() {
+                        board.virgin |= bit(cell);
+                    }
+                    if occupant.is_promoted() {
+                        board.promoted |= bit(cell);
+                    }
+                }
+
+                fn occupant(&self, board: &Board, cell: usize) -> Occupant {
+                    let code = board.cells[cell];
+                    if code == EMPTY {
+                        return Occupant::EMPTY;
+                    }
+                    let code = code as usize - 1;
+                    Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)
+                }
+
+                fn set_state(&self, board: &mut Board, state: CompactState) {
+                    board.side = state.side as u8;
+                    let (target, victim) = state.en_passant.map_or((NO_CELL, NO_CELL), |(t, v)| (t as u8, v as u8));
+                    board.en_passant = target;
+                    board.victim = victim;
+                    board.halfmove = state.halfmove;
+                    board.fullmove = state.fullmove;
+                }
+
+                fn state(&self, board: &Board) -> CompactState {
+                    CompactState {
+                        side: board.side as usize,
+                        en_passant: (board.en_passant != NO_CELL).then_some((board.en_passant as usize, board.victim as usize)),
+                        halfmove: board.halfmove,
+                        fullmove: board.fullmove,
+                    }
+                }
+
+                fn set_hand(&self, _board: &mut Board, _player: usize, _piece: usize, _count: u8) {}
+
+                fn hand(&self, _board: &Board, _player: usize, _piece: usize) -> u8 {
+                    0
+                }
+
+                fn refresh_hash(&self, board: &mut Board) {
+                    board.hash = board.computed_hash();
+                }
+
+                fn hash(&self, board: &Board) -> u64 {
+                    board.hash
+                }
+
+                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                    if board.side == 0 {
+                        generate_0::<true>(board, moves);
+                    } else {
+                        generate_1::<true>(board, moves);
+                    }
+                }
+
+                fn count_legal_moves(&self, board: &Board) -> u64 {
+                    let mut none = Vec::new();
+                    if board.side == 0 {
+                        generate_0::<false>(board, &mut none)
+                    } else {
+                        generate_1::<false>(board, &mut none)
+                    }
+                }
+
+                fn make(&self, board: &mut Board, mv: CompactMove) {
+                    play(board, mv);
+                }
+
+                fn may_have_ended(&self, board: &Board) -> bool {
+                    #may_end
+                }
+            }
+
+            /// Builds the compact engine: the generated position and moves, with the interpreter of the
+            /// embedded rule file for text and outcomes.
+            ///
+            /// # Errors
+            ///
+            /// Returns a message when the embedded rule file does not check (it did when it was compiled).
+            pub fn fast_engine() -> Result<Compiled<Fast>, String> {
+                let checked = vdl_dsl::check::check_source(SOURCE);
+                let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
+                Ok(Compiled::new(Fast, vdl_runtime::Interpreter::new(game)?))
+            }
+        }
+    }
+}

@@ -1,0 +1,537 @@
+//! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
+//!
+//! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
+//! move per turn, no hands, triggered rules or turn statements, and pieces without special properties
+//! whose moves are single-leg leaps (lame ones only as non-capturing initial steps), unlimited slides
+//! and en-passant captures; castling, promotions of one zone, and end rules that the interpreter can be
+//! asked about cheaply (checkmate, stalemate, no moves, bare king). [`fast_profile`] names the first
+//! feature that does not fit.
+
+use std::collections::HashMap;
+
+use vdl_runtime::geometry::{first_leg_selects, lame_path, symmetric_variants, Frame};
+use vdl_runtime::model::{Arg, Game, Piece, Vec3};
+
+/// The largest board the compact form supports (bitboards are `u128`).
+pub const MAX_CELLS: usize = 128;
+
+/// A bitboard in the IR: bit `i` is cell `i`.
+pub type Bits = u128;
+
+/// What emission needs for the compact form of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastIr {
+    /// Number of cells.
+    pub cells: usize,
+    /// The piece types, in the model's order.
+    pub pieces: Vec<FastPiece>,
+    /// Slide directions: per direction, per cell, the cells along it in order.
+    pub directions: Vec<Direction>,
+    /// Castling rules.
+    pub castles: Vec<FastCastle>,
+    /// The royal piece type, if the game has one and leaving it attacked is illegal.
+    pub royal: Option<usize>,
+    /// Whether a player left with royal pieces only may have lost (`bare_king`).
+    pub bare_royal_ends: bool,
+}
+
+/// A slide direction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Direction {
+    /// Its vector.
+    pub vector: Vec3,
+    /// Per cell, the cells along it.
+    pub lines: Vec<Vec<usize>>,
+    /// Whether cell indices grow along it (the first blocker is then the lowest bit).
+    pub ascending: bool,
+}
+
+/// One piece type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPiece {
+    /// Its name.
+    pub name: String,
+    /// Whether its moves reset the move-rule counter.
+    pub pawn: bool,
+    /// Its moves for each of the two players.
+    pub players: Vec<FastMoves>,
+}
+
+/// The moves of one piece type for one player.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FastMoves {
+    /// Per cell: targets on empty cells by plain leaps.
+    pub quiet_leaps: Vec<Bits>,
+    /// Per cell: targets with an enemy piece by plain leaps.
+    pub capture_leaps: Vec<Bits>,
+    /// Per cell: the cells from which this piece attacks it by leaps.
+    pub attacked_from: Vec<Bits>,
+    /// Per cell: the cells from which it captures en passant onto it.
+    pub en_passant_from: Option<Vec<Bits>>,
+    /// Quiet slides (direction indices).
+    pub quiet_slides: Vec<usize>,
+    /// Capturing slides (direction indices).
+    pub capture_slides: Vec<usize>,
+    /// Steps of an unmoved piece or over an empty cell: per cell, the list.
+    pub steps: Vec<Vec<Step>>,
+    /// Its promotion, if any.
+    pub promotion: Option<FastPromotion>,
+}
+
+/// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The target.
+    pub to: usize,
+    /// The cell that must be empty, if any.
+    pub block: Option<usize>,
+    /// Whether only an unmoved piece has it.
+    pub initial: bool,
+    /// The cell that becomes an en-passant target, if any.
+    pub en_passant: Option<usize>,
+}
+
+/// A promotion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPromotion {
+    /// The cells that trigger it.
+    pub zone: Bits,
+    /// The choices.
+    pub choices: Vec<usize>,
+    /// Whether the player may decline.
+    pub optional: bool,
+}
+
+/// A castling rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastCastle {
+    /// The king's type.
+    pub king: usize,
+    /// Per direction: the direction index (in [`FastIr::directions`]) and the partner types.
+    pub sides: Vec<(usize, Vec<usize>)>,
+    /// The partner's distance range, or `None` for the board's edge.
+    pub partner_at: Option<(usize, usize)>,
+    /// How far the king moves.
+    pub king_steps: usize,
+    /// How far from the king's start the partner lands.
+    pub partner_steps: usize,
+    /// Whether the king may not castle out of or through an attack.
+    pub check_attacks: bool,
+    /// The cells the king may castle from, per player (`None`: any).
+    pub from: Option<Vec<Bits>>,
+}
+
+/// Lowers a game to the compact form, or says which feature does not fit.
+///
+/// # Errors
+///
+/// Returns the reason the game falls back to the interpreter-based engine.
+pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
+    check_game(game)?;
+    let index: HashMap<[i32; 3], usize> = game
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.coord, i))
+        .collect();
+    let step = |cell: usize, v: Vec3| -> Option<usize> {
+        let c = game.cells[cell].coord;
+        index.get(&[c[0] + v[0], c[1] + v[1], c[2] + v[2]]).copied()
+    };
+    let mut lowering = Lowering {
+        game,
+        step: &step,
+        directions: Vec::new(),
+    };
+    let mut pieces = Vec::new();
+    for piece in &game.pieces {
+        let mut players = Vec::new();
+        for (player, info) in game.players.iter().enumerate() {
+            let frame = Frame {
+                forward: info.forward.clone(),
+            };
+            players.push(
+                lowering
+                    .lower_moves(piece, player, &frame)
+                    .map_err(|e| format!("piece {}: {e}", piece.name))?,
+            );
+        }
+        pieces.push(FastPiece {
+            name: piece.name.clone(),
+            pawn: piece.pawn,
+            players,
+        });
+    }
+    let castles = game
+        .castling
+        .iter()
+        .map(|d| lowering.lower_castle(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let royals: Vec<usize> = (0..game.pieces.len())
+        .filter(|&p| game.pieces[p].royal)
+        .collect();
+    if royals.len() > 1 {
+        return Err("more than one royal piece type".into());
+    }
+    let bare_royal_ends = game
+        .end
+        .iter()
+        .any(|r| r.automatic && r.kind == "bare_king");
+    let directions = lowering.directions;
+    Ok(FastIr {
+        cells: game.cells.len(),
+        pieces,
+        directions,
+        castles,
+        royal: royals.first().copied(),
+        bare_royal_ends,
+    })
+}
+
+/// Game-level features outside the profile.
+fn check_game(game: &Game) -> Result<(), String> {
+    if game.boards.len() != 1 || game.dimensions != 2 {
+        return Err("not a single 2D board".into());
+    }
+    if game.cells.len() > MAX_CELLS {
+        return Err(format!("more than {MAX_CELLS} cells"));
+    }
+    if game.players.len() != 2 || game.players.iter().any(|p| p.neutral) {
+        return Err("not exactly two players".into());
+    }
+    if game.moves_per_turn > 1 {
+        return Err("several moves per turn".into());
+    }
+    if !game.reserves.is_empty() {
+        return Err("hands or reserves".into());
+    }
+    if !game.rules.is_empty() || game.custodian.is_some() || !game.turn.is_empty() {
+        return Err("triggered rules, custodian capture or turn statements".into());
+    }
+    for rule in game.end.iter().filter(|r| r.automatic) {
+        if !matches!(
+            rule.kind.as_str(),
+            "checkmate" | "stalemate" | "no_moves" | "bare_king"
+        ) {
+            return Err(format!("the automatic end rule `{}`", rule.kind));
+        }
+    }
+    const PROPERTIES: &[&str] = &[
+        "captures_only",
+        "never_captures",
+        "immune",
+        "confined",
+        "demote_to",
+        "promoted_from",
+        "count_limit",
+        "drop_zone",
+        "no_drop_mate",
+        "drop_file_limit",
+        "cannot_hop",
+        "facing",
+    ];
+    for piece in &game.pieces {
+        if let Some(d) = piece
+            .properties
+            .iter()
+            .find(|d| PROPERTIES.contains(&d.keyword.as_str()))
+        {
+            return Err(format!("piece {} has `{}`", piece.name, d.keyword));
+        }
+        if !piece.stacks.is_empty() {
+            return Err(format!("piece {} stacks", piece.name));
+        }
+    }
+    Ok(())
+}
+
+struct Lowering<'a> {
+    game: &'a Game,
+    step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
+    directions: Vec<Direction>,
+}
+
+impl Lowering<'_> {
+    /// The index of a slide direction, adding it (and checking that bit scans can follow it).
+    fn direction(&mut self, vector: Vec3) -> Result<usize, String> {
+        if let Some(i) = self.directions.iter().position(|d| d.vector == vector) {
+            return Ok(i);
+        }
+        let cells = self.game.cells.len();
+        let lines: Vec<Vec<usize>> = (0..cells)
+            .map(|cell| {
+                let mut line = Vec::new();
+                let mut at = cell;
+                while let Some(next) = (self.step)(at, vector) {
+                    line.push(next);
+                    at = next;
+                }
+                line
+            })
+            .collect();
+        let ascending = (0..cells)
+            .find_map(|c| lines[c].first().map(|&n| n > c))
+            .unwrap_or(true);
+        for (cell, line) in lines.iter().enumerate() {
+            let mut previous = cell;
+            for &next in line {
+                if (next > previous) != ascending {
+                    return Err(format!("cells along {vector:?} are not in index order"));
+                }
+                previous = next;
+            }
+        }
+        self.directions.push(Direction {
+            vector,
+            lines,
+            ascending,
+        });
+        Ok(self.directions.len() - 1)
+    }
+
+    fn lower_moves(
+        &mut self,
+        piece: &Piece,
+        player: usize,
+        frame: &Frame,
+    ) -> Result<FastMoves, String> {
+        let cells = self.game.cells.len();
+        let mut out = FastMoves {
+            quiet_leaps: vec![0; cells],
+            capture_leaps: vec![0; cells],
+            attacked_from: vec![0; cells],
+            steps: vec![Vec::new(); cells],
+            ..FastMoves::default()
+        };
+        for moves in &piece.moves {
+            if moves.condition.is_some()
+                || moves.within.is_some()
+                || !moves.boards.is_empty()
+                || moves.exclusive
+                || moves.from_zone.is_some()
+            {
+                return Err("moves with a condition or a zone".into());
+            }
+            for part in &moves.parts {
+                if part.legs.len() != 1 || part.vectors.is_empty() {
+                    return Err("a multi-leg or special move".into());
+                }
+                let modes = part.legs[0].modes.as_str();
+                if modes.chars().any(|c| !"mcen".contains(c)) {
+                    return Err(format!("the move modes `{modes}`"));
+                }
+                let has = |c: char| modes.contains(c);
+                let explicit = has('m') || has('c') || has('e');
+                let quiet = has('m') || !explicit;
+                let captures = has('c') || !explicit;
+                let mut vectors: Vec<Vec3> = Vec::new();
+                for base in &part.vectors {
+                    for v in symmetric_variants(*base, self.game.dimensions) {
+                        if first_leg_selects(&part.legs[0].directions, v, frame)
+                            && !vectors.contains(&v)
+                        {
+                            vectors.push(v);
+                        }
+                    }
+                }
+                if part.range != 1 {
+                    if part.range != 0 || has('n') || has('e') || part.initial {
+                        return Err("a limited, lame or initial slide".into());
+                    }
+                    for v in vectors {
+                        let d = self.direction(v)?;
+                        let back = self.direction([-v[0], -v[1], -v[2]])?;
+                        let _ = back;
+                        if quiet && !out.quiet_slides.contains(&d) {
+                            out.quiet_slides.push(d);
+                        }
+                        if captures && !out.capture_slides.contains(&d) {
+                            out.capture_slides.push(d);
+                        }
+                    }
+                    continue;
+                }
+                let special = has('n') || part.initial;
+                if special && (captures || has('e')) {
+                    return Err("a capturing lame or initial leap".into());
+                }
+                let ep_source = part.initial || has('n');
+                for cell in 0..cells {
+                    for &v in &vectors {
+                        let Some(to) = (self.step)(cell, v) else {
+                            continue;
+                        };
+                        if special {
+                            let path = lame_path(v);
+                            let block = if has('n') {
+                                if path.len() > 1 {
+                                    return Err("a lame leap of more than one step".into());
+                                }
+                                match path.first() {
+                                    Some(&d) => Some(
+                                        (self.step)(cell, d).ok_or("a lame leap off the board")?,
+                                    ),
+                                    None => None,
+                                }
+                            } else {
+                                None
+                            };
+                            let passed = passed_cells(v);
+                            let en_passant = match passed {
+                                Some(1) if ep_source => (self.step)(cell, unit(v)),
+                                Some(n) if ep_source && n > 1 => {
+                                    return Err("an initial leap passing several cells".into())
+                                }
+                                _ => None,
+                            };
+                            out.steps[cell].push(Step {
+                                to,
+                                block,
+                                initial: part.initial,
+                                en_passant,
+                            });
+                            continue;
+                        }
+                        if quiet {
+                            out.quiet_leaps[cell] |= 1 << to;
+                        }
+                        if captures {
+                            out.capture_leaps[cell] |= 1 << to;
+                            out.attacked_from[to] |= 1 << cell;
+                        }
+                        if has('e') {
+                            out.en_passant_from.get_or_insert_with(|| vec![0; cells])[to] |=
+                                1 << cell;
+                        }
+                    }
+                }
+            }
+        }
+        out.promotion = self.lower_promotion(piece, player)?;
+        Ok(out)
+    }
+
+    fn lower_promotion(
+        &self,
+        piece: &Piece,
+        player: usize,
+    ) -> Result<Option<FastPromotion>, String> {
+        match piece.promotions.as_slice() {
+            [] => Ok(None),
+            [promotion] => {
+                if promotion.leaving || promotion.pair.is_some() || promotion.condition.is_some() {
+                    return Err("a promotion on leaving, in pairs or with a condition".into());
+                }
+                let mut zone = 0;
+                for &c in &self.game.zones[promotion.zone].cells[player] {
+                    zone |= 1 << c;
+                }
+                let mut choices = Vec::new();
+                for &c in &promotion.choices {
+                    if !choices.contains(&c) {
+                        choices.push(c);
+                    }
+                }
+                Ok(Some(FastPromotion {
+                    zone,
+                    choices,
+                    optional: promotion.optional,
+                }))
+            }
+            _ => Err("several promotion rules".into()),
+        }
+    }
+
+    fn lower_castle(&mut self, d: &vdl_runtime::model::Directive) -> Result<FastCastle, String> {
+        let mut king = None;
+        let mut along: Vec<Vec3> = Vec::new();
+        let mut partners: Vec<(Vec<usize>, Vec<Vec3>)> = Vec::new();
+        let mut partner_at = None;
+        let mut king_steps = 2;
+        let mut beyond = false;
+        let mut check_attacks = true;
+        let mut from: Option<Vec<Bits>> = None;
+        for child in &d.children {
+            let args = child.arguments.as_slice();
+            let pieces: Vec<usize> = args.iter().filter_map(Arg::as_piece).collect();
+            match child.keyword.as_str() {
+                "king" => king = pieces.first().copied(),
+                "partner" => {
+                    partners.push((pieces, args.iter().filter_map(Arg::as_vector).collect()))
+                }
+                "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
+                "partner_at" => {
+                    partner_at = match args.first() {
+                        Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
+                            (Arg::Int(a), Arg::Int(b)) => Some((*a as usize, *b as usize)),
+                            _ => None,
+                        },
+                        Some(Arg::Int(n)) => Some((*n as usize, *n as usize)),
+                        _ => None,
+                    }
+                }
+                "king_steps" => {
+                    king_steps = args.iter().find_map(Arg::as_int).unwrap_or(2) as usize
+                }
+                "partner_to" => beyond = args.iter().any(|a| a.is_word("beyond")),
+                "ignore_attacks" => check_attacks = false,
+                "from" => {
+                    let sets = from.get_or_insert_with(|| vec![0; 2]);
+                    for a in args {
+                        match a {
+                            Arg::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
+                            Arg::Zone(z) => {
+                                for (player, set) in sets.iter_mut().enumerate() {
+                                    for &c in &self.game.zones[*z].cells[player] {
+                                        *set |= 1 << c;
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let king = king.ok_or("castling without a king")?;
+        if king_steps == 0 {
+            return Err("castling without king steps".into());
+        }
+        let mut sides: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (types, dirs) in partners {
+            let dirs = if dirs.is_empty() { along.clone() } else { dirs };
+            for dir in dirs {
+                let index = self.direction(dir)?;
+                match sides.iter_mut().find(|(d, _)| *d == index) {
+                    Some((_, list)) => list.extend(types.iter().copied()),
+                    None => sides.push((index, types.clone())),
+                }
+            }
+        }
+        Ok(FastCastle {
+            king,
+            sides,
+            partner_at,
+            king_steps,
+            partner_steps: if beyond {
+                king_steps + 1
+            } else {
+                king_steps - 1
+            },
+            check_attacks,
+            from,
+        })
+    }
+}
+
+/// For a straight leap, the number of cells it passes over.
+fn passed_cells(v: Vec3) -> Option<usize> {
+    let steps = v.iter().map(|c| c.abs()).max().unwrap_or(0);
+    let straight = v.iter().all(|&c| c == 0 || c.abs() == steps);
+    (straight && steps >= 1).then_some(steps as usize - 1)
+}
+
+fn unit(v: Vec3) -> Vec3 {
+    v.map(i32::signum)
+}
