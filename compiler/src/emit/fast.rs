@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::lower::fast::{Bits, FastIr};
+use crate::lower::fast::{Bits, FastIr, FastMoves};
 
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
@@ -181,20 +181,48 @@ impl Emitter<'_> {
                                     Literal::u8_unsuffixed(s.block.map_or(255, |c| c as u8));
                                 let ep =
                                     Literal::u8_unsuffixed(s.en_passant.map_or(255, |c| c as u8));
-                                let initial = s.initial;
-                                quote! { (#to, #block, #initial, #ep) }
+                                let (initial, quiet, capture) = (s.initial, s.quiet, s.capture);
+                                quote! { (#to, #block, #initial, #ep, #quiet, #capture) }
                             }
-                            None => quote! { (NO_CELL, NO_CELL, false, NO_CELL) },
+                            None => quote! { (NO_CELL, NO_CELL, false, NO_CELL, false, false) },
                         });
                         quote! { [#(#entries),*] }
                     });
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!(
-                    "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell).",
+                    "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
                     piece.name
                 );
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.lame_attacks.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("LAME_ATTACKS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.lame_attacks.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(&(from, block)) => {
+                                let (from, block) = (
+                                    Literal::u8_unsuffixed(from as u8),
+                                    Literal::u8_unsuffixed(block as u8),
+                                );
+                                quote! { (#from, #block) }
+                            }
+                            None => quote! { (NO_CELL, NO_CELL) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; 2] = [#(#players),*]; });
             }
         }
         for (index, castle) in ir.castles.iter().enumerate() {
@@ -278,6 +306,7 @@ impl Emitter<'_> {
                 royals: Bits,
                 check_every: bool,
                 pinned: Bits,
+                risky: Bits,
             }
 
             #[inline]
@@ -334,10 +363,40 @@ impl Emitter<'_> {
     }
 
     /// The directions scanned from a cell to find `by`'s sliding attackers, with their mailbox codes.
+    /// Facing royal pieces count as sliding along orthogonal lines.
     fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+        let mut scans = self.scans(by, |m| &m.capture_slides);
+        if let (true, Some(royal)) = (self.ir.facing, self.ir.royal) {
+            for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+                let d = self
+                    .ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == v)
+                    .expect("lowering adds orthogonal directions");
+                let code = Self::code(royal, by);
+                match scans.iter_mut().find(|(s, _)| *s == d) {
+                    Some((_, codes)) => codes.push(code),
+                    None => scans.push((d, vec![code])),
+                }
+            }
+        }
+        scans
+    }
+
+    /// The directions scanned from a cell to find `by`'s hopping attackers, with their mailbox codes.
+    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+        self.scans(by, |m| &m.capture_hops)
+    }
+
+    fn scans(
+        &self,
+        by: usize,
+        lines: impl Fn(&FastMoves) -> &Vec<usize>,
+    ) -> Vec<(usize, Vec<Literal>)> {
         let mut scans: Vec<(usize, Vec<Literal>)> = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
-            for &d in &piece.players[by].capture_slides {
+            for &d in lines(&piece.players[by]) {
                 let v = self.ir.directions[d].vector;
                 let back = self
                     .ir
@@ -370,6 +429,40 @@ impl Emitter<'_> {
                         }
                     });
                 }
+            }
+            for (index, piece) in self.ir.pieces.iter().enumerate() {
+                if piece.players[by].lame_attacks.iter().all(Vec::is_empty) {
+                    continue;
+                }
+                let table = format_ident!("LAME_ATTACKS_{}", index);
+                let piece_index = Literal::usize_unsuffixed(index);
+                checks.push(quote! {
+                    for &(from, block) in #table[#by][cell].iter() {
+                        if from == NO_CELL {
+                            break;
+                        }
+                        if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & bit(block as usize) == 0 {
+                            return true;
+                        }
+                    }
+                });
+            }
+            for (direction, codes) in &self.hop_scans(by) {
+                let ray = Self::ray(*direction);
+                let screen = self.first(*direction, quote!(blockers));
+                let at = self.first(*direction, quote!(beyond));
+                checks.push(quote! {{
+                    let blockers = #ray[cell] & occupied;
+                    if blockers != 0 {
+                        let beyond = #ray[#screen] & occupied;
+                        if beyond != 0 {
+                            let at = #at;
+                            if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
+                                return true;
+                            }
+                        }
+                    }
+                }});
             }
             let scans = self.slider_scans(by);
             for (direction, codes) in &scans {
@@ -492,6 +585,49 @@ impl Emitter<'_> {
                     let slide = self.slide(d, quote!(from), quote!(cx.occupied));
                     targets.push(quote! { targets |= #slide & #mask; });
                 }
+                let mut hops: Vec<usize> = moves.quiet_hops.clone();
+                for &d in &moves.capture_hops {
+                    if !hops.contains(&d) {
+                        hops.push(d);
+                    }
+                }
+                hops.sort_unstable();
+                for d in hops {
+                    let ray = Self::ray(d);
+                    let screen = self.first(d, quote!(blockers));
+                    let at = self.first(d, quote!(beyond));
+                    let quiet = moves.quiet_hops.contains(&d);
+                    let capture = moves.capture_hops.contains(&d);
+                    let open = if quiet {
+                        quote! { targets |= after; }
+                    } else {
+                        quote! {}
+                    };
+                    let quiet_part = if quiet {
+                        quote! { targets |= after ^ #ray[at] ^ bit(at); }
+                    } else {
+                        quote! {}
+                    };
+                    let capture_part = if capture {
+                        quote! { targets |= bit(at) & cx.enemy; }
+                    } else {
+                        quote! {}
+                    };
+                    targets.push(quote! {{
+                        let blockers = #ray[from] & cx.occupied;
+                        if blockers != 0 {
+                            let after = #ray[#screen];
+                            let beyond = after & cx.occupied;
+                            if beyond == 0 {
+                                #open
+                            } else {
+                                let at = #at;
+                                #quiet_part
+                                #capture_part
+                            }
+                        }
+                    }});
+                }
                 let (zone, choices, optional) = match &moves.promotion {
                     Some(p) => {
                         let choices = p
@@ -518,19 +654,20 @@ impl Emitter<'_> {
                 let steps = if has_steps {
                     let table = format_ident!("STEPS_{}", index);
                     quote! {
-                        for &(to, block, initial, ep) in #table[#us][from].iter() {
+                        for &(to, block, initial, ep, quiet, capture) in #table[#us][from].iter() {
                             if to == NO_CELL {
                                 break;
                             }
+                            let target = bit(to as usize);
                             if (initial && board.virgin & bit(from) == 0)
                                 || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
-                                || cx.occupied & bit(to as usize) != 0
+                                || !((quiet && cx.empty & target != 0) || (capture && cx.enemy & target != 0))
                             {
                                 continue;
                             }
                             if ep == NO_CELL {
                                 count += add::<LIST>(board, &cx, them, from, bit(to as usize), #zone, #choices, #optional, out);
-                            } else if !check(&cx, from) || legal_after(board, &cx, them, from, to as usize, 0) {
+                            } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, 0) {
                                 count += 1;
                                 if LIST {
                                     out.push(CompactMove { kind: CompactKind::DoubleStep, aux: ep, ..CompactMove::normal(from, to as usize, 0) });
@@ -592,19 +729,43 @@ impl Emitter<'_> {
             let castling = self.castling(us);
             let name = format_ident!("generate_{}", us);
             let doc = format!("Counts (and with `LIST`, appends) the legal moves of player {us}.");
+            let mut risky = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[them].lame_attacks.iter().all(Vec::is_empty) {
+                    continue;
+                }
+                let table = format_ident!("LAME_ATTACKS_{}", index);
+                let piece_index = Literal::usize_unsuffixed(index);
+                risky.push(quote! {
+                    for &(from, block) in #table[#them][king].iter() {
+                        if from == NO_CELL {
+                            break;
+                        }
+                        if board.pieces[#piece_index] & enemy & bit(from as usize) != 0 {
+                            risky |= bit(block as usize);
+                        }
+                    }
+                });
+            }
+            for (direction, _) in self.hop_scans(them) {
+                let ray = Self::ray(direction);
+                risky.push(quote! { risky |= #ray[king]; });
+            }
             let context = if ir.royal.is_some() {
                 quote! {
-                    let (check_every, pinned) = if royals == 0 {
-                        (false, 0)
+                    let (check_every, pinned, risky) = if royals == 0 {
+                        (false, 0, 0)
                     } else if royals & (royals - 1) != 0 {
-                        (true, 0)
+                        (true, 0, 0)
                     } else {
                         let king = royals.trailing_zeros() as usize;
-                        (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own))
+                        let mut risky: Bits = 0;
+                        #(#risky)*
+                        (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own), risky)
                     };
                 }
             } else {
-                quote! { let (check_every, pinned) = (false, 0); }
+                quote! { let (check_every, pinned, risky) = (false, 0, 0); }
             };
             functions.push(quote! {
                 #[doc = #doc]
@@ -615,7 +776,7 @@ impl Emitter<'_> {
                     let occupied = own | enemy;
                     let royals: Bits = #royals;
                     #context
-                    let cx = Context { occupied, own, enemy, empty: !occupied & ALL, royals, check_every, pinned };
+                    let cx = Context { occupied, own, enemy, empty: !occupied & ALL, royals, check_every, pinned, risky };
                     let mut count = 0;
                     #(#pieces)*
                     #en_passant
@@ -628,7 +789,7 @@ impl Emitter<'_> {
             /// Whether a move of the piece on `from` needs the full legality test.
             #[inline]
             fn check(cx: &Context, from: usize) -> bool {
-                cx.check_every || (cx.pinned | cx.royals) & bit(from) != 0
+                cx.check_every || (cx.pinned | cx.royals | cx.risky) & bit(from) != 0
             }
 
             /// Tells whether moving from `from` to `to` (also capturing on `victim`) leaves the royal pieces safe.
@@ -647,17 +808,19 @@ impl Emitter<'_> {
             #[allow(clippy::too_many_arguments)]
             #[inline]
             fn add<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, targets: Bits, zone: Bits, choices: &[u8], optional: bool, out: &mut Vec<CompactMove>) -> u64 {
-                let check = check(cx, from);
-                if !LIST && !check {
-                    let promoting = (targets & zone).count_ones() as u64;
-                    return (targets & !zone).count_ones() as u64 + promoting * (choices.len() as u64 + optional as u64);
-                }
+                let tested = if check(cx, from) { targets } else { targets & cx.risky };
                 let mut count = 0;
                 let mut set = targets;
+                if !LIST {
+                    let safe = targets & !tested;
+                    let promoting = (safe & zone).count_ones() as u64;
+                    count = (safe & !zone).count_ones() as u64 + promoting * (choices.len() as u64 + optional as u64);
+                    set = tested;
+                }
                 while set != 0 {
                     let to = set.trailing_zeros() as usize;
                     set &= set - 1;
-                    if check && !legal_after(board, cx, them, from, to, 0) {
+                    if tested & bit(to) != 0 && !legal_after(board, cx, them, from, to, 0) {
                         continue;
                     }
                     if zone & bit(to) != 0 {

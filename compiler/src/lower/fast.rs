@@ -9,7 +9,10 @@
 
 use std::collections::HashMap;
 
-use vdl_runtime::geometry::{first_leg_selects, lame_path, symmetric_variants, Frame};
+use vdl_runtime::geometry::{
+    continuation_candidates, continuation_selects, first_leg_selects, lame_path,
+    symmetric_variants, Frame,
+};
 use vdl_runtime::model::{Arg, Game, Piece, Vec3};
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -33,6 +36,9 @@ pub struct FastIr {
     pub royal: Option<usize>,
     /// Whether a player left with royal pieces only may have lost (`bare_king`).
     pub bare_royal_ends: bool,
+    /// Whether royal pieces may not face each other on a file or rank with nothing between
+    /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
+    pub facing: bool,
 }
 
 /// A slide direction.
@@ -72,6 +78,12 @@ pub struct FastMoves {
     pub quiet_slides: Vec<usize>,
     /// Capturing slides (direction indices).
     pub capture_slides: Vec<usize>,
+    /// Quiet cannon hops: slides beyond one occupied cell (direction indices).
+    pub quiet_hops: Vec<usize>,
+    /// Capturing cannon hops (direction indices).
+    pub capture_hops: Vec<usize>,
+    /// Per cell: (cell, cell that must be empty) from which this piece captures it by lame leaps.
+    pub lame_attacks: Vec<Vec<(usize, usize)>>,
     /// Steps of an unmoved piece or over an empty cell: per cell, the list.
     pub steps: Vec<Vec<Step>>,
     /// Its promotion, if any.
@@ -89,6 +101,10 @@ pub struct Step {
     pub initial: bool,
     /// The cell that becomes an en-passant target, if any.
     pub en_passant: Option<usize>,
+    /// Whether it may go to an empty cell.
+    pub quiet: bool,
+    /// Whether it may capture.
+    pub capture: bool,
 }
 
 /// A promotion.
@@ -177,8 +193,18 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         .end
         .iter()
         .any(|r| r.automatic && r.kind == "bare_king");
+    let facing = game
+        .pieces
+        .iter()
+        .any(|p| p.properties.iter().any(|d| d.keyword == "facing"));
+    if facing {
+        for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+            lowering.direction(v)?;
+        }
+    }
     let directions = lowering.directions;
     Ok(FastIr {
+        facing,
         cells: game.cells.len(),
         pieces,
         directions,
@@ -220,7 +246,6 @@ fn check_game(game: &Game) -> Result<(), String> {
         "captures_only",
         "never_captures",
         "immune",
-        "confined",
         "demote_to",
         "promoted_from",
         "count_limit",
@@ -228,7 +253,6 @@ fn check_game(game: &Game) -> Result<(), String> {
         "no_drop_mate",
         "drop_file_limit",
         "cannot_hop",
-        "facing",
     ];
     for piece in &game.pieces {
         if let Some(d) = piece
@@ -237,6 +261,17 @@ fn check_game(game: &Game) -> Result<(), String> {
             .find(|d| PROPERTIES.contains(&d.keyword.as_str()))
         {
             return Err(format!("piece {} has `{}`", piece.name, d.keyword));
+        }
+        for d in piece.properties.iter().filter(|d| d.keyword == "facing") {
+            if !piece.royal || !d.arguments.iter().any(|a| a.is_word("illegal")) {
+                return Err(format!(
+                    "piece {} has `facing` other than a royal's `facing illegal`",
+                    piece.name
+                ));
+            }
+            if !game.castling.is_empty() {
+                return Err("facing royal pieces with castling".into());
+            }
         }
         if !piece.stacks.is_empty() {
             return Err(format!("piece {} stacks", piece.name));
@@ -301,23 +336,57 @@ impl Lowering<'_> {
             capture_leaps: vec![0; cells],
             attacked_from: vec![0; cells],
             steps: vec![Vec::new(); cells],
+            lame_attacks: vec![Vec::new(); cells],
             ..FastMoves::default()
         };
+        // A confined piece never moves out of its zone.
+        let confined: Option<Vec<bool>> = piece
+            .properties
+            .iter()
+            .find(|d| d.keyword == "confined")
+            .map(|d| {
+                let mut member = vec![false; cells];
+                if let Some(z) = d.arguments.iter().find_map(Arg::as_zone) {
+                    for &c in &self.game.zones[z].cells[player] {
+                        member[c] = true;
+                    }
+                }
+                member
+            });
+        let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
         for moves in &piece.moves {
             if moves.condition.is_some()
                 || moves.within.is_some()
                 || !moves.boards.is_empty()
                 || moves.exclusive
-                || moves.from_zone.is_some()
             {
-                return Err("moves with a condition or a zone".into());
+                return Err("moves with a condition or limited to a zone".into());
             }
+            // `from ZONE`: the moves exist only from the zone's cells (leaps only).
+            let from_zone: Option<Vec<bool>> = moves.from_zone.map(|z| {
+                let mut member = vec![false; cells];
+                for &c in &self.game.zones[z].cells[player] {
+                    member[c] = true;
+                }
+                member
+            });
+            let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]);
             for part in &moves.parts {
-                if part.legs.len() != 1 || part.vectors.is_empty() {
-                    return Err("a multi-leg or special move".into());
+                if part.vectors.is_empty() {
+                    return Err("a special move".into());
+                }
+                if part.legs.len() == 2 {
+                    if confined.is_some() || from_zone.is_some() {
+                        return Err("a confined or zoned two-leg move".into());
+                    }
+                    self.lower_two_legs(part, frame, &mut out)?;
+                    continue;
+                }
+                if part.legs.len() != 1 {
+                    return Err("a move of more than two legs".into());
                 }
                 let modes = part.legs[0].modes.as_str();
-                if modes.chars().any(|c| !"mcen".contains(c)) {
+                if modes.chars().any(|c| !"mcenp".contains(c)) {
                     return Err(format!("the move modes `{modes}`"));
                 }
                 let has = |c: char| modes.contains(c);
@@ -335,30 +404,43 @@ impl Lowering<'_> {
                     }
                 }
                 if part.range != 1 {
-                    if part.range != 0 || has('n') || has('e') || part.initial {
-                        return Err("a limited, lame or initial slide".into());
+                    if part.range != 0
+                        || has('n')
+                        || has('e')
+                        || part.initial
+                        || confined.is_some()
+                        || from_zone.is_some()
+                    {
+                        return Err("a limited, lame, initial, confined or zoned slide".into());
                     }
                     for v in vectors {
                         let d = self.direction(v)?;
-                        let back = self.direction([-v[0], -v[1], -v[2]])?;
-                        let _ = back;
-                        if quiet && !out.quiet_slides.contains(&d) {
-                            out.quiet_slides.push(d);
+                        self.direction([-v[0], -v[1], -v[2]])?;
+                        let (quiet_list, capture_list) = if has('p') {
+                            (&mut out.quiet_hops, &mut out.capture_hops)
+                        } else {
+                            (&mut out.quiet_slides, &mut out.capture_slides)
+                        };
+                        if quiet && !quiet_list.contains(&d) {
+                            quiet_list.push(d);
                         }
-                        if captures && !out.capture_slides.contains(&d) {
-                            out.capture_slides.push(d);
+                        if captures && !capture_list.contains(&d) {
+                            capture_list.push(d);
                         }
                     }
                     continue;
                 }
+                if has('p') {
+                    return Err("a hopping leap".into());
+                }
                 let special = has('n') || part.initial;
-                if special && (captures || has('e')) {
-                    return Err("a capturing lame or initial leap".into());
+                if special && (has('e') || (captures && part.initial)) {
+                    return Err("a capturing initial leap".into());
                 }
                 let ep_source = part.initial || has('n');
-                for cell in 0..cells {
+                for cell in (0..cells).filter(|&c| starts(c)) {
                     for &v in &vectors {
-                        let Some(to) = (self.step)(cell, v) else {
+                        let Some(to) = (self.step)(cell, v).filter(|&t| allowed(t)) else {
                             continue;
                         };
                         if special {
@@ -384,11 +466,18 @@ impl Lowering<'_> {
                                 }
                                 _ => None,
                             };
+                            if captures {
+                                if let Some(block) = block {
+                                    out.lame_attacks[to].push((cell, block));
+                                }
+                            }
                             out.steps[cell].push(Step {
                                 to,
                                 block,
                                 initial: part.initial,
                                 en_passant,
+                                quiet,
+                                capture: captures,
                             });
                             continue;
                         }
@@ -409,6 +498,62 @@ impl Lowering<'_> {
         }
         out.promotion = self.lower_promotion(piece, player)?;
         Ok(out)
+    }
+
+    /// A two-leg leap whose first leg only passes an empty cell (the xiangqi horse `mafsW`): a lame leap
+    /// blocked on that cell.
+    fn lower_two_legs(
+        &mut self,
+        part: &vdl_runtime::model::MovePart,
+        frame: &Frame,
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
+        let (first, last) = (&part.legs[0], &part.legs[1]);
+        if part.range != 1 || first.modes != "m" || last.modes.chars().any(|c| !"mc".contains(c)) {
+            return Err("a two-leg move other than a lame leap".into());
+        }
+        let explicit = last.modes.contains('m') || last.modes.contains('c');
+        let quiet = last.modes.contains('m') || !explicit;
+        let capture = last.modes.contains('c') || !explicit;
+        let dims = self.game.dimensions;
+        for cell in 0..self.game.cells.len() {
+            let mut seen = Vec::new();
+            for base in &part.vectors {
+                let (candidates, straight) = continuation_candidates(*base, dims);
+                for v in symmetric_variants(*base, dims) {
+                    if !first_leg_selects(&first.directions, v, frame) {
+                        continue;
+                    }
+                    let Some(middle) = (self.step)(cell, v) else {
+                        continue;
+                    };
+                    for &c in &candidates {
+                        if !continuation_selects(&last.directions, v, c, straight) {
+                            continue;
+                        }
+                        let Some(to) = (self.step)(middle, c) else {
+                            continue;
+                        };
+                        if to == cell || seen.contains(&(to, middle)) {
+                            continue;
+                        }
+                        seen.push((to, middle));
+                        if capture {
+                            out.lame_attacks[to].push((cell, middle));
+                        }
+                        out.steps[cell].push(Step {
+                            to,
+                            block: Some(middle),
+                            initial: false,
+                            en_passant: None,
+                            quiet,
+                            capture,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn lower_promotion(
