@@ -60,6 +60,26 @@ impl CompactMove {
         }
     }
 
+    /// The compact form of an interpreter move of a game in the compact form.
+    pub fn from_interpreter(mv: Move) -> CompactMove {
+        let cell = |c: u16| if c == Move::NONE { NO_CELL } else { c as u8 };
+        let kind = match mv.kind {
+            MoveKind::Drop => CompactKind::Drop,
+            MoveKind::Castle => CompactKind::Castle,
+            _ if mv.aux != Move::NONE => CompactKind::EnPassant,
+            _ if mv.ep_source => CompactKind::DoubleStep,
+            _ => CompactKind::Normal,
+        };
+        CompactMove {
+            kind,
+            from: mv.from as u8,
+            to: mv.to as u8,
+            piece: mv.piece,
+            aux: cell(mv.aux),
+            aux2: cell(mv.aux2),
+        }
+    }
+
     /// The same move in the interpreter's terms.
     pub fn to_interpreter(self) -> Move {
         let cell = |c: u8| if c == NO_CELL { Move::NONE } else { c as u16 };
@@ -102,6 +122,8 @@ pub struct CompactState {
     pub halfmove: u32,
     /// The move number.
     pub fullmove: u32,
+    /// The last move played, if known.
+    pub last: Option<CompactMove>,
 }
 
 /// What the compiler emits for a game in the compact form: its position, move generation and make.
@@ -174,6 +196,7 @@ impl<G: CompactGame> Compiled<G> {
             en_passant: position.en_passant.first().copied(),
             halfmove: position.halfmove,
             fullmove: position.fullmove,
+            last: position.last.map(CompactMove::from_interpreter),
         };
         self.game.set_state(&mut compact, state);
         self.game.refresh_hash(&mut compact);
@@ -198,6 +221,7 @@ impl<G: CompactGame> Compiled<G> {
         position.en_passant = state.en_passant.into_iter().collect();
         position.halfmove = state.halfmove;
         position.fullmove = state.fullmove;
+        position.last = state.last.map(CompactMove::to_interpreter);
         position.hash = self.interpreter.compute_hash(&position);
         position
     }

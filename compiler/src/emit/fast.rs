@@ -251,7 +251,34 @@ impl Emitter<'_> {
             }
         }
         let pawns = ir.pieces.iter().map(|p| p.pawn);
-        let key_count = Literal::usize_unsuffixed((2 * ir.pieces.len() + 4) * ir.cells + 1);
+        let key_count = Literal::usize_unsuffixed(
+            (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len(),
+        );
+        if let Some(hands) = &ir.hands {
+            let types = hands
+                .hand_type
+                .iter()
+                .map(|&t| Literal::usize_unsuffixed(t));
+            let files = self.per_cell(&hands.files);
+            let captures = hands.captures_to_hand;
+            let promoted = match hands.promoted_to {
+                Some(p) => {
+                    let p = Literal::usize_unsuffixed(p);
+                    quote! { Some(#p) }
+                }
+                None => quote! { None },
+            };
+            items.push(quote! {
+                /// The type each piece type takes in hand when captured.
+                const HAND_TYPE: [usize; PIECES] = [#(#types),*];
+                /// The type a captured promoted piece takes in hand, if promoted pieces are demoted.
+                const PROMOTED_TO_HAND: Option<usize> = #promoted;
+                /// Whether captured pieces go to the captor's hand.
+                const CAPTURES_TO_HAND: bool = #captures;
+                /// The cells of each cell's file.
+                static FILES: [Bits; CELLS] = #files;
+            });
+        }
         quote! {
             /// A bitboard: bit `i` stands for cell `i`.
             pub type Bits = #bits_type;
@@ -274,6 +301,7 @@ impl Emitter<'_> {
             const PROMOTED_KEYS: usize = (2 * PIECES + 2) * CELLS;
             const EN_PASSANT_KEYS: usize = (2 * PIECES + 3) * CELLS;
             const SIDE_KEY: usize = (2 * PIECES + 4) * CELLS;
+            const HAND_KEYS: usize = SIDE_KEY + 1;
 
             #(#items)*
         }
@@ -289,6 +317,8 @@ impl Emitter<'_> {
                 virgin: Bits,
                 promoted: Bits,
                 cells: [u8; CELLS],
+                hands: [[u8; PIECES]; 2],
+                last: Option<CompactMove>,
                 side: u8,
                 en_passant: u8,
                 victim: u8,
@@ -346,8 +376,26 @@ impl Emitter<'_> {
                     if self.en_passant != NO_CELL {
                         hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
                     }
+                    for player in 0..2 {
+                        for piece in 0..PIECES {
+                            hash ^= hand_key(player, piece, self.hands[player][piece]);
+                        }
+                    }
                     hash
                 }
+
+                /// Changes the count of a piece type in a player's hand.
+                fn add_to_hand(&mut self, player: usize, piece: usize, delta: i32) {
+                    let old = self.hands[player][piece];
+                    let new = (old as i32 + delta).clamp(0, 255) as u8;
+                    self.hash ^= hand_key(player, piece, old) ^ hand_key(player, piece, new);
+                    self.hands[player][piece] = new;
+                }
+            }
+
+            /// The key of a hand count.
+            fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
+                KEYS[HAND_KEYS + player * PIECES + piece].wrapping_mul(count as u64)
             }
 
             /// The keys of flagged cells.
@@ -628,15 +676,19 @@ impl Emitter<'_> {
                         }
                     }});
                 }
-                let (zone, choices, optional) = match &moves.promotion {
+                let (forced, optional, choices) = match &moves.promotion {
                     Some(p) => {
                         let choices = p
                             .choices
                             .iter()
                             .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
-                        (self.bits(p.zone), quote! { &[#(#choices),*] }, p.optional)
+                        (
+                            self.promotion_zone(p.forced_to, p.forced_from),
+                            self.promotion_zone(p.optional_to, p.optional_from),
+                            quote! { &[#(#choices),*] },
+                        )
                     }
-                    None => (self.bits(0), quote! { &[] }, false),
+                    None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
                 };
                 let has_steps = moves.steps.iter().any(|s| !s.is_empty());
                 if targets.is_empty() && !has_steps {
@@ -648,7 +700,7 @@ impl Emitter<'_> {
                     quote! {
                         let mut targets: Bits = 0;
                         #(#targets)*
-                        count += add::<LIST>(board, &cx, them, from, targets, #zone, #choices, #optional, out);
+                        count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out);
                     }
                 };
                 let steps = if has_steps {
@@ -666,7 +718,7 @@ impl Emitter<'_> {
                                 continue;
                             }
                             if ep == NO_CELL {
-                                count += add::<LIST>(board, &cx, them, from, bit(to as usize), #zone, #choices, #optional, out);
+                                count += add::<LIST>(board, &cx, them, from, bit(to as usize), #forced, #optional, #choices, out);
                             } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, 0) {
                                 count += 1;
                                 if LIST {
@@ -727,6 +779,7 @@ impl Emitter<'_> {
                 }
             };
             let castling = self.castling(us);
+            let drops = self.drops(us);
             let name = format_ident!("generate_{}", us);
             let doc = format!("Counts (and with `LIST`, appends) the legal moves of player {us}.");
             let mut risky = Vec::new();
@@ -781,6 +834,7 @@ impl Emitter<'_> {
                     #(#pieces)*
                     #en_passant
                     #castling
+                    #drops
                     count
                 }
             });
@@ -804,17 +858,20 @@ impl Emitter<'_> {
                 safe(board, royals, them, occupied, enemy)
             }
 
-            /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions.
+            /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions:
+            /// compulsory on `forced` targets, optional on `optional` ones.
             #[allow(clippy::too_many_arguments)]
             #[inline]
-            fn add<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, targets: Bits, zone: Bits, choices: &[u8], optional: bool, out: &mut Vec<CompactMove>) -> u64 {
+            fn add<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, targets: Bits, forced: Bits, optional: Bits, choices: &[u8], out: &mut Vec<CompactMove>) -> u64 {
                 let tested = if check(cx, from) { targets } else { targets & cx.risky };
                 let mut count = 0;
                 let mut set = targets;
                 if !LIST {
                     let safe = targets & !tested;
-                    let promoting = (safe & zone).count_ones() as u64;
-                    count = (safe & !zone).count_ones() as u64 + promoting * (choices.len() as u64 + optional as u64);
+                    let k = choices.len() as u64;
+                    count = (safe & forced).count_ones() as u64 * k
+                        + (safe & optional & !forced).count_ones() as u64 * (k + 1)
+                        + (safe & !optional & !forced).count_ones() as u64;
                     set = tested;
                 }
                 while set != 0 {
@@ -823,8 +880,8 @@ impl Emitter<'_> {
                     if tested & bit(to) != 0 && !legal_after(board, cx, them, from, to, 0) {
                         continue;
                     }
-                    if zone & bit(to) != 0 {
-                        if optional {
+                    if (forced | optional) & bit(to) != 0 {
+                        if forced & bit(to) == 0 {
                             count += 1;
                             if LIST {
                                 out.push(CompactMove::normal(from, to, 0));
@@ -848,6 +905,67 @@ impl Emitter<'_> {
 
             #(#functions)*
         }
+    }
+
+    /// The targets where a promotion applies for a move from `from`: the zone's cells, or every cell
+    /// when the move leaves a `leaving` zone.
+    fn promotion_zone(&self, to: Bits, from: Bits) -> TokenStream {
+        let to = self.bits(to);
+        if from == 0 {
+            quote! { #to }
+        } else {
+            let from = self.bits(from);
+            quote! { if bit(from) & #from != 0 { ALL } else { #to } }
+        }
+    }
+
+    /// Drops from the hand of player `us`.
+    fn drops(&self, us: usize) -> TokenStream {
+        let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
+            return quote! {};
+        };
+        let mut blocks = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            let piece_index = Literal::usize_unsuffixed(index);
+            let zone = self.bits(hands.drop_zones[index][us]);
+            let files = if hands.one_per_file[index] {
+                quote! {
+                    let mut same = board.pieces[#piece_index] & cx.own;
+                    while same != 0 {
+                        targets &= !FILES[same.trailing_zeros() as usize];
+                        same &= same - 1;
+                    }
+                }
+            } else {
+                quote! {}
+            };
+            let code = Literal::u8_unsuffixed(index as u8 + 1);
+            let doc = format!("Drops of the {}.", piece.name);
+            blocks.push(quote! {
+                #[doc = #doc]
+                if board.hands[#us][#piece_index] > 0 {
+                    let mut targets = cx.empty & #zone;
+                    #files
+                    let tested = if cx.check_every { targets } else { targets & cx.risky };
+                    if !LIST {
+                        count += (targets & !tested).count_ones() as u64;
+                        targets = tested;
+                    }
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        if tested & bit(to) != 0 && !legal_after(board, &cx, them, to, to, 0) {
+                            continue;
+                        }
+                        count += 1;
+                        if LIST {
+                            out.push(CompactMove { kind: CompactKind::Drop, ..CompactMove::normal(to, to, #code) });
+                        }
+                    }
+                }
+            });
+        }
+        quote! { #(#blocks)* }
     }
 
     fn castling(&self, us: usize) -> TokenStream {
@@ -952,7 +1070,38 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        let (to_hand, drop) = if self.ir.hands.is_some() {
+            (
+                quote! {
+                    /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
+                    fn to_hand(board: &mut Board, mover: usize, cell: usize) {
+                        if CAPTURES_TO_HAND {
+                            let piece = (board.cells[cell] as usize - 1) / 2;
+                            let kind = match PROMOTED_TO_HAND {
+                                Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
+                                _ => HAND_TYPE[piece],
+                            };
+                            board.add_to_hand(mover, kind, 1);
+                        }
+                    }
+                },
+                quote! {
+                    let piece = mv.piece as usize - 1;
+                    board.add_to_hand(mover, piece, -1);
+                    board.place(to, (1 + piece * 2 + mover) as u8);
+                },
+            )
+        } else {
+            (
+                quote! {
+                    fn to_hand(_board: &mut Board, _mover: usize, _cell: usize) {}
+                },
+                quote! {},
+            )
+        };
         quote! {
+            #to_hand
+
             /// Plays a legal move.
             fn play(board: &mut Board, mv: CompactMove) {
                 let from = mv.from as usize;
@@ -983,17 +1132,21 @@ impl Emitter<'_> {
                         board.promoted = moved(board.promoted);
                         board.virgin &= !(bit(from) | bit(partner) | bit(to) | bit(partner_to));
                     }
-                    CompactKind::Drop => {}
+                    CompactKind::Drop => {
+                        #drop
+                    }
                     kind => {
                         let code = board.cells[from];
                         let mut gone = bit(from) | bit(to);
                         if board.cells[to] != EMPTY {
+                            to_hand(board, mover, to);
                             board.remove(to);
                             resets = true;
                         }
                         if kind == CompactKind::EnPassant {
                             let victim = mv.aux as usize;
                             if board.cells[victim] != EMPTY {
+                                to_hand(board, mover, victim);
                                 board.remove(victim);
                                 resets = true;
                             }
@@ -1019,6 +1172,7 @@ impl Emitter<'_> {
                 board.hash ^= flag_keys(old_virgin ^ board.virgin, VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
                 board.halfmove = if resets { 0 } else { board.halfmove + 1 };
+                board.last = Some(mv);
                 board.side ^= 1;
                 board.hash ^= KEYS[SIDE_KEY];
                 if mover == 1 {
@@ -1055,6 +1209,8 @@ impl Emitter<'_> {
                         virgin: 0,
                         promoted: 0,
                         cells: [EMPTY; CELLS],
+                        hands: [[0; PIECES]; 2],
+                        last: None,
                         side: 0,
                         en_passant: NO_CELL,
                         victim: NO_CELL,
@@ -1090,6 +1246,7 @@ impl Emitter<'_> {
                     board.victim = victim;
                     board.halfmove = state.halfmove;
                     board.fullmove = state.fullmove;
+                    board.last = state.last;
                 }
 
                 fn state(&self, board: &Board) -> CompactState {
@@ -1098,13 +1255,16 @@ impl Emitter<'_> {
                         en_passant: (board.en_passant != NO_CELL).then_some((board.en_passant as usize, board.victim as usize)),
                         halfmove: board.halfmove,
                         fullmove: board.fullmove,
+                        last: board.last,
                     }
                 }
 
-                fn set_hand(&self, _board: &mut Board, _player: usize, _piece: usize, _count: u8) {}
+                fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
+                    board.hands[player][piece] = count;
+                }
 
-                fn hand(&self, _board: &Board, _player: usize, _piece: usize) -> u8 {
-                    0
+                fn hand(&self, board: &Board, player: usize, piece: usize) -> u8 {
+                    board.hands[player][piece]
                 }
 
                 fn refresh_hash(&self, board: &mut Board) {

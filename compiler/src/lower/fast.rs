@@ -3,7 +3,7 @@
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
 //! move per turn, no hands, triggered rules or turn statements, and pieces without special properties
 //! whose moves are single-leg leaps (lame ones only as non-capturing initial steps), unlimited slides
-//! and en-passant captures; castling, promotions of one zone, and end rules that the interpreter can be
+//! and en-passant captures; castling, promotions, hands and drops, and end rules that the interpreter can be
 //! asked about cheaply (checkmate, stalemate, no moves, bare king). [`fast_profile`] names the first
 //! feature that does not fit.
 
@@ -36,6 +36,8 @@ pub struct FastIr {
     pub royal: Option<usize>,
     /// Whether a player left with royal pieces only may have lost (`bare_king`).
     pub bare_royal_ends: bool,
+    /// Hands, if the game has them.
+    pub hands: Option<FastHands>,
     /// Whether royal pieces may not face each other on a file or rank with nothing between
     /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
     pub facing: bool,
@@ -107,15 +109,40 @@ pub struct Step {
     pub capture: bool,
 }
 
-/// A promotion.
+/// The promotions of a piece type: every rule offers the same choices; a move is promoted by force
+/// when a compulsory rule applies, and may be when an optional one does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FastPromotion {
-    /// The cells that trigger it.
-    pub zone: Bits,
     /// The choices.
     pub choices: Vec<usize>,
-    /// Whether the player may decline.
-    pub optional: bool,
+    /// Target cells where promotion is compulsory.
+    pub forced_to: Bits,
+    /// Start cells from which promotion is compulsory (`leaving`).
+    pub forced_from: Bits,
+    /// Target cells where promotion is optional.
+    pub optional_to: Bits,
+    /// Start cells from which promotion is optional (`leaving`).
+    pub optional_from: Bits,
+}
+
+/// Hands: where captured pieces go and how pieces are dropped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastHands {
+    /// Whether pieces in hand can be dropped.
+    pub drops: bool,
+    /// Whether captured pieces go to the captor's hand.
+    pub captures_to_hand: bool,
+    /// Per piece type: the type it takes in hand.
+    pub hand_type: Vec<usize>,
+    /// The type a captured promoted piece takes in hand (`demote_promoted`), if any.
+    pub promoted_to: Option<usize>,
+    /// Per piece type, per player: the cells it may be dropped on.
+    pub drop_zones: Vec<Vec<Bits>>,
+    /// Per piece type: whether it may not be dropped on a file holding one of its owner's pieces of
+    /// the type (`drop_file_limit 1`).
+    pub one_per_file: Vec<bool>,
+    /// Per cell: the cells of its file.
+    pub files: Vec<Bits>,
 }
 
 /// A castling rule.
@@ -202,8 +229,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             lowering.direction(v)?;
         }
     }
+    let hands = lowering.lower_hands()?;
     let directions = lowering.directions;
     Ok(FastIr {
+        hands,
         facing,
         cells: game.cells.len(),
         pieces,
@@ -228,16 +257,13 @@ fn check_game(game: &Game) -> Result<(), String> {
     if game.moves_per_turn > 1 {
         return Err("several moves per turn".into());
     }
-    if !game.reserves.is_empty() {
-        return Err("hands or reserves".into());
-    }
     if !game.rules.is_empty() || game.custodian.is_some() || !game.turn.is_empty() {
         return Err("triggered rules, custodian capture or turn statements".into());
     }
     for rule in game.end.iter().filter(|r| r.automatic) {
         if !matches!(
             rule.kind.as_str(),
-            "checkmate" | "stalemate" | "no_moves" | "bare_king"
+            "checkmate" | "stalemate" | "no_moves" | "bare_king" | "drop_mate"
         ) {
             return Err(format!("the automatic end rule `{}`", rule.kind));
         }
@@ -246,12 +272,8 @@ fn check_game(game: &Game) -> Result<(), String> {
         "captures_only",
         "never_captures",
         "immune",
-        "demote_to",
-        "promoted_from",
         "count_limit",
-        "drop_zone",
         "no_drop_mate",
-        "drop_file_limit",
         "cannot_hop",
     ];
     for piece in &game.pieces {
@@ -561,30 +583,130 @@ impl Lowering<'_> {
         piece: &Piece,
         player: usize,
     ) -> Result<Option<FastPromotion>, String> {
-        match piece.promotions.as_slice() {
-            [] => Ok(None),
-            [promotion] => {
-                if promotion.leaving || promotion.pair.is_some() || promotion.condition.is_some() {
-                    return Err("a promotion on leaving, in pairs or with a condition".into());
-                }
-                let mut zone = 0;
-                for &c in &self.game.zones[promotion.zone].cells[player] {
-                    zone |= 1 << c;
-                }
-                let mut choices = Vec::new();
-                for &c in &promotion.choices {
-                    if !choices.contains(&c) {
-                        choices.push(c);
-                    }
-                }
-                Ok(Some(FastPromotion {
-                    zone,
-                    choices,
-                    optional: promotion.optional,
-                }))
+        let Some(first) = piece.promotions.first() else {
+            return Ok(None);
+        };
+        let mut choices = Vec::new();
+        for &c in &first.choices {
+            if !choices.contains(&c) {
+                choices.push(c);
             }
-            _ => Err("several promotion rules".into()),
         }
+        let mut out = FastPromotion {
+            choices,
+            forced_to: 0,
+            forced_from: 0,
+            optional_to: 0,
+            optional_from: 0,
+        };
+        for promotion in &piece.promotions {
+            if promotion.pair.is_some() || promotion.condition.is_some() {
+                return Err("a promotion in pairs or with a condition".into());
+            }
+            let mut same = Vec::new();
+            for &c in &promotion.choices {
+                if !same.contains(&c) {
+                    same.push(c);
+                }
+            }
+            if same != out.choices {
+                return Err("promotion rules with different choices".into());
+            }
+            let mut zone = 0;
+            for &c in &self.game.zones[promotion.zone].cells[player] {
+                zone |= 1 << c;
+            }
+            let (to, from) = if promotion.optional {
+                (&mut out.optional_to, &mut out.optional_from)
+            } else {
+                (&mut out.forced_to, &mut out.forced_from)
+            };
+            *to |= zone;
+            if promotion.leaving {
+                *from |= zone;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn lower_hands(&self) -> Result<Option<FastHands>, String> {
+        let game = self.game;
+        let reserve = match game.reserves.as_slice() {
+            [] => return Ok(None),
+            [reserve] => reserve,
+            _ => return Err("several reserves".into()),
+        };
+        if !reserve.per_player || reserve.gating.is_some() {
+            return Err("a shared reserve or gating".into());
+        }
+        let cells = game.cells.len();
+        let property = |piece: &Piece, keyword: &str| {
+            piece
+                .properties
+                .iter()
+                .find(|d| d.keyword == keyword)
+                .map(|d| d.arguments.clone())
+        };
+        let mut hand_type = Vec::new();
+        let mut drop_zones = Vec::new();
+        let mut one_per_file = Vec::new();
+        for (index, piece) in game.pieces.iter().enumerate() {
+            let demote = property(piece, "demote_to")
+                .or_else(|| property(piece, "promoted_from"))
+                .and_then(|args| args.iter().find_map(Arg::as_piece));
+            hand_type.push(demote.unwrap_or(index));
+            let zone =
+                property(piece, "drop_zone").and_then(|args| args.iter().find_map(Arg::as_zone));
+            drop_zones.push(
+                (0..2)
+                    .map(|player| match zone {
+                        Some(z) => game.zones[z].cells[player]
+                            .iter()
+                            .fold(0, |m, &c| m | 1 << c),
+                        None => {
+                            if cells == 128 {
+                                u128::MAX
+                            } else {
+                                (1 << cells) - 1
+                            }
+                        }
+                    })
+                    .collect(),
+            );
+            let limit = property(piece, "drop_file_limit")
+                .and_then(|args| args.iter().find_map(Arg::as_int));
+            match limit {
+                None => one_per_file.push(false),
+                Some(1) => one_per_file.push(true),
+                Some(_) => return Err("a drop file limit other than 1".into()),
+            }
+        }
+        let promoted_to = if reserve.demote_promoted {
+            Some(
+                game.pieces
+                    .iter()
+                    .position(|p| p.pawn)
+                    .ok_or("demote_promoted without a pawn")?,
+            )
+        } else {
+            None
+        };
+        let files = (0..cells)
+            .map(|c| {
+                (0..cells)
+                    .filter(|&o| game.cells[o].coord[0] == game.cells[c].coord[0])
+                    .fold(0, |m, o| m | 1 << o)
+            })
+            .collect();
+        Ok(Some(FastHands {
+            drops: reserve.drops,
+            captures_to_hand: reserve.captured_go_here,
+            hand_type,
+            promoted_to,
+            drop_zones,
+            one_per_file,
+            files,
+        }))
     }
 
     fn lower_castle(&mut self, d: &vdl_runtime::model::Directive) -> Result<FastCastle, String> {
