@@ -35,12 +35,17 @@ impl Emitter<'_> {
         self.ir.cells > 64
     }
 
-    fn bits(&self, value: Bits) -> Literal {
-        if self.wide() {
-            Literal::u128_unsuffixed(value)
+    /// A bitboard literal, in hexadecimal so that rows of the board can be read off.
+    fn bits(&self, value: Bits) -> TokenStream {
+        let text = if value == 0 {
+            "0".to_string()
+        } else if self.wide() {
+            format!("{value:#034x}")
         } else {
-            Literal::u64_unsuffixed(value as u64)
-        }
+            format!("{:#018x}", value as u64)
+        };
+        let literal = syn::LitInt::new(&text, proc_macro2::Span::call_site());
+        quote! { #literal }
     }
 
     fn per_cell(&self, values: &[Bits]) -> TokenStream {

@@ -257,8 +257,14 @@ fn check_game(game: &Game) -> Result<(), String> {
     if game.moves_per_turn > 1 {
         return Err("several moves per turn".into());
     }
-    if !game.rules.is_empty() || game.custodian.is_some() || !game.turn.is_empty() {
-        return Err("triggered rules, custodian capture or turn statements".into());
+    if let Some(rule) = game.rules.first() {
+        return Err(format!("the triggered rule `{}`", rule.name));
+    }
+    if game.custodian.is_some() {
+        return Err("custodian capture".into());
+    }
+    if let Some(statement) = game.turn.first() {
+        return Err(format!("the turn statement `{}`", statement.keyword));
     }
     for rule in game.end.iter().filter(|r| r.automatic) {
         if !matches!(
