@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::lower::fast::{Bits, FastIr, FastMoves};
+use crate::lower::fast::{Bits, EarlyEnd, FastIr, FastMoves};
 
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
@@ -51,6 +51,59 @@ impl Emitter<'_> {
     fn per_cell(&self, values: &[Bits]) -> TokenStream {
         let items = values.iter().map(|&v| self.bits(v));
         quote! { [#(#items),*] }
+    }
+
+    /// The constant naming a piece type's index: its name in upper case, or `PIECE_<index>` when that
+    /// is not an identifier or clashes with another item.
+    fn piece(&self, index: usize) -> proc_macro2::Ident {
+        const TAKEN: &[&str] = &[
+            "CELLS",
+            "PIECES",
+            "ALL",
+            "EMPTY",
+            "NO_CELL",
+            "RESETS_COUNTER",
+            "KEY_COUNT",
+            "KEYS",
+            "VIRGIN_KEYS",
+            "PROMOTED_KEYS",
+            "EN_PASSANT_KEYS",
+            "SIDE_KEY",
+            "HAND_KEYS",
+            "HAND_TYPE",
+            "PROMOTED_TO_HAND",
+            "CAPTURES_TO_HAND",
+            "FILES",
+            "NAME",
+            "SOURCE",
+            "SELF",
+            "SUPER",
+            "CRATE",
+        ];
+        let name = |i: usize| -> String {
+            self.ir.pieces[i]
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        };
+        let own = name(index);
+        let clashes = own.is_empty()
+            || own.starts_with(|c: char| c.is_ascii_digit() || c == '_')
+            || own.contains(|c: char| c.is_ascii_digit())
+            || TAKEN.contains(&own.as_str())
+            || (0..self.ir.pieces.len()).any(|i| i != index && name(i) == own);
+        if clashes {
+            format_ident!("PIECE_{}", index)
+        } else {
+            format_ident!("{}", own)
+        }
     }
 
     fn code(piece: usize, owner: usize) -> Literal {
@@ -255,6 +308,12 @@ impl Emitter<'_> {
                 items.push(quote! { static #name: [[u8; #w]; CELLS] = [#(#rows),*]; });
             }
         }
+        for (index, piece) in ir.pieces.iter().enumerate() {
+            let name = self.piece(index);
+            let value = Literal::usize_unsuffixed(index);
+            let doc = format!("The {}.", piece.name);
+            items.push(quote! { #[doc = #doc] const #name: usize = #value; });
+        }
         let pawns = ir.pieces.iter().map(|p| p.pawn);
         let key_count = Literal::usize_unsuffixed(
             (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len(),
@@ -298,7 +357,7 @@ impl Emitter<'_> {
             /// The marker for "no cell".
             const NO_CELL: u8 = vdl_runtime::compact::NO_CELL;
             /// Whether each piece type's moves reset the move-rule counter.
-            const PAWN: [bool; PIECES] = [#(#pawns),*];
+            const RESETS_COUNTER: [bool; PIECES] = [#(#pawns),*];
             const KEY_COUNT: usize = #key_count;
             /// Zobrist keys: pieces by code and cell, then unmoved, promoted and en-passant cells, then the side.
             static KEYS: [u64; KEY_COUNT] = vdl_runtime::compact::keys::<KEY_COUNT>(0x7664_6c00);
@@ -470,12 +529,17 @@ impl Emitter<'_> {
     fn attacks(&self) -> TokenStream {
         let mut arms = Vec::new();
         let mut pin_functions = Vec::new();
-        for by in 0..2 {
+        for by_index in 0..2usize {
+            let by = Literal::usize_unsuffixed(by_index);
             let mut checks = Vec::new();
             for (index, piece) in self.ir.pieces.iter().enumerate() {
-                if piece.players[by].attacked_from.iter().any(|&b| b != 0) {
+                if piece.players[by_index]
+                    .attacked_from
+                    .iter()
+                    .any(|&b| b != 0)
+                {
                     let table = format_ident!("ATTACKED_FROM_{}", index);
-                    let piece_index = Literal::usize_unsuffixed(index);
+                    let piece_index = self.piece(index);
                     checks.push(quote! {
                         if #table[#by][cell] & board.pieces[#piece_index] & them != 0 {
                             return true;
@@ -484,11 +548,15 @@ impl Emitter<'_> {
                 }
             }
             for (index, piece) in self.ir.pieces.iter().enumerate() {
-                if piece.players[by].lame_attacks.iter().all(Vec::is_empty) {
+                if piece.players[by_index]
+                    .lame_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
                     continue;
                 }
                 let table = format_ident!("LAME_ATTACKS_{}", index);
-                let piece_index = Literal::usize_unsuffixed(index);
+                let piece_index = self.piece(index);
                 checks.push(quote! {
                     for &(from, block) in #table[#by][cell].iter() {
                         if from == NO_CELL {
@@ -500,7 +568,7 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, codes) in &self.hop_scans(by) {
+            for (direction, codes) in &self.hop_scans(by_index) {
                 let ray = Self::ray(*direction);
                 let screen = self.first(*direction, quote!(blockers));
                 let at = self.first(*direction, quote!(beyond));
@@ -517,7 +585,7 @@ impl Emitter<'_> {
                     }
                 }});
             }
-            let scans = self.slider_scans(by);
+            let scans = self.slider_scans(by_index);
             for (direction, codes) in &scans {
                 let ray = Self::ray(*direction);
                 let first = self.first(*direction, quote!(blockers));
@@ -533,7 +601,7 @@ impl Emitter<'_> {
             }
             arms.push(quote! { #by => { #(#checks)* false } });
             // Pins of the other player's pieces by `by`'s sliders.
-            let pinned_player = 1 - by;
+            let pinned_player = 1 - by_index;
             let name = format_ident!("pinned_{}", pinned_player);
             let mut scans_tokens = Vec::new();
             for (direction, codes) in &scans {
@@ -596,20 +664,24 @@ impl Emitter<'_> {
     fn generation(&self) -> TokenStream {
         let ir = self.ir;
         let mut functions = Vec::new();
-        for us in 0..2usize {
-            let them = 1 - us;
-            let pinned_fn = format_ident!("pinned_{}", us);
+        for us_index in 0..2usize {
+            let them_index = 1 - us_index;
+            let (us, them) = (
+                Literal::usize_unsuffixed(us_index),
+                Literal::usize_unsuffixed(them_index),
+            );
+            let pinned_fn = format_ident!("pinned_{}", us_index);
             let royals = match ir.royal {
                 Some(r) => {
-                    let r = Literal::usize_unsuffixed(r);
+                    let r = self.piece(r);
                     quote! { board.pieces[#r] & own }
                 }
                 None => quote! { 0 },
             };
             let mut pieces = Vec::new();
             for (index, piece) in ir.pieces.iter().enumerate() {
-                let moves = &piece.players[us];
-                let piece_index = Literal::usize_unsuffixed(index);
+                let moves = &piece.players[us_index];
+                let piece_index = self.piece(index);
                 let mut targets = Vec::new();
                 if moves.quiet_leaps.iter().any(|&b| b != 0) {
                     let t = format_ident!("QUIET_{}", index);
@@ -735,9 +807,7 @@ impl Emitter<'_> {
                 } else {
                     quote! {}
                 };
-                let doc = format!("The {}.", piece.name);
                 pieces.push(quote! {
-                    #[doc = #doc]
                     {
                         let mut movers = board.pieces[#piece_index] & own;
                         while movers != 0 {
@@ -751,11 +821,11 @@ impl Emitter<'_> {
             }
             let mut en_passant = Vec::new();
             for (index, piece) in ir.pieces.iter().enumerate() {
-                if piece.players[us].en_passant_from.is_none() {
+                if piece.players[us_index].en_passant_from.is_none() {
                     continue;
                 }
                 let table = format_ident!("EN_PASSANT_FROM_{}", index);
-                let piece_index = Literal::usize_unsuffixed(index);
+                let piece_index = self.piece(index);
                 en_passant.push(quote! {
                     let mut movers = #table[#us][target] & board.pieces[#piece_index] & own;
                     while movers != 0 {
@@ -783,17 +853,22 @@ impl Emitter<'_> {
                     }
                 }
             };
-            let castling = self.castling(us);
-            let drops = self.drops(us);
-            let name = format_ident!("generate_{}", us);
-            let doc = format!("Counts (and with `LIST`, appends) the legal moves of player {us}.");
+            let castling = self.castling(us_index);
+            let drops = self.drops(us_index);
+            let name = format_ident!("generate_{}", us_index);
+            let doc =
+                format!("Counts (and with `LIST`, appends) the legal moves of player {us_index}.");
             let mut risky = Vec::new();
             for (index, piece) in ir.pieces.iter().enumerate() {
-                if piece.players[them].lame_attacks.iter().all(Vec::is_empty) {
+                if piece.players[them_index]
+                    .lame_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
                     continue;
                 }
                 let table = format_ident!("LAME_ATTACKS_{}", index);
-                let piece_index = Literal::usize_unsuffixed(index);
+                let piece_index = self.piece(index);
                 risky.push(quote! {
                     for &(from, block) in #table[#them][king].iter() {
                         if from == NO_CELL {
@@ -805,7 +880,7 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, _) in self.hop_scans(them) {
+            for (direction, _) in self.hop_scans(them_index) {
                 let ray = Self::ray(direction);
                 risky.push(quote! { risky |= #ray[king]; });
             }
@@ -926,12 +1001,13 @@ impl Emitter<'_> {
 
     /// Drops from the hand of player `us`.
     fn drops(&self, us: usize) -> TokenStream {
+        let player = Literal::usize_unsuffixed(us);
         let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
             return quote! {};
         };
         let mut blocks = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
-            let piece_index = Literal::usize_unsuffixed(index);
+            let piece_index = self.piece(index);
             let zone = self.bits(hands.drop_zones[index][us]);
             let files = if hands.one_per_file[index] {
                 quote! {
@@ -945,10 +1021,9 @@ impl Emitter<'_> {
                 quote! {}
             };
             let code = Literal::u8_unsuffixed(index as u8 + 1);
-            let doc = format!("Drops of the {}.", piece.name);
+            let _ = piece;
             blocks.push(quote! {
-                #[doc = #doc]
-                if board.hands[#us][#piece_index] > 0 {
+                if board.hands[#player][#piece_index] > 0 {
                     let mut targets = cx.empty & #zone;
                     #files
                     let tested = if cx.check_every { targets } else { targets & cx.risky };
@@ -974,12 +1049,13 @@ impl Emitter<'_> {
     }
 
     fn castling(&self, us: usize) -> TokenStream {
+        let player = Literal::usize_unsuffixed(us);
         let mut blocks = Vec::new();
         for (index, castle) in self.ir.castles.iter().enumerate() {
-            let king = Literal::usize_unsuffixed(castle.king);
+            let king = self.piece(castle.king);
             let from = if castle.from.is_some() {
                 let name = format_ident!("CASTLE_FROM_{}", index);
-                quote! { & #name[#us] }
+                quote! { & #name[#player] }
             } else {
                 quote! {}
             };
@@ -1160,7 +1236,7 @@ impl Emitter<'_> {
                         board.remove(from);
                         let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * 2 + mover as u8 } else { code };
                         board.place(to, placed);
-                        resets |= PAWN[(code as usize - 1) / 2];
+                        resets |= RESETS_COUNTER[(code as usize - 1) / 2];
                         let was_promoted = board.promoted & bit(from) != 0;
                         board.promoted &= !gone;
                         if mv.piece > 0 || was_promoted {
@@ -1188,16 +1264,36 @@ impl Emitter<'_> {
     }
 
     fn game(&self) -> TokenStream {
-        let may_end = match (self.ir.bare_royal_ends, self.ir.royal) {
-            (true, Some(r)) => {
-                let r = Literal::usize_unsuffixed(r);
-                quote! {
-                    let others = !board.pieces[#r];
-                    board.colors[0] & others == 0 || board.colors[1] & others == 0
+        let mut tests = Vec::new();
+        for end in &self.ir.early_ends {
+            let mask = |pieces: &[usize]| {
+                let items = pieces.iter().map(|&p| self.piece(p));
+                quote! { (0 #(| board.pieces[#items])*) }
+            };
+            tests.push(match end {
+                EarlyEnd::BareRoyal => match self.ir.royal {
+                    Some(r) => {
+                        let r = self.piece(r);
+                        quote! { board.colors[0] & !board.pieces[#r] == 0 || board.colors[1] & !board.pieces[#r] == 0 }
+                    }
+                    None => quote! { true },
+                },
+                EarlyEnd::Reached(pieces, zones) => {
+                    let mask = mask(pieces);
+                    let (zone0, zone1) = (self.bits(zones[0]), self.bits(zones[1]));
+                    quote! { #mask & ((board.colors[0] & #zone0) | (board.colors[1] & #zone1)) != 0 }
                 }
-            }
-            (true, None) => quote! { true },
-            _ => quote! { let _ = board; false },
+                EarlyEnd::Extinct(Some(pieces)) => {
+                    let mask = mask(pieces);
+                    quote! { #mask & board.colors[0] == 0 || #mask & board.colors[1] == 0 }
+                }
+                EarlyEnd::Extinct(None) => quote! { board.colors[0] == 0 || board.colors[1] == 0 },
+            });
+        }
+        let may_end = if tests.is_empty() {
+            quote! { let _ = board; false }
+        } else {
+            quote! { #((#tests))||* }
         };
         quote! {
             /// The compact form of this game.

@@ -4,7 +4,7 @@
 //! move per turn, no hands, triggered rules or turn statements, and pieces without special properties
 //! whose moves are single-leg leaps (lame ones only as non-capturing initial steps), unlimited slides
 //! and en-passant captures; castling, promotions, hands and drops, and end rules that the interpreter can be
-//! asked about cheaply (checkmate, stalemate, no moves, bare king). [`fast_profile`] names the first
+//! asked about cheaply (checkmate, stalemate, no moves, bare king, flag, extinction). [`fast_profile`] names the first
 //! feature that does not fit.
 
 use std::collections::HashMap;
@@ -34,13 +34,25 @@ pub struct FastIr {
     pub castles: Vec<FastCastle>,
     /// The royal piece type, if the game has one and leaving it attacked is illegal.
     pub royal: Option<usize>,
-    /// Whether a player left with royal pieces only may have lost (`bare_king`).
-    pub bare_royal_ends: bool,
+    /// End rules decided by the position alone, tested cheaply before moves are generated (the
+    /// interpreter then decides).
+    pub early_ends: Vec<EarlyEnd>,
     /// Hands, if the game has them.
     pub hands: Option<FastHands>,
     /// Whether royal pieces may not face each other on a file or rank with nothing between
     /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
     pub facing: bool,
+}
+
+/// A cheap test for an end rule decided by the position alone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EarlyEnd {
+    /// A player has only royal pieces left (`bare_king`).
+    BareRoyal,
+    /// A piece of these types stands in its owner's zone (`flag`): per player, the zone's cells.
+    Reached(Vec<usize>, Vec<Bits>),
+    /// A player has no piece of these types left, or none at all for `None` (`extinction`).
+    Extinct(Option<Vec<usize>>),
 }
 
 /// A slide direction.
@@ -216,10 +228,29 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     if royals.len() > 1 {
         return Err("more than one royal piece type".into());
     }
-    let bare_royal_ends = game
-        .end
-        .iter()
-        .any(|r| r.automatic && r.kind == "bare_king");
+    let mut early_ends = Vec::new();
+    for rule in game.end.iter().filter(|r| r.automatic) {
+        let pieces: Vec<usize> = rule.arguments.iter().filter_map(Arg::as_piece).collect();
+        match rule.kind.as_str() {
+            "bare_king" => early_ends.push(EarlyEnd::BareRoyal),
+            "flag" => {
+                let zone = rule
+                    .arguments
+                    .first()
+                    .and_then(Arg::as_zone)
+                    .ok_or("a flag rule without a zone")?;
+                let cells = (0..2)
+                    .map(|p| game.zones[zone].cells[p].iter().fold(0, |m, &c| m | 1 << c))
+                    .collect();
+                early_ends.push(EarlyEnd::Reached(pieces, cells));
+            }
+            "extinction" => {
+                let all = rule.arguments.iter().any(|a| a.is_word("all"));
+                early_ends.push(EarlyEnd::Extinct((!all).then_some(pieces)));
+            }
+            _ => {}
+        }
+    }
     let facing = game
         .pieces
         .iter()
@@ -239,7 +270,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         directions,
         castles,
         royal: royals.first().copied(),
-        bare_royal_ends,
+        early_ends,
     })
 }
 
@@ -269,7 +300,13 @@ fn check_game(game: &Game) -> Result<(), String> {
     for rule in game.end.iter().filter(|r| r.automatic) {
         if !matches!(
             rule.kind.as_str(),
-            "checkmate" | "stalemate" | "no_moves" | "bare_king" | "drop_mate"
+            "checkmate"
+                | "stalemate"
+                | "no_moves"
+                | "bare_king"
+                | "drop_mate"
+                | "flag"
+                | "extinction"
         ) {
             return Err(format!("the automatic end rule `{}`", rule.kind));
         }
