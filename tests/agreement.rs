@@ -42,8 +42,9 @@ fn games() -> usize {
         .unwrap_or(3)
 }
 
-/// Plays random games on both engines, comparing the legal move sets at every ply and checking the
-/// compiled engine's make/unmake and incremental hash; returns the number of positions compared.
+/// Plays random games on both engines, comparing the legal move sets, position text and outcome at every
+/// ply and checking the compiled engine's make/unmake and incremental hash; returns the number of
+/// positions compared.
 fn agree_on_playouts<V: Variant>(stem: &str, compiled: &V, rng: &mut Rng) -> usize {
     let reference = interpreter(stem);
     let mut positions = 0;
@@ -68,6 +69,11 @@ fn agree_on_playouts<V: Variant>(stem: &str, compiled: &V, rng: &mut Rng) -> usi
                 compiled.hash(&b),
                 compiled.full_hash(&b),
                 "{stem}: incremental hash at ply {ply}"
+            );
+            assert_eq!(
+                compiled.outcome(&mut b),
+                reference.outcome(&mut a),
+                "{stem}: outcome at ply {ply}"
             );
             positions += 1;
             if expected.is_empty() {

@@ -213,10 +213,12 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
         quote! {}
     };
     let on_empty = quote! { #empty_move #en_passant };
+    // Captures by a part that creates en-passant rights create them too (a xiangqi elephant's capture
+    // passes its midpoint), as in the interpreter.
     let on_occupied = if captures {
         quote! {
             if target.owner() != owner {
-                out.push(Move::normal(cell, to));
+                out.push(#plain);
             }
         }
     } else {
