@@ -210,3 +210,43 @@ fn compact_engines_match_the_perft_tables() {
     assert!(checked > 50, "only {checked} rows");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A UCI session with a compact engine; returns the `bestmove` answers.
+fn uci_best_moves(script: &str) -> Vec<String> {
+    let engine = vdl_runtime::protocol::Engine::from_compact(
+        game_chess::compact::fast_engine().expect("chess builds"),
+    );
+    let mut output = Vec::new();
+    vdl_runtime::protocol::run_mode(
+        &engine,
+        "uci",
+        std::io::Cursor::new(script.to_string()),
+        &mut output,
+    )
+    .expect("uci is a mode")
+    .expect("writing to a vector does not fail");
+    let text = String::from_utf8(output).expect("UTF-8 output");
+    assert!(text.contains("info depth "), "{text}");
+    text.lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|m| m.split_whitespace().next().unwrap_or("").to_string())
+        .collect()
+}
+
+/// The protocols run on a compact engine: a UCI search finds a mate in one and answers legal moves.
+#[test]
+fn uci_searches_with_a_compact_engine() {
+    let mate = uci_best_moves("uci\nposition fen k7/8/1K6/8/8/8/8/7R w - - 0 1\ngo depth 3\n");
+    assert_eq!(mate, ["h1h8"]);
+    let reply = uci_best_moves("uci\nposition startpos moves e2e4\ngo depth 3\n");
+    assert_eq!(reply.len(), 1);
+    let reference = interpreter("chess");
+    let mut position = reference.start();
+    let e4 = reference.parse_move(&mut position, "e2e4").expect("legal");
+    reference.make(&mut position, e4);
+    assert!(
+        reference.parse_move(&mut position, &reply[0]).is_ok(),
+        "{} is not legal after e2e4",
+        reply[0]
+    );
+}

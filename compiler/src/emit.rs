@@ -107,6 +107,7 @@ fn emit_module(ir: &Ir) -> TokenStream {
 /// engine the game has.
 fn emit_fast_form(ir: &Ir) -> TokenStream {
     let perft_doc = "Runs the perft command on the fastest engine of this game.";
+    let serve_doc = "Runs an engine protocol (`xboard`, `uci`, `line`, or chosen from the first line for `\"\"`) on the fastest engine of this game; `None` for another mode.";
     match &ir.fast {
         Ok(fast_ir) => {
             let items = fast::emit_fast(fast_ir);
@@ -129,6 +130,16 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                 pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
                     vdl_runtime::cli::run_perft(&compact::fast_engine()?, options, out, progress)
                 }
+
+                #[doc = #serve_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built.
+                pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
+                    let engine = vdl_runtime::protocol::Engine::from_compact(compact::fast_engine()?);
+                    Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
+                }
             }
         }
         Err(reason) => {
@@ -144,6 +155,16 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                 /// Returns a message naming a bad FEN or an illegal move.
                 pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
                     vdl_runtime::cli::run_perft(&engine()?, options, out, progress)
+                }
+
+                #[doc = #serve_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built.
+                pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
+                    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine()?);
+                    Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
                 }
             }
         }

@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::interp::{Move, MoveKind, Occupant, Position};
+use crate::search::{Evaluator, MaterialEvaluator};
 use crate::variant::{GameResult, TextError, Variant};
 use crate::Interpreter;
 
@@ -299,6 +300,83 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn write_move(&self, position: &G::Position, mv: CompactMove) -> String {
         self.interpreter
             .write_move(&self.to_interpreter(position), mv.to_interpreter())
+    }
+}
+
+/// The material evaluator on compact positions (two players), for the search.
+#[derive(Clone, Debug)]
+pub struct CompactEvaluator<G> {
+    material: MaterialEvaluator,
+    game: G,
+}
+
+impl<G: CompactGame + Clone> CompactEvaluator<G> {
+    /// The evaluator of a compiled game: its values and mobility tables.
+    pub fn new(compiled: &Compiled<G>) -> CompactEvaluator<G> {
+        CompactEvaluator {
+            material: MaterialEvaluator::new(&compiled.interpreter.game),
+            game: compiled.game.clone(),
+        }
+    }
+
+    fn balance(&self, position: &G::Position, player: usize, with_mobility: bool) -> i32 {
+        let cells = self.cells(position);
+        let totals = self.material.totals_of(
+            (0..cells).map(|cell| (cell, self.game.occupant(position, cell))),
+            |player, piece| self.game.hand(position, player, piece),
+            with_mobility,
+        );
+        MaterialEvaluator::two_player_balance(&totals, player)
+    }
+
+    fn cells(&self, _position: &G::Position) -> usize {
+        self.material.cells()
+    }
+}
+
+impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn side_to_move(&self, position: &G::Position) -> usize {
+        self.game.state(position).side
+    }
+
+    fn material(&self, position: &G::Position, player: usize) -> i32 {
+        self.balance(position, player, false)
+    }
+
+    fn evaluate(&self, position: &G::Position, player: usize) -> i32 {
+        self.balance(position, player, true)
+    }
+
+    /// The value of what a plain move or en-passant capture takes, plus what a promotion adds.
+    fn move_gain(&self, position: &G::Position, mv: CompactMove) -> Option<i32> {
+        if !matches!(
+            mv.kind,
+            CompactKind::Normal | CompactKind::DoubleStep | CompactKind::EnPassant
+        ) {
+            return None;
+        }
+        let mover = self.game.occupant(position, mv.from as usize);
+        if mover.is_empty() {
+            return None;
+        }
+        let mut gain = 0;
+        let victim = if mv.kind == CompactKind::EnPassant {
+            mv.aux
+        } else {
+            mv.to
+        };
+        let taken = self.game.occupant(position, victim as usize);
+        if !taken.is_empty() && taken.owner() != mover.owner() {
+            gain += self.material.value(taken.piece());
+        }
+        if mv.piece > 0 {
+            gain += self.material.value(mv.piece as usize - 1) - self.material.value(mover.piece());
+        }
+        Some(gain)
     }
 }
 
