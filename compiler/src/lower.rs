@@ -1,6 +1,6 @@
 //! Lowering: the checked model to the IR that emission needs: the compact form when the game fits the
-//! fast profile (see [`fast`]), and — for every piece and player whose moves
-//! the compiler specialises, per-cell leap tables and ray tables with the move's modes baked in.
+//! fast profile (see [`fast`]), and, for every piece and player whose moves the compiler specialises
+//! in the hook form, per-cell leap tables and ray tables with the move's modes baked in.
 //!
 //! A piece is specialised when all its moves are single-leg Betza parts (leapers, riders, lame and
 //! must-jump leaps, cannons and grasshoppers, initial-only, en passant, `from ZONE`) without conditions
