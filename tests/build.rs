@@ -17,6 +17,9 @@ fn main() {
     let mut index = String::from(
         "/// Builds a compiled engine.\npub type Constructor = fn() -> Result<vdl_runtime::Interpreter, String>;\n/// Every example's compiled engine: (file stem, engine constructor).\npub const ENGINES: &[(&str, Constructor)] = &[\n",
     );
+    let mut fast = String::from(
+        "/// Invokes the macro `$check!(stem, constructor)` for every example with a compact form.\nmacro_rules! for_each_compact {\n    ($check:ident) => {\n",
+    );
     let mut modules = String::new();
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
@@ -29,15 +32,24 @@ fn main() {
             "game_{}",
             stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         );
-        vdl::build::generate_to_out_dir(&path, &module).unwrap_or_else(|e| panic!("{e}"));
+        let generated =
+            vdl::build::generate_to_out_dir(&path, &module).unwrap_or_else(|e| panic!("{e}"));
+        let code = std::fs::read_to_string(&generated).expect("generated code");
+        if code.contains("pub fn fast_engine") {
+            let _ = writeln!(
+                fast,
+                "        $check!({stem:?}, {module}::compact::fast_engine);"
+            );
+        }
         let _ = writeln!(modules, "#[allow(unused, clippy::all)]\npub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}.rs\")); }}");
         let _ = writeln!(index, "    ({stem:?}, {module}::engine),");
     }
     index.push_str("];\n");
+    fast.push_str("    };\n}\n");
     let out = std::env::var("OUT_DIR").expect("OUT_DIR");
     std::fs::write(
         Path::new(&out).join("compiled.rs"),
-        format!("{modules}\n{index}"),
+        format!("{modules}\n{index}\n{fast}"),
     )
     .expect("write compiled.rs");
 }

@@ -150,3 +150,36 @@ pub fn engine(program: &Path, case: &Case) -> Result<Measure, String> {
         .ok_or("the engine printed no count")?;
     Ok(Measure { nodes, seconds })
 }
+
+/// Runs shakmaty's perft (bulk counting, like the others) on a chess case, in this process.
+///
+/// # Errors
+///
+/// Returns a message when the position cannot be read.
+#[cfg(feature = "shakmaty")]
+pub fn shakmaty(case: &Case) -> Result<Measure, String> {
+    use shakmaty::{fen::Fen, CastlingMode, Chess};
+    let position: Chess = match case.fen {
+        Some(text) => Fen::from_ascii(text.as_bytes())
+            .map_err(|e| e.to_string())?
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| e.to_string())?,
+        None => Chess::default(),
+    };
+    let started = Instant::now();
+    let nodes = shakmaty::perft(&position, case.depth);
+    Ok(Measure {
+        nodes,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Without the `shakmaty` feature there is no shakmaty measurement.
+///
+/// # Errors
+///
+/// Always: says how to get one.
+#[cfg(not(feature = "shakmaty"))]
+pub fn shakmaty(_case: &Case) -> Result<Measure, String> {
+    Err("build vdl with --features shakmaty".into())
+}

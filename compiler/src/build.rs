@@ -182,11 +182,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        if let Err(message) = vdl_runtime::Variant::set_options(&mut engine, &options.setups) {
-            eprintln!("error: {message}");
-            return ExitCode::from(1);
-        }
-        return match vdl_runtime::cli::run_perft(&engine, &options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
+        return match generated::perft(&options, &mut std::io::stdout(), std::io::stderr().is_terminal()) {
             Ok(_) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -218,28 +214,30 @@ fn main() -> ExitCode {
         vdl_runtime::cli::run_random_games(&engine, &players, &options, &mut std::io::stdout());
         return ExitCode::SUCCESS;
     }
-    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine);
-    let input = BufReader::new(std::io::stdin());
-    let output = std::io::stdout();
-    let result = match mode {
-        "" => vdl_runtime::protocol::run(&engine, input, output),
-        "xboard" => vdl_runtime::protocol::xboard::run(&engine, input, output),
-        "uci" => vdl_runtime::protocol::uci::run(&engine, input, output),
-        "line" => vdl_runtime::protocol::line::run(&engine, input, output),
-        "play" => {
-            use vdl_runtime::play::Seat;
-            let seats: Vec<Seat> = args
-                .get(1)
-                .map(String::as_str)
-                .unwrap_or("human,engine")
-                .split(',')
-                .map(|s| if s == "engine" { Seat::Engine(vdl_runtime::search::Limits::depth(4)) } else { Seat::Human })
-                .collect();
-            vdl_runtime::play::play_terminal(&engine, &seats, input, output).map(|_| ())
-        }
-        other => {
-            eprintln!("error: unknown command `{other}`\n{USAGE}");
-            return ExitCode::from(2);
+    // The protocols run on the fastest engine of the game; terminal play on the hook form.
+    let result = if mode == "play" {
+        use vdl_runtime::play::Seat;
+        let engine = vdl_runtime::protocol::Engine::from_interpreter(engine);
+        let seats: Vec<Seat> = args
+            .get(1)
+            .map(String::as_str)
+            .unwrap_or("human,engine")
+            .split(',')
+            .map(|s| if s == "engine" { Seat::Engine(vdl_runtime::search::Limits::depth(4)) } else { Seat::Human })
+            .collect();
+        let input = BufReader::new(std::io::stdin());
+        vdl_runtime::play::play_terminal(&engine, &seats, input, std::io::stdout()).map(|_| ())
+    } else {
+        match generated::serve(mode, BufReader::new(std::io::stdin()), std::io::stdout()) {
+            Ok(Some(result)) => result,
+            Ok(None) => {
+                eprintln!("error: unknown command `{mode}`\n{USAGE}");
+                return ExitCode::from(2);
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(1);
+            }
         }
     };
     match result {

@@ -6,6 +6,8 @@
 //! `vdl_runtime::interp::Generator` dispatches to them; `engine()` builds the interpreter's shared parts
 //! from the embedded rule file and plugs the generator in.
 
+mod fast;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -54,6 +56,7 @@ fn emit_module(ir: &Ir) -> TokenStream {
             quote! { (#piece, #player) => #function(position, cell, occupant, attacks, out), },
         );
     }
+    let fast_form = emit_fast_form(ir);
     quote! {
         use std::sync::Arc;
         use vdl_runtime::interp::{Generator, Move, Occupant, Position};
@@ -94,6 +97,80 @@ fn emit_module(ir: &Ir) -> TokenStream {
             let checked = vdl_dsl::check::check_source(SOURCE);
             let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
             Ok(vdl_runtime::Interpreter::new(game)?.with_generator(Arc::new(Compiled)))
+        }
+
+        #fast_form
+    }
+}
+
+/// Emits the compact form when the game fits the fast profile, and `perft`, which runs on the fastest
+/// engine the game has.
+fn emit_fast_form(ir: &Ir) -> TokenStream {
+    let perft_doc = "Runs the perft command on the fastest engine of this game.";
+    let serve_doc = "Runs an engine protocol (`xboard`, `uci`, `line`, or chosen from the first line for `\"\"`) on the fastest engine of this game; `None` for another mode.";
+    match &ir.fast {
+        Ok(fast_ir) => {
+            let items = fast::emit_fast(fast_ir);
+            quote! {
+                /// The compact form of this game: bitboards, move generation with legality from pins and
+                /// checks, and make.
+                pub mod compact {
+                    use super::{NAME, SOURCE};
+                    use vdl_runtime::compact::{CompactGame, CompactKind, CompactMove, CompactState, Compiled};
+                    use vdl_runtime::interp::Occupant;
+
+                    #items
+                }
+
+                #[doc = #perft_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message naming a bad FEN or an illegal move.
+                pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
+                    let mut engine = compact::fast_engine()?;
+                    vdl_runtime::Variant::set_options(&mut engine, &options.setups)?;
+                    vdl_runtime::cli::run_perft(&engine, options, out, progress)
+                }
+
+                #[doc = #serve_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built.
+                pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
+                    let engine = vdl_runtime::protocol::Engine::from_compact(compact::fast_engine()?);
+                    Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
+                }
+            }
+        }
+        Err(reason) => {
+            let reason = Literal::string(reason);
+            quote! {
+                /// Why this game has no compact form (it runs on the interpreter with compiled move generation).
+                pub const FALLBACK: &str = #reason;
+
+                #[doc = #perft_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message naming a bad FEN or an illegal move.
+                pub fn perft(options: &vdl_runtime::cli::PerftOptions, out: &mut dyn std::io::Write, progress: bool) -> Result<u64, String> {
+                    let mut engine = engine()?;
+                    vdl_runtime::Variant::set_options(&mut engine, &options.setups)?;
+                    vdl_runtime::cli::run_perft(&engine, options, out, progress)
+                }
+
+                #[doc = #serve_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built.
+                pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
+                    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine()?);
+                    Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
+                }
+            }
         }
     }
 }
@@ -161,10 +238,12 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
         quote! {}
     };
     let on_empty = quote! { #empty_move #en_passant };
+    // Captures by a part that creates en-passant rights create them too (a xiangqi elephant's capture
+    // passes its midpoint), as in the interpreter.
     let on_occupied = if captures {
         quote! {
             if target.owner() != owner {
-                out.push(Move::normal(cell, to));
+                out.push(#plain);
             }
         }
     } else {

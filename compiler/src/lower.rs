@@ -1,9 +1,12 @@
-//! Lowering: the checked model to the IR that emission needs — for every piece and player whose moves
-//! the compiler specialises, per-cell leap tables and ray tables with the move's modes baked in.
+//! Lowering: the checked model to the IR that emission needs: the compact form when the game fits the
+//! fast profile (see [`fast`]), and, for every piece and player whose moves the compiler specialises
+//! in the hook form, per-cell leap tables and ray tables with the move's modes baked in.
 //!
 //! A piece is specialised when all its moves are single-leg Betza parts (leapers, riders, lame and
 //! must-jump leaps, cannons and grasshoppers, initial-only, en passant, `from ZONE`) without conditions
 //! or board limits, and captures are unrestricted; other pieces stay with the interpreter's generator.
+
+pub mod fast;
 
 use std::collections::HashMap;
 
@@ -26,6 +29,8 @@ pub struct Ir {
     pub cells: usize,
     /// Specialised generators, one per (piece, player).
     pub generators: Vec<PieceGen>,
+    /// The compact form, or why the game does not fit its profile.
+    pub fast: Result<fast::FastIr, String>,
 }
 
 /// The specialised moves of one piece type for one player.
@@ -127,6 +132,7 @@ pub fn lower(game: &Game, source_path: &str, source: &str) -> Ir {
         source: source.to_string(),
         cells: game.cells.len(),
         generators,
+        fast: fast::fast_profile(game),
     }
 }
 

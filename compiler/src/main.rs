@@ -47,6 +47,7 @@ Usage:
             [--engine-option NAME=VALUE] [--verbose]
                                            a referee: P is `random`, `search` or `xboard:COMMAND`
   vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
+                                           (and shakmaty on chess, when built with --features shakmaty)
   vdl help                                 this text
 
 Exit status: 0 no errors, 1 errors in a rule file, 2 usage or I/O error.";
@@ -352,8 +353,8 @@ fn bench_command(args: &[String]) -> ExitCode {
     }
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     let work = std::env::temp_dir().join("vdl-engines");
-    outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF |");
-    outln!("|---|---|---|---|---|---|---|---|---|");
+    outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF | shakmaty n/s | compiled / shakmaty |");
+    outln!("|---|---|---|---|---|---|---|---|---|---|---|");
     for case in CASES {
         let depth = if quick { case.depth - 1 } else { case.depth };
         let case = vdl::bench::Case {
@@ -413,6 +414,29 @@ fn bench_command(args: &[String]) -> ExitCode {
                 .unwrap_or_else(|_| "-".into())
         };
         let fsf_rate = reference.as_ref().map(|m| m.rate()).unwrap_or(f64::NAN);
+        let (shakmaty, shakmaty_ratio) = if case.variant == "chess" {
+            let measure = vdl::bench::shakmaty(&case);
+            if let Ok(m) = &measure {
+                if m.nodes != nodes {
+                    eprintln!(
+                        "warning: {}: shakmaty counts {} nodes, vdl {nodes}",
+                        case.label, m.nodes
+                    );
+                }
+            }
+            let shakmaty_rate = measure.as_ref().map(|m| m.rate()).unwrap_or(f64::NAN);
+            (rate(&measure), ratio(&compiled, shakmaty_rate))
+        } else {
+            ("-".to_string(), "-".to_string())
+        };
+        if let Ok(m) = &compiled {
+            if m.nodes != nodes {
+                eprintln!(
+                    "warning: {} {}: the compiled engine counts {} nodes, the interpreter {nodes}",
+                    case.variant, case.label, m.nodes
+                );
+            }
+        }
         if let Ok(m) = &reference {
             if m.nodes != nodes {
                 eprintln!(
@@ -422,7 +446,7 @@ fn bench_command(args: &[String]) -> ExitCode {
             }
         }
         outln!(
-            "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {:.2} |",
+            "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {:.2} | {shakmaty} | {shakmaty_ratio} |",
             case.variant,
             case.label,
             interpreted.rate(),

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod compact;
 pub mod geometry;
 pub mod interp;
 pub mod model;

@@ -59,6 +59,22 @@ impl Engine<Interpreter, MaterialEvaluator> {
     }
 }
 
+impl<G> Engine<crate::compact::Compiled<G>, crate::compact::CompactEvaluator<G>>
+where
+    G: crate::compact::CompactGame + Clone,
+{
+    /// Makes the engine of a game compiled to the compact form, evaluated by material and mobility.
+    pub fn from_compact(compiled: crate::compact::Compiled<G>) -> Self {
+        let evaluator = crate::compact::CompactEvaluator::new(&compiled);
+        let info = GameInfo::new(&compiled.interpreter.game);
+        Engine {
+            variant: compiled,
+            evaluator,
+            info,
+        }
+    }
+}
+
 /// What the protocols tell a user interface about a game, beyond the [`Variant`] trait.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameInfo {
@@ -195,6 +211,31 @@ impl GameInfo {
             .get(player)
             .cloned()
             .unwrap_or_else(|| player.to_string())
+    }
+}
+
+/// Runs the protocol a mode names: `xboard`, `uci`, `line`, or, for `""`, the one the first line
+/// chooses ([`run`]); returns `None` for another mode.
+pub fn run_mode<V, E, R, W>(
+    engine: &Engine<V, E>,
+    mode: &str,
+    input: R,
+    output: W,
+) -> Option<io::Result<()>>
+where
+    V: Variant + Clone + Send + Sync,
+    V::Position: Send,
+    V::Move: Send + 'static,
+    E: Evaluator<V> + Clone + Send + Sync,
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    match mode {
+        "" => Some(run(engine, input, output)),
+        "xboard" => Some(xboard::run(engine, input, output)),
+        "uci" => Some(uci::run(engine, input, output)),
+        "line" => Some(line::run(engine, input, output)),
+        _ => None,
     }
 }
 

@@ -57,6 +57,14 @@ pub trait Variant {
         !moves.is_empty()
     }
 
+    /// Counts the legal moves of the side to move (perft's last ply). Implementations may count without
+    /// listing the moves.
+    fn count_legal_moves(&self, position: &mut Self::Position) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        moves.len() as u64
+    }
+
     /// Appends the legal moves that capture, and returns true; returns false, appending nothing, when
     /// the game cannot tell captures apart (the search then plays moves out to find them).
     fn legal_captures(&self, _position: &mut Self::Position, _moves: &mut Vec<Self::Move>) -> bool {

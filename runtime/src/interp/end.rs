@@ -41,7 +41,7 @@ impl Interpreter {
     }
 
     /// Whether a game-ending rule decided by the position alone holds.
-    pub(super) fn immediate_outcome(&self, pos: &Position) -> Option<GameResult> {
+    pub(crate) fn immediate_outcome(&self, pos: &Position) -> Option<GameResult> {
         self.game
             .end
             .iter()

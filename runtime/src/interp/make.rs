@@ -64,7 +64,7 @@ fn state_key(pos: &Position) -> u64 {
 
 impl Interpreter {
     /// Computes the hash from scratch.
-    pub(super) fn compute_hash(&self, pos: &Position) -> u64 {
+    pub(crate) fn compute_hash(&self, pos: &Position) -> u64 {
         let mut hash = state_key(pos);
         for (cell, &occ) in pos.cells.iter().enumerate() {
             hash ^= cell_key(cell, occ, self.virgin_matters);

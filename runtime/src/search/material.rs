@@ -81,8 +81,29 @@ impl MaterialEvaluator {
 
     /// Adds up each player's pieces on the board and in hand, with or without the mobility term.
     fn totals(&self, position: &Position, with_mobility: bool) -> [i32; MAX_OWNERS] {
+        self.totals_of(
+            position.cells.iter().copied().enumerate(),
+            |player, piece| {
+                position
+                    .hands
+                    .get(player)
+                    .and_then(|h| h.get(piece))
+                    .copied()
+                    .unwrap_or(0)
+            },
+            with_mobility,
+        )
+    }
+
+    /// Adds up each player's pieces given as (cell, occupant) and hand counts.
+    pub(crate) fn totals_of(
+        &self,
+        cells: impl Iterator<Item = (usize, crate::interp::Occupant)>,
+        hand: impl Fn(usize, usize) -> u8,
+        with_mobility: bool,
+    ) -> [i32; MAX_OWNERS] {
         let mut totals = [0; MAX_OWNERS];
-        for (cell, occupant) in position.cells.iter().enumerate() {
+        for (cell, occupant) in cells {
             if occupant.is_empty() || occupant.owner() >= self.players {
                 continue;
             }
@@ -92,12 +113,30 @@ impl MaterialEvaluator {
                 totals[owner] += i32::from(self.mobility[piece][owner][cell]);
             }
         }
-        for (player, hand) in position.hands.iter().enumerate().take(self.players) {
-            for (piece, &count) in hand.iter().enumerate() {
-                totals[player] += i32::from(count) * self.values.get(piece).copied().unwrap_or(0);
+        for (player, total) in totals.iter_mut().enumerate().take(self.players) {
+            for (piece, value) in self.values.iter().enumerate() {
+                *total += i32::from(hand(player, piece)) * value;
             }
         }
         totals
+    }
+
+    /// A two-player balance: the player's total minus the opponent's.
+    pub(crate) fn two_player_balance(totals: &[i32; MAX_OWNERS], player: usize) -> i32 {
+        totals[player.min(1)] - totals[1 - player.min(1)]
+    }
+
+    /// The value of a piece type.
+    pub(crate) fn value(&self, piece: usize) -> i32 {
+        self.values.get(piece).copied().unwrap_or(0)
+    }
+
+    /// The number of cells its mobility tables cover.
+    pub(crate) fn cells(&self) -> usize {
+        self.mobility
+            .first()
+            .and_then(|players| players.first())
+            .map_or(0, Vec::len)
     }
 
     /// A player's total minus the average total of the other players still in the game.

@@ -1,0 +1,1418 @@
+//! Emission of the compact form: bitboard tables as `static` arrays, a `Board` position, per-player
+//! move generation with legality from pins and checks, attack detection, and make; a `Fast` type
+//! implementing `vdl_runtime::compact::CompactGame`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::lower::fast::{Bits, EarlyEnd, FastIr, FastMoves};
+
+/// Emits the compact form's items.
+pub fn emit_fast(ir: &FastIr) -> TokenStream {
+    let e = Emitter { ir };
+    let tables = e.tables();
+    let board = e.board();
+    let attacks = e.attacks();
+    let generation = e.generation();
+    let make = e.make();
+    let game = e.game();
+    quote! {
+        #tables
+        #board
+        #attacks
+        #generation
+        #make
+        #game
+    }
+}
+
+struct Emitter<'a> {
+    ir: &'a FastIr,
+}
+
+impl Emitter<'_> {
+    fn wide(&self) -> bool {
+        self.ir.cells > 64
+    }
+
+    /// A bitboard literal, in hexadecimal so that rows of the board can be read off.
+    fn bits(&self, value: Bits) -> TokenStream {
+        let text = if value == 0 {
+            "0".to_string()
+        } else if self.wide() {
+            format!("{value:#034x}")
+        } else {
+            format!("{:#018x}", value as u64)
+        };
+        let literal = syn::LitInt::new(&text, proc_macro2::Span::call_site());
+        quote! { #literal }
+    }
+
+    fn per_cell(&self, values: &[Bits]) -> TokenStream {
+        let items = values.iter().map(|&v| self.bits(v));
+        quote! { [#(#items),*] }
+    }
+
+    /// The constant naming a piece type's index: its name in upper case, or `PIECE_<index>` when that
+    /// is not an identifier or clashes with another item.
+    fn piece(&self, index: usize) -> proc_macro2::Ident {
+        const TAKEN: &[&str] = &[
+            "CELLS",
+            "PIECES",
+            "ALL",
+            "EMPTY",
+            "NO_CELL",
+            "RESETS_COUNTER",
+            "KEY_COUNT",
+            "KEYS",
+            "VIRGIN_KEYS",
+            "PROMOTED_KEYS",
+            "EN_PASSANT_KEYS",
+            "SIDE_KEY",
+            "HAND_KEYS",
+            "HAND_TYPE",
+            "PROMOTED_TO_HAND",
+            "CAPTURES_TO_HAND",
+            "FILES",
+            "NAME",
+            "SOURCE",
+            "SELF",
+            "SUPER",
+            "CRATE",
+        ];
+        let name = |i: usize| -> String {
+            self.ir.pieces[i]
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        };
+        let own = name(index);
+        let clashes = own.is_empty()
+            || own.starts_with(|c: char| c.is_ascii_digit() || c == '_')
+            || own.contains(|c: char| c.is_ascii_digit())
+            || TAKEN.contains(&own.as_str())
+            || (0..self.ir.pieces.len()).any(|i| i != index && name(i) == own);
+        if clashes {
+            format_ident!("PIECE_{}", index)
+        } else {
+            format_ident!("{}", own)
+        }
+    }
+
+    fn code(piece: usize, owner: usize) -> Literal {
+        Literal::u8_unsuffixed((1 + piece * 2 + owner) as u8)
+    }
+
+    fn first(&self, direction: usize, bits: TokenStream) -> TokenStream {
+        if self.ir.directions[direction].ascending {
+            quote! { ((#bits).trailing_zeros() as usize) }
+        } else {
+            quote! { ((Bits::BITS - 1 - (#bits).leading_zeros()) as usize) }
+        }
+    }
+
+    fn ray(direction: usize) -> proc_macro2::Ident {
+        format_ident!("RAYS_{}", direction)
+    }
+
+    /// Slide targets along one direction from `cell` with `occupied` blocking (blockers included).
+    fn slide(&self, direction: usize, cell: TokenStream, occupied: TokenStream) -> TokenStream {
+        let ray = Self::ray(direction);
+        let first = self.first(direction, quote!(blockers));
+        quote! {{
+            let ray = #ray[#cell];
+            let blockers = ray & #occupied;
+            if blockers == 0 { ray } else { ray ^ #ray[#first] }
+        }}
+    }
+
+    fn tables(&self) -> TokenStream {
+        let ir = self.ir;
+        let cells = Literal::usize_unsuffixed(ir.cells);
+        let pieces = Literal::usize_unsuffixed(ir.pieces.len());
+        let bits_type = if self.wide() {
+            quote!(u128)
+        } else {
+            quote!(u64)
+        };
+        let all = self.bits(if ir.cells == 128 {
+            u128::MAX
+        } else {
+            (1u128 << ir.cells) - 1
+        });
+        let mut items = Vec::new();
+        for (index, direction) in ir.directions.iter().enumerate() {
+            let ray = Self::ray(index);
+            let masks: Vec<Bits> = direction
+                .lines
+                .iter()
+                .map(|line| line.iter().fold(0, |m, &c| m | 1 << c))
+                .collect();
+            let table = self.per_cell(&masks);
+            let doc = format!("The cells along {:?} from each cell.", direction.vector);
+            items.push(quote! { #[doc = #doc] static #ray: [Bits; CELLS] = #table; });
+        }
+        for (index, piece) in ir.pieces.iter().enumerate() {
+            let mut tables: Vec<(&str, Vec<&[Bits]>)> = vec![
+                (
+                    "QUIET",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.quiet_leaps.as_slice())
+                        .collect(),
+                ),
+                (
+                    "CAPTURE",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.capture_leaps.as_slice())
+                        .collect(),
+                ),
+                (
+                    "ATTACKED_FROM",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.attacked_from.as_slice())
+                        .collect(),
+                ),
+            ];
+            if piece.players.iter().any(|m| m.en_passant_from.is_some()) {
+                let empty = vec![0; ir.cells];
+                let rows: Vec<&[Bits]> = piece
+                    .players
+                    .iter()
+                    .map(|m| m.en_passant_from.as_deref().unwrap_or(&[]))
+                    .collect();
+                let rows: Vec<Vec<Bits>> = rows
+                    .iter()
+                    .map(|r| {
+                        if r.is_empty() {
+                            empty.clone()
+                        } else {
+                            r.to_vec()
+                        }
+                    })
+                    .collect();
+                let name = format_ident!("EN_PASSANT_FROM_{}", index);
+                let players = rows.iter().map(|r| self.per_cell(r));
+                items.push(quote! { static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
+            }
+            for (kind, rows) in tables.drain(..) {
+                if rows.iter().all(|r| r.iter().all(|&b| b == 0)) {
+                    continue;
+                }
+                let name = format_ident!("{}_{}", kind, index);
+                let players = rows.iter().map(|r| self.per_cell(r));
+                let doc = format!(
+                    "{kind} leaps of the {} for each player, per cell.",
+                    piece.name
+                );
+                items.push(
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                );
+            }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.steps.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("STEPS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.steps.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(s) => {
+                                let to = Literal::u8_unsuffixed(s.to as u8);
+                                let block =
+                                    Literal::u8_unsuffixed(s.block.map_or(255, |c| c as u8));
+                                let ep =
+                                    Literal::u8_unsuffixed(s.en_passant.map_or(255, |c| c as u8));
+                                let (initial, quiet, capture) = (s.initial, s.quiet, s.capture);
+                                quote! { (#to, #block, #initial, #ep, #quiet, #capture) }
+                            }
+                            None => quote! { (NO_CELL, NO_CELL, false, NO_CELL, false, false) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!(
+                    "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
+                    piece.name
+                );
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.lame_attacks.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("LAME_ATTACKS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.lame_attacks.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(&(from, block)) => {
+                                let (from, block) = (
+                                    Literal::u8_unsuffixed(from as u8),
+                                    Literal::u8_unsuffixed(block as u8),
+                                );
+                                quote! { (#from, #block) }
+                            }
+                            None => quote! { (NO_CELL, NO_CELL) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+        }
+        for (index, castle) in ir.castles.iter().enumerate() {
+            if let Some(from) = &castle.from {
+                let name = format_ident!("CASTLE_FROM_{}", index);
+                let sets = from.iter().map(|&b| self.bits(b));
+                items.push(quote! { static #name: [Bits; 2] = [#(#sets),*]; });
+            }
+            for &(direction, _) in &castle.sides {
+                let name = format_ident!("LINE_{}", direction);
+                if items
+                    .iter()
+                    .any(|t| t.to_string().contains(&format!("static {name} ")))
+                {
+                    continue;
+                }
+                let lines = &ir.directions[direction].lines;
+                let width = lines.iter().map(Vec::len).max().unwrap_or(0).max(1);
+                let w = Literal::usize_unsuffixed(width);
+                let rows = lines.iter().map(|line| {
+                    let entries = (0..width)
+                        .map(|i| Literal::u8_unsuffixed(line.get(i).map_or(255, |&c| c as u8)));
+                    quote! { [#(#entries),*] }
+                });
+                items.push(quote! { static #name: [[u8; #w]; CELLS] = [#(#rows),*]; });
+            }
+        }
+        for (index, piece) in ir.pieces.iter().enumerate() {
+            let name = self.piece(index);
+            let value = Literal::usize_unsuffixed(index);
+            let doc = format!("The {}.", piece.name);
+            items.push(quote! { #[doc = #doc] const #name: usize = #value; });
+        }
+        let pawns = ir.pieces.iter().map(|p| p.pawn);
+        let key_count = Literal::usize_unsuffixed(
+            (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len(),
+        );
+        if let Some(hands) = &ir.hands {
+            let types = hands
+                .hand_type
+                .iter()
+                .map(|&t| Literal::usize_unsuffixed(t));
+            let files = self.per_cell(&hands.files);
+            let captures = hands.captures_to_hand;
+            let promoted = match hands.promoted_to {
+                Some(p) => {
+                    let p = Literal::usize_unsuffixed(p);
+                    quote! { Some(#p) }
+                }
+                None => quote! { None },
+            };
+            items.push(quote! {
+                /// The type each piece type takes in hand when captured.
+                const HAND_TYPE: [usize; PIECES] = [#(#types),*];
+                /// The type a captured promoted piece takes in hand, if promoted pieces are demoted.
+                const PROMOTED_TO_HAND: Option<usize> = #promoted;
+                /// Whether captured pieces go to the captor's hand.
+                const CAPTURES_TO_HAND: bool = #captures;
+                /// The cells of each cell's file.
+                static FILES: [Bits; CELLS] = #files;
+            });
+        }
+        quote! {
+            /// A bitboard: bit `i` stands for cell `i`.
+            pub type Bits = #bits_type;
+            /// The number of cells.
+            const CELLS: usize = #cells;
+            /// The number of piece types.
+            const PIECES: usize = #pieces;
+            /// Every cell.
+            const ALL: Bits = #all;
+            /// The code of an empty cell in the mailbox (a piece is `1 + 2 * type + owner`).
+            const EMPTY: u8 = 0;
+            /// The marker for "no cell".
+            const NO_CELL: u8 = vdl_runtime::compact::NO_CELL;
+            /// Whether each piece type's moves reset the move-rule counter.
+            const RESETS_COUNTER: [bool; PIECES] = [#(#pawns),*];
+            const KEY_COUNT: usize = #key_count;
+            /// Zobrist keys: pieces by code and cell, then unmoved, promoted and en-passant cells, then the side.
+            static KEYS: [u64; KEY_COUNT] = vdl_runtime::compact::keys::<KEY_COUNT>(0x7664_6c00);
+            const VIRGIN_KEYS: usize = (2 * PIECES + 1) * CELLS;
+            const PROMOTED_KEYS: usize = (2 * PIECES + 2) * CELLS;
+            const EN_PASSANT_KEYS: usize = (2 * PIECES + 3) * CELLS;
+            const SIDE_KEY: usize = (2 * PIECES + 4) * CELLS;
+            const HAND_KEYS: usize = SIDE_KEY + 1;
+
+            #(#items)*
+        }
+    }
+
+    fn board(&self) -> TokenStream {
+        quote! {
+            /// A position in the compact form: bitboards by piece type and by owner, and a mailbox.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub struct Board {
+                pieces: [Bits; PIECES],
+                colors: [Bits; 2],
+                virgin: Bits,
+                promoted: Bits,
+                cells: [u8; CELLS],
+                hands: [[u8; PIECES]; 2],
+                last: Option<CompactMove>,
+                side: u8,
+                en_passant: u8,
+                victim: u8,
+                halfmove: u32,
+                fullmove: u32,
+                hash: u64,
+            }
+
+            /// What move generation knows about the side to move.
+            struct Context {
+                occupied: Bits,
+                own: Bits,
+                enemy: Bits,
+                empty: Bits,
+                royals: Bits,
+                check_every: bool,
+                pinned: Bits,
+                risky: Bits,
+            }
+
+            #[inline]
+            fn bit(cell: usize) -> Bits {
+                (1 as Bits) << cell
+            }
+
+            impl Board {
+                fn place(&mut self, cell: usize, code: u8) {
+                    let piece = (code as usize - 1) / 2;
+                    let owner = (code as usize - 1) % 2;
+                    self.pieces[piece] ^= bit(cell);
+                    self.colors[owner] ^= bit(cell);
+                    self.cells[cell] = code;
+                    self.hash ^= KEYS[code as usize * CELLS + cell];
+                }
+
+                fn remove(&mut self, cell: usize) {
+                    let code = self.cells[cell];
+                    let piece = (code as usize - 1) / 2;
+                    let owner = (code as usize - 1) % 2;
+                    self.pieces[piece] ^= bit(cell);
+                    self.colors[owner] ^= bit(cell);
+                    self.cells[cell] = EMPTY;
+                    self.hash ^= KEYS[code as usize * CELLS + cell];
+                }
+
+                fn computed_hash(&self) -> u64 {
+                    let mut hash = if self.side == 1 { KEYS[SIDE_KEY] } else { 0 };
+                    for cell in 0..CELLS {
+                        let code = self.cells[cell];
+                        if code != EMPTY {
+                            hash ^= KEYS[code as usize * CELLS + cell];
+                        }
+                    }
+                    hash ^= flag_keys(self.virgin, VIRGIN_KEYS) ^ flag_keys(self.promoted, PROMOTED_KEYS);
+                    if self.en_passant != NO_CELL {
+                        hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
+                    }
+                    for player in 0..2 {
+                        for piece in 0..PIECES {
+                            hash ^= hand_key(player, piece, self.hands[player][piece]);
+                        }
+                    }
+                    hash
+                }
+
+                /// Changes the count of a piece type in a player's hand.
+                fn add_to_hand(&mut self, player: usize, piece: usize, delta: i32) {
+                    let old = self.hands[player][piece];
+                    let new = (old as i32 + delta).clamp(0, 255) as u8;
+                    self.hash ^= hand_key(player, piece, old) ^ hand_key(player, piece, new);
+                    self.hands[player][piece] = new;
+                }
+            }
+
+            /// The key of a hand count.
+            fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
+                KEYS[HAND_KEYS + player * PIECES + piece].wrapping_mul(count as u64)
+            }
+
+            /// The keys of flagged cells.
+            fn flag_keys(mut cells: Bits, base: usize) -> u64 {
+                let mut key = 0;
+                while cells != 0 {
+                    key ^= KEYS[base + cells.trailing_zeros() as usize];
+                    cells &= cells - 1;
+                }
+                key
+            }
+        }
+    }
+
+    /// The directions scanned from a cell to find `by`'s sliding attackers, with their mailbox codes.
+    /// Facing royal pieces count as sliding along orthogonal lines.
+    fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+        let mut scans = self.scans(by, |m| &m.capture_slides);
+        if let (true, Some(royal)) = (self.ir.facing, self.ir.royal) {
+            for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+                let d = self
+                    .ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == v)
+                    .expect("lowering adds orthogonal directions");
+                let code = Self::code(royal, by);
+                match scans.iter_mut().find(|(s, _)| *s == d) {
+                    Some((_, codes)) => codes.push(code),
+                    None => scans.push((d, vec![code])),
+                }
+            }
+        }
+        scans
+    }
+
+    /// The directions scanned from a cell to find `by`'s hopping attackers, with their mailbox codes.
+    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+        self.scans(by, |m| &m.capture_hops)
+    }
+
+    fn scans(
+        &self,
+        by: usize,
+        lines: impl Fn(&FastMoves) -> &Vec<usize>,
+    ) -> Vec<(usize, Vec<Literal>)> {
+        let mut scans: Vec<(usize, Vec<Literal>)> = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            for &d in lines(&piece.players[by]) {
+                let v = self.ir.directions[d].vector;
+                let back = self
+                    .ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == [-v[0], -v[1], -v[2]])
+                    .expect("lowering adds reverse directions");
+                let code = Self::code(index, by);
+                match scans.iter_mut().find(|(s, _)| *s == back) {
+                    Some((_, codes)) => codes.push(code),
+                    None => scans.push((back, vec![code])),
+                }
+            }
+        }
+        scans
+    }
+
+    fn attacks(&self) -> TokenStream {
+        let mut arms = Vec::new();
+        let mut pin_functions = Vec::new();
+        for by_index in 0..2usize {
+            let by = Literal::usize_unsuffixed(by_index);
+            let mut checks = Vec::new();
+            for (index, piece) in self.ir.pieces.iter().enumerate() {
+                if piece.players[by_index]
+                    .attacked_from
+                    .iter()
+                    .any(|&b| b != 0)
+                {
+                    let table = format_ident!("ATTACKED_FROM_{}", index);
+                    let piece_index = self.piece(index);
+                    checks.push(quote! {
+                        if #table[#by][cell] & board.pieces[#piece_index] & them != 0 {
+                            return true;
+                        }
+                    });
+                }
+            }
+            for (index, piece) in self.ir.pieces.iter().enumerate() {
+                if piece.players[by_index]
+                    .lame_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
+                    continue;
+                }
+                let table = format_ident!("LAME_ATTACKS_{}", index);
+                let piece_index = self.piece(index);
+                checks.push(quote! {
+                    for &(from, block) in #table[#by][cell].iter() {
+                        if from == NO_CELL {
+                            break;
+                        }
+                        if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & bit(block as usize) == 0 {
+                            return true;
+                        }
+                    }
+                });
+            }
+            for (direction, codes) in &self.hop_scans(by_index) {
+                let ray = Self::ray(*direction);
+                let screen = self.first(*direction, quote!(blockers));
+                let at = self.first(*direction, quote!(beyond));
+                checks.push(quote! {{
+                    let blockers = #ray[cell] & occupied;
+                    if blockers != 0 {
+                        let beyond = #ray[#screen] & occupied;
+                        if beyond != 0 {
+                            let at = #at;
+                            if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
+                                return true;
+                            }
+                        }
+                    }
+                }});
+            }
+            let scans = self.slider_scans(by_index);
+            for (direction, codes) in &scans {
+                let ray = Self::ray(*direction);
+                let first = self.first(*direction, quote!(blockers));
+                checks.push(quote! {{
+                    let blockers = #ray[cell] & occupied;
+                    if blockers != 0 {
+                        let at = #first;
+                        if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
+                            return true;
+                        }
+                    }
+                }});
+            }
+            arms.push(quote! { #by => { #(#checks)* false } });
+            // Pins of the other player's pieces by `by`'s sliders.
+            let pinned_player = 1 - by_index;
+            let name = format_ident!("pinned_{}", pinned_player);
+            let mut scans_tokens = Vec::new();
+            for (direction, codes) in &scans {
+                let ray = Self::ray(*direction);
+                let first = self.first(*direction, quote!(blockers));
+                let second = self.first(*direction, quote!(beyond));
+                scans_tokens.push(quote! {{
+                    let blockers = #ray[king] & occupied;
+                    if blockers != 0 {
+                        let at = #first;
+                        if own & bit(at) != 0 {
+                            let beyond = #ray[at] & occupied;
+                            if beyond != 0 {
+                                let pinner = #second;
+                                if matches!(board.cells[pinner], #(#codes)|*) {
+                                    pinned |= bit(at);
+                                }
+                            }
+                        }
+                    }
+                }});
+            }
+            let doc = format!(
+                "The pieces of player {pinned_player} pinned to the royal piece on `king`."
+            );
+            pin_functions.push(quote! {
+                #[doc = #doc]
+                fn #name(board: &Board, king: usize, occupied: Bits, own: Bits) -> Bits {
+                    let mut pinned = 0;
+                    #(#scans_tokens)*
+                    pinned
+                }
+            });
+        }
+        quote! {
+            /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
+            /// attacking.
+            fn attacked(board: &Board, cell: usize, by: usize, occupied: Bits, them: Bits) -> bool {
+                match by {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+
+            /// Tells whether none of the `royals` is attacked by `by`.
+            fn safe(board: &Board, mut royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
+                while royals != 0 {
+                    if attacked(board, royals.trailing_zeros() as usize, by, occupied, them) {
+                        return false;
+                    }
+                    royals &= royals - 1;
+                }
+                true
+            }
+
+            #(#pin_functions)*
+        }
+    }
+
+    fn generation(&self) -> TokenStream {
+        let ir = self.ir;
+        let mut functions = Vec::new();
+        for us_index in 0..2usize {
+            let them_index = 1 - us_index;
+            let (us, them) = (
+                Literal::usize_unsuffixed(us_index),
+                Literal::usize_unsuffixed(them_index),
+            );
+            let pinned_fn = format_ident!("pinned_{}", us_index);
+            let royals = match ir.royal {
+                Some(r) => {
+                    let r = self.piece(r);
+                    quote! { board.pieces[#r] & own }
+                }
+                None => quote! { 0 },
+            };
+            let mut pieces = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                let moves = &piece.players[us_index];
+                let piece_index = self.piece(index);
+                let mut targets = Vec::new();
+                if moves.quiet_leaps.iter().any(|&b| b != 0) {
+                    let t = format_ident!("QUIET_{}", index);
+                    targets.push(quote! { targets |= #t[#us][from] & cx.empty; });
+                }
+                if moves.capture_leaps.iter().any(|&b| b != 0) {
+                    let t = format_ident!("CAPTURE_{}", index);
+                    targets.push(quote! { targets |= #t[#us][from] & cx.enemy; });
+                }
+                let mut slides: Vec<usize> = moves.quiet_slides.clone();
+                for &d in &moves.capture_slides {
+                    if !slides.contains(&d) {
+                        slides.push(d);
+                    }
+                }
+                slides.sort_unstable();
+                for d in slides {
+                    let mask = match (
+                        moves.quiet_slides.contains(&d),
+                        moves.capture_slides.contains(&d),
+                    ) {
+                        (true, true) => quote! { !cx.own },
+                        (true, false) => quote! { cx.empty },
+                        _ => quote! { cx.enemy },
+                    };
+                    let slide = self.slide(d, quote!(from), quote!(cx.occupied));
+                    targets.push(quote! { targets |= #slide & #mask; });
+                }
+                let mut hops: Vec<usize> = moves.quiet_hops.clone();
+                for &d in &moves.capture_hops {
+                    if !hops.contains(&d) {
+                        hops.push(d);
+                    }
+                }
+                hops.sort_unstable();
+                for d in hops {
+                    let ray = Self::ray(d);
+                    let screen = self.first(d, quote!(blockers));
+                    let at = self.first(d, quote!(beyond));
+                    let quiet = moves.quiet_hops.contains(&d);
+                    let capture = moves.capture_hops.contains(&d);
+                    let open = if quiet {
+                        quote! { targets |= after; }
+                    } else {
+                        quote! {}
+                    };
+                    let quiet_part = if quiet {
+                        quote! { targets |= after ^ #ray[at] ^ bit(at); }
+                    } else {
+                        quote! {}
+                    };
+                    let capture_part = if capture {
+                        quote! { targets |= bit(at) & cx.enemy; }
+                    } else {
+                        quote! {}
+                    };
+                    targets.push(quote! {{
+                        let blockers = #ray[from] & cx.occupied;
+                        if blockers != 0 {
+                            let after = #ray[#screen];
+                            let beyond = after & cx.occupied;
+                            if beyond == 0 {
+                                #open
+                            } else {
+                                let at = #at;
+                                #quiet_part
+                                #capture_part
+                            }
+                        }
+                    }});
+                }
+                let (forced, optional, choices) = match &moves.promotion {
+                    Some(p) => {
+                        let choices = p
+                            .choices
+                            .iter()
+                            .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                        (
+                            self.promotion_zone(p.forced_to, p.forced_from),
+                            self.promotion_zone(p.optional_to, p.optional_from),
+                            quote! { &[#(#choices),*] },
+                        )
+                    }
+                    None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
+                };
+                let has_steps = moves.steps.iter().any(|s| !s.is_empty());
+                if targets.is_empty() && !has_steps {
+                    continue;
+                }
+                let add = if targets.is_empty() {
+                    quote! {}
+                } else {
+                    quote! {
+                        let mut targets: Bits = 0;
+                        #(#targets)*
+                        count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out);
+                    }
+                };
+                let steps = if has_steps {
+                    let table = format_ident!("STEPS_{}", index);
+                    quote! {
+                        for &(to, block, initial, ep, quiet, capture) in #table[#us][from].iter() {
+                            if to == NO_CELL {
+                                break;
+                            }
+                            let target = bit(to as usize);
+                            if (initial && board.virgin & bit(from) == 0)
+                                || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
+                                || !((quiet && cx.empty & target != 0) || (capture && cx.enemy & target != 0))
+                            {
+                                continue;
+                            }
+                            if ep == NO_CELL {
+                                count += add::<LIST>(board, &cx, them, from, bit(to as usize), #forced, #optional, #choices, out);
+                            } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, 0) {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove { kind: CompactKind::DoubleStep, aux: ep, ..CompactMove::normal(from, to as usize, 0) });
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
+                pieces.push(quote! {
+                    {
+                        let mut movers = board.pieces[#piece_index] & own;
+                        while movers != 0 {
+                            let from = movers.trailing_zeros() as usize;
+                            movers &= movers - 1;
+                            #add
+                            #steps
+                        }
+                    }
+                });
+            }
+            let mut en_passant = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[us_index].en_passant_from.is_none() {
+                    continue;
+                }
+                let table = format_ident!("EN_PASSANT_FROM_{}", index);
+                let piece_index = self.piece(index);
+                en_passant.push(quote! {
+                    let mut movers = #table[#us][target] & board.pieces[#piece_index] & own;
+                    while movers != 0 {
+                        let from = movers.trailing_zeros() as usize;
+                        movers &= movers - 1;
+                        if legal_after(board, &cx, them, from, target, bit(victim)) {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove { kind: CompactKind::EnPassant, aux: victim as u8, ..CompactMove::normal(from, target, 0) });
+                            }
+                        }
+                    }
+                });
+            }
+            let en_passant = if en_passant.is_empty() {
+                quote! {}
+            } else {
+                quote! {
+                    if board.en_passant != NO_CELL {
+                        let target = board.en_passant as usize;
+                        let victim = board.victim as usize;
+                        if cx.occupied & bit(target) == 0 && cx.enemy & bit(victim) != 0 {
+                            #(#en_passant)*
+                        }
+                    }
+                }
+            };
+            let castling = self.castling(us_index);
+            let drops = self.drops(us_index);
+            let name = format_ident!("generate_{}", us_index);
+            let doc =
+                format!("Counts (and with `LIST`, appends) the legal moves of player {us_index}.");
+            let mut risky = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[them_index]
+                    .lame_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
+                    continue;
+                }
+                let table = format_ident!("LAME_ATTACKS_{}", index);
+                let piece_index = self.piece(index);
+                risky.push(quote! {
+                    for &(from, block) in #table[#them][king].iter() {
+                        if from == NO_CELL {
+                            break;
+                        }
+                        if board.pieces[#piece_index] & enemy & bit(from as usize) != 0 {
+                            risky |= bit(block as usize);
+                        }
+                    }
+                });
+            }
+            for (direction, _) in self.hop_scans(them_index) {
+                let ray = Self::ray(direction);
+                risky.push(quote! { risky |= #ray[king]; });
+            }
+            let context = if ir.royal.is_some() {
+                quote! {
+                    let (check_every, pinned, risky) = if royals == 0 {
+                        (false, 0, 0)
+                    } else if royals & (royals - 1) != 0 {
+                        (true, 0, 0)
+                    } else {
+                        let king = royals.trailing_zeros() as usize;
+                        let mut risky: Bits = 0;
+                        #(#risky)*
+                        (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own), risky)
+                    };
+                }
+            } else {
+                quote! { let (check_every, pinned, risky) = (false, 0, 0); }
+            };
+            functions.push(quote! {
+                #[doc = #doc]
+                fn #name<const LIST: bool>(board: &Board, out: &mut Vec<CompactMove>) -> u64 {
+                    let them = #them;
+                    let own = board.colors[#us];
+                    let enemy = board.colors[#them];
+                    let occupied = own | enemy;
+                    let royals: Bits = #royals;
+                    #context
+                    let cx = Context { occupied, own, enemy, empty: !occupied & ALL, royals, check_every, pinned, risky };
+                    let mut count = 0;
+                    #(#pieces)*
+                    #en_passant
+                    #castling
+                    #drops
+                    count
+                }
+            });
+        }
+        quote! {
+            /// Whether a move of the piece on `from` needs the full legality test.
+            #[inline]
+            fn check(cx: &Context, from: usize) -> bool {
+                cx.check_every || (cx.pinned | cx.royals | cx.risky) & bit(from) != 0
+            }
+
+            /// Tells whether moving from `from` to `to` (also capturing on `victim`) leaves the royal pieces safe.
+            fn legal_after(board: &Board, cx: &Context, them: usize, from: usize, to: usize, victim: Bits) -> bool {
+                let occupied = (cx.occupied & !bit(from) & !victim) | bit(to);
+                let enemy = cx.enemy & !bit(to) & !victim;
+                let royals = if cx.royals & bit(from) != 0 {
+                    (cx.royals & !bit(from)) | bit(to)
+                } else {
+                    cx.royals
+                };
+                safe(board, royals, them, occupied, enemy)
+            }
+
+            /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions:
+            /// compulsory on `forced` targets, optional on `optional` ones.
+            #[allow(clippy::too_many_arguments)]
+            #[inline]
+            fn add<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, targets: Bits, forced: Bits, optional: Bits, choices: &[u8], out: &mut Vec<CompactMove>) -> u64 {
+                let tested = if check(cx, from) { targets } else { targets & cx.risky };
+                let mut count = 0;
+                let mut set = targets;
+                if !LIST {
+                    let safe = targets & !tested;
+                    let k = choices.len() as u64;
+                    count = (safe & forced).count_ones() as u64 * k
+                        + (safe & optional & !forced).count_ones() as u64 * (k + 1)
+                        + (safe & !optional & !forced).count_ones() as u64;
+                    set = tested;
+                }
+                while set != 0 {
+                    let to = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    if tested & bit(to) != 0 && !legal_after(board, cx, them, from, to, 0) {
+                        continue;
+                    }
+                    if (forced | optional) & bit(to) != 0 {
+                        if forced & bit(to) == 0 {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove::normal(from, to, 0));
+                            }
+                        }
+                        for &choice in choices {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove::normal(from, to, choice));
+                            }
+                        }
+                    } else {
+                        count += 1;
+                        if LIST {
+                            out.push(CompactMove::normal(from, to, 0));
+                        }
+                    }
+                }
+                count
+            }
+
+            #(#functions)*
+        }
+    }
+
+    /// The targets where a promotion applies for a move from `from`: the zone's cells, or every cell
+    /// when the move leaves a `leaving` zone.
+    fn promotion_zone(&self, to: Bits, from: Bits) -> TokenStream {
+        let to = self.bits(to);
+        if from == 0 {
+            quote! { #to }
+        } else {
+            let from = self.bits(from);
+            quote! { if bit(from) & #from != 0 { ALL } else { #to } }
+        }
+    }
+
+    /// Drops from the hand of player `us`.
+    fn drops(&self, us: usize) -> TokenStream {
+        let player = Literal::usize_unsuffixed(us);
+        let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
+            return quote! {};
+        };
+        let mut blocks = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            let piece_index = self.piece(index);
+            let zone = self.bits(hands.drop_zones[index][us]);
+            let files = if hands.one_per_file[index] {
+                quote! {
+                    let mut same = board.pieces[#piece_index] & cx.own;
+                    while same != 0 {
+                        targets &= !FILES[same.trailing_zeros() as usize];
+                        same &= same - 1;
+                    }
+                }
+            } else {
+                quote! {}
+            };
+            let code = Literal::u8_unsuffixed(index as u8 + 1);
+            let _ = piece;
+            blocks.push(quote! {
+                if board.hands[#player][#piece_index] > 0 {
+                    let mut targets = cx.empty & #zone;
+                    #files
+                    let tested = if cx.check_every { targets } else { targets & cx.risky };
+                    if !LIST {
+                        count += (targets & !tested).count_ones() as u64;
+                        targets = tested;
+                    }
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        if tested & bit(to) != 0 && !legal_after(board, &cx, them, to, to, 0) {
+                            continue;
+                        }
+                        count += 1;
+                        if LIST {
+                            out.push(CompactMove { kind: CompactKind::Drop, ..CompactMove::normal(to, to, #code) });
+                        }
+                    }
+                }
+            });
+        }
+        quote! { #(#blocks)* }
+    }
+
+    fn castling(&self, us: usize) -> TokenStream {
+        let player = Literal::usize_unsuffixed(us);
+        let mut blocks = Vec::new();
+        for (index, castle) in self.ir.castles.iter().enumerate() {
+            let king = self.piece(castle.king);
+            let from = if castle.from.is_some() {
+                let name = format_ident!("CASTLE_FROM_{}", index);
+                quote! { & #name[#player] }
+            } else {
+                quote! {}
+            };
+            let mut sides = Vec::new();
+            for (direction, partners) in &castle.sides {
+                let ray = Self::ray(*direction);
+                let line = format_ident!("LINE_{}", direction);
+                let first = self.first(*direction, quote!(blockers));
+                let codes: Vec<Literal> = partners.iter().map(|&p| Self::code(p, us)).collect();
+                let placed = match castle.partner_at {
+                    None => quote! { #ray[partner] == 0 },
+                    Some((lo, hi)) => {
+                        let (lo, hi) = (lo as u32, hi as u32);
+                        quote! { (#lo..=#hi).contains(&(#ray[cell] ^ #ray[partner]).count_ones()) }
+                    }
+                };
+                let king_to_index = Literal::usize_unsuffixed(castle.king_steps - 1);
+                let partner_to = if castle.partner_steps == 0 {
+                    quote! { cell }
+                } else {
+                    let i = Literal::usize_unsuffixed(castle.partner_steps - 1);
+                    quote! { #line[cell][#i] as usize }
+                };
+                let crossed = Literal::usize_unsuffixed(castle.king_steps - 1);
+                let attacks = if castle.check_attacks && self.ir.royal.is_some() {
+                    quote! {
+                        attacked(board, cell, them, cx.occupied, cx.enemy)
+                            || line[..#crossed].iter().any(|&c| attacked(board, c as usize, them, cx.occupied, cx.enemy))
+                    }
+                } else {
+                    quote! { false }
+                };
+                let width = self.ir.directions[*direction]
+                    .lines
+                    .iter()
+                    .map(Vec::len)
+                    .max()
+                    .unwrap_or(0)
+                    .max(1);
+                if castle.king_steps > width || castle.partner_steps > width {
+                    continue;
+                }
+                sides.push(quote! {
+                    loop {
+                        let blockers = #ray[cell] & cx.occupied;
+                        if blockers == 0 {
+                            break;
+                        }
+                        let partner = #first;
+                        if !(#placed) || board.virgin & bit(partner) == 0 || !matches!(board.cells[partner], #(#codes)|*) {
+                            break;
+                        }
+                        let line = &#line[cell];
+                        if line[#king_to_index] == NO_CELL || (#partner_to) == NO_CELL as usize {
+                            break;
+                        }
+                        let king_to = line[#king_to_index] as usize;
+                        let partner_to = #partner_to;
+                        let free = |c: usize| c == cell || c == partner || cx.occupied & bit(c) == 0;
+                        if !free(king_to) || !free(partner_to) || line[..#crossed].iter().any(|&c| c == NO_CELL || !free(c as usize)) {
+                            break;
+                        }
+                        if #attacks {
+                            break;
+                        }
+                        let occupied = (cx.occupied & !bit(cell) & !bit(partner)) | bit(king_to) | bit(partner_to);
+                        let royals = if cx.royals & bit(cell) != 0 { (cx.royals & !bit(cell)) | bit(king_to) } else { cx.royals };
+                        if safe(board, royals, them, occupied, cx.enemy) {
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove {
+                                    kind: CompactKind::Castle,
+                                    aux: partner as u8,
+                                    aux2: partner_to as u8,
+                                    ..CompactMove::normal(cell, king_to, 0)
+                                });
+                            }
+                        }
+                        break;
+                    }
+                });
+            }
+            blocks.push(quote! {
+                let mut kings = board.pieces[#king] & cx.own & board.virgin #from;
+                while kings != 0 {
+                    let cell = kings.trailing_zeros() as usize;
+                    kings &= kings - 1;
+                    #(#sides)*
+                }
+            });
+        }
+        quote! { #(#blocks)* }
+    }
+
+    fn make(&self) -> TokenStream {
+        let (to_hand, drop) = if self.ir.hands.is_some() {
+            (
+                quote! {
+                    /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
+                    fn to_hand(board: &mut Board, mover: usize, cell: usize) {
+                        if CAPTURES_TO_HAND {
+                            let piece = (board.cells[cell] as usize - 1) / 2;
+                            let kind = match PROMOTED_TO_HAND {
+                                Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
+                                _ => HAND_TYPE[piece],
+                            };
+                            board.add_to_hand(mover, kind, 1);
+                        }
+                    }
+                },
+                quote! {
+                    let piece = mv.piece as usize - 1;
+                    board.add_to_hand(mover, piece, -1);
+                    board.place(to, (1 + piece * 2 + mover) as u8);
+                },
+            )
+        } else {
+            (
+                quote! {
+                    fn to_hand(_board: &mut Board, _mover: usize, _cell: usize) {}
+                },
+                quote! {},
+            )
+        };
+        quote! {
+            #to_hand
+
+            /// Plays a legal move.
+            fn play(board: &mut Board, mv: CompactMove) {
+                let from = mv.from as usize;
+                let to = mv.to as usize;
+                let mover = board.side as usize;
+                if board.en_passant != NO_CELL {
+                    board.hash ^= KEYS[EN_PASSANT_KEYS + board.en_passant as usize];
+                    board.en_passant = NO_CELL;
+                    board.victim = NO_CELL;
+                }
+                let (old_virgin, old_promoted) = (board.virgin, board.promoted);
+                let mut resets = false;
+                match mv.kind {
+                    CompactKind::Castle => {
+                        let (partner, partner_to) = (mv.aux as usize, mv.aux2 as usize);
+                        let king = board.cells[from];
+                        let rook = board.cells[partner];
+                        board.remove(from);
+                        board.remove(partner);
+                        board.place(to, king);
+                        board.place(partner_to, rook);
+                        let moved = |flags: Bits| {
+                            let mut out = flags & !bit(from) & !bit(partner);
+                            if flags & bit(from) != 0 { out |= bit(to); }
+                            if flags & bit(partner) != 0 { out |= bit(partner_to); }
+                            out
+                        };
+                        board.promoted = moved(board.promoted);
+                        board.virgin &= !(bit(from) | bit(partner) | bit(to) | bit(partner_to));
+                    }
+                    CompactKind::Drop => {
+                        #drop
+                    }
+                    kind => {
+                        let code = board.cells[from];
+                        let mut gone = bit(from) | bit(to);
+                        if board.cells[to] != EMPTY {
+                            to_hand(board, mover, to);
+                            board.remove(to);
+                            resets = true;
+                        }
+                        if kind == CompactKind::EnPassant {
+                            let victim = mv.aux as usize;
+                            if board.cells[victim] != EMPTY {
+                                to_hand(board, mover, victim);
+                                board.remove(victim);
+                                resets = true;
+                            }
+                            gone |= bit(victim);
+                        }
+                        board.remove(from);
+                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * 2 + mover as u8 } else { code };
+                        board.place(to, placed);
+                        resets |= RESETS_COUNTER[(code as usize - 1) / 2];
+                        let was_promoted = board.promoted & bit(from) != 0;
+                        board.promoted &= !gone;
+                        if mv.piece > 0 || was_promoted {
+                            board.promoted |= bit(to);
+                        }
+                        board.virgin &= !gone;
+                        if kind == CompactKind::DoubleStep {
+                            board.en_passant = mv.aux;
+                            board.victim = mv.to;
+                            board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
+                        }
+                    }
+                }
+                board.hash ^= flag_keys(old_virgin ^ board.virgin, VIRGIN_KEYS)
+                    ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
+                board.halfmove = if resets { 0 } else { board.halfmove + 1 };
+                board.last = Some(mv);
+                board.side ^= 1;
+                board.hash ^= KEYS[SIDE_KEY];
+                if mover == 1 {
+                    board.fullmove += 1;
+                }
+            }
+        }
+    }
+
+    fn game(&self) -> TokenStream {
+        let mut tests = Vec::new();
+        for end in &self.ir.early_ends {
+            let mask = |pieces: &[usize]| {
+                let items = pieces.iter().map(|&p| self.piece(p));
+                quote! { (0 #(| board.pieces[#items])*) }
+            };
+            tests.push(match end {
+                EarlyEnd::BareRoyal => match self.ir.royal {
+                    Some(r) => {
+                        let r = self.piece(r);
+                        quote! { board.colors[0] & !board.pieces[#r] == 0 || board.colors[1] & !board.pieces[#r] == 0 }
+                    }
+                    None => quote! { true },
+                },
+                EarlyEnd::Reached(pieces, zones) => {
+                    let mask = mask(pieces);
+                    let (zone0, zone1) = (self.bits(zones[0]), self.bits(zones[1]));
+                    quote! { #mask & ((board.colors[0] & #zone0) | (board.colors[1] & #zone1)) != 0 }
+                }
+                EarlyEnd::Extinct(Some(pieces)) => {
+                    let mask = mask(pieces);
+                    quote! { #mask & board.colors[0] == 0 || #mask & board.colors[1] == 0 }
+                }
+                EarlyEnd::Extinct(None) => quote! { board.colors[0] == 0 || board.colors[1] == 0 },
+            });
+        }
+        let may_end = if tests.is_empty() {
+            quote! { let _ = board; false }
+        } else {
+            quote! { #((#tests))||* }
+        };
+        quote! {
+            /// The compact form of this game.
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct Fast;
+
+            impl CompactGame for Fast {
+                type Position = Board;
+
+                fn empty(&self) -> Board {
+                    Board {
+                        pieces: [0; PIECES],
+                        colors: [0; 2],
+                        virgin: 0,
+                        promoted: 0,
+                        cells: [EMPTY; CELLS],
+                        hands: [[0; PIECES]; 2],
+                        last: None,
+                        side: 0,
+                        en_passant: NO_CELL,
+                        victim: NO_CELL,
+                        halfmove: 0,
+                        fullmove: 1,
+                        hash: 0,
+                    }
+                }
+
+                fn put(&self, board: &mut Board, cell: usize, occupant: Occupant) {
+                    board.place(cell, (1 + occupant.piece() * 2 + occupant.owner()) as u8);
+                    if occupant.is_virgin() {
+                        board.virgin |= bit(cell);
+                    }
+                    if occupant.is_promoted() {
+                        board.promoted |= bit(cell);
+                    }
+                }
+
+                fn occupant(&self, board: &Board, cell: usize) -> Occupant {
+                    let code = board.cells[cell];
+                    if code == EMPTY {
+                        return Occupant::EMPTY;
+                    }
+                    let code = code as usize - 1;
+                    Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)
+                }
+
+                fn set_state(&self, board: &mut Board, state: CompactState) {
+                    board.side = state.side as u8;
+                    let (target, victim) = state.en_passant.map_or((NO_CELL, NO_CELL), |(t, v)| (t as u8, v as u8));
+                    board.en_passant = target;
+                    board.victim = victim;
+                    board.halfmove = state.halfmove;
+                    board.fullmove = state.fullmove;
+                    board.last = state.last;
+                }
+
+                fn state(&self, board: &Board) -> CompactState {
+                    CompactState {
+                        side: board.side as usize,
+                        en_passant: (board.en_passant != NO_CELL).then_some((board.en_passant as usize, board.victim as usize)),
+                        halfmove: board.halfmove,
+                        fullmove: board.fullmove,
+                        last: board.last,
+                    }
+                }
+
+                fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
+                    board.hands[player][piece] = count;
+                }
+
+                fn hand(&self, board: &Board, player: usize, piece: usize) -> u8 {
+                    board.hands[player][piece]
+                }
+
+                fn refresh_hash(&self, board: &mut Board) {
+                    board.hash = board.computed_hash();
+                }
+
+                fn hash(&self, board: &Board) -> u64 {
+                    board.hash
+                }
+
+                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                    if board.side == 0 {
+                        generate_0::<true>(board, moves);
+                    } else {
+                        generate_1::<true>(board, moves);
+                    }
+                }
+
+                fn count_legal_moves(&self, board: &Board) -> u64 {
+                    let mut none = Vec::new();
+                    if board.side == 0 {
+                        generate_0::<false>(board, &mut none)
+                    } else {
+                        generate_1::<false>(board, &mut none)
+                    }
+                }
+
+                fn make(&self, board: &mut Board, mv: CompactMove) {
+                    play(board, mv);
+                }
+
+                fn may_have_ended(&self, board: &Board) -> bool {
+                    #may_end
+                }
+            }
+
+            /// Builds the compact engine: the generated position and moves, with the interpreter of the
+            /// embedded rule file for text and outcomes.
+            ///
+            /// # Errors
+            ///
+            /// Returns a message when the embedded rule file does not check (it did when it was compiled).
+            pub fn fast_engine() -> Result<Compiled<Fast>, String> {
+                let checked = vdl_dsl::check::check_source(SOURCE);
+                let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
+                Ok(Compiled::new(Fast, vdl_runtime::Interpreter::new(game)?))
+            }
+        }
+    }
+}

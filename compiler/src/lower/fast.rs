@@ -1,0 +1,847 @@
+//! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
+//!
+//! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
+//! move per turn, no hands, triggered rules or turn statements, and pieces without special properties
+//! whose moves are single-leg leaps (lame ones only as non-capturing initial steps), unlimited slides
+//! and en-passant captures; castling, promotions, hands and drops, and end rules that the interpreter can be
+//! asked about cheaply (checkmate, stalemate, no moves, bare king, flag, extinction). [`fast_profile`] names the first
+//! feature that does not fit.
+
+use std::collections::HashMap;
+
+use vdl_runtime::geometry::{
+    continuation_candidates, continuation_selects, first_leg_selects, lame_path,
+    symmetric_variants, Frame,
+};
+use vdl_runtime::model::{Arg, Game, Piece, Vec3};
+
+/// The largest board the compact form supports (bitboards are `u128`).
+pub const MAX_CELLS: usize = 128;
+
+/// A bitboard in the IR: bit `i` is cell `i`.
+pub type Bits = u128;
+
+/// What emission needs for the compact form of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastIr {
+    /// Number of cells.
+    pub cells: usize,
+    /// The piece types, in the model's order.
+    pub pieces: Vec<FastPiece>,
+    /// Slide directions: per direction, per cell, the cells along it in order.
+    pub directions: Vec<Direction>,
+    /// Castling rules.
+    pub castles: Vec<FastCastle>,
+    /// The royal piece type, if the game has one and leaving it attacked is illegal.
+    pub royal: Option<usize>,
+    /// End rules decided by the position alone, tested cheaply before moves are generated (the
+    /// interpreter then decides).
+    pub early_ends: Vec<EarlyEnd>,
+    /// Hands, if the game has them.
+    pub hands: Option<FastHands>,
+    /// Whether royal pieces may not face each other on a file or rank with nothing between
+    /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
+    pub facing: bool,
+}
+
+/// A cheap test for an end rule decided by the position alone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EarlyEnd {
+    /// A player has only royal pieces left (`bare_king`).
+    BareRoyal,
+    /// A piece of these types stands in its owner's zone (`flag`): per player, the zone's cells.
+    Reached(Vec<usize>, Vec<Bits>),
+    /// A player has no piece of these types left, or none at all for `None` (`extinction`).
+    Extinct(Option<Vec<usize>>),
+}
+
+/// A slide direction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Direction {
+    /// Its vector.
+    pub vector: Vec3,
+    /// Per cell, the cells along it.
+    pub lines: Vec<Vec<usize>>,
+    /// Whether cell indices grow along it (the first blocker is then the lowest bit).
+    pub ascending: bool,
+}
+
+/// One piece type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPiece {
+    /// Its name.
+    pub name: String,
+    /// Whether its moves reset the move-rule counter.
+    pub pawn: bool,
+    /// Its moves for each of the two players.
+    pub players: Vec<FastMoves>,
+}
+
+/// The moves of one piece type for one player.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FastMoves {
+    /// Per cell: targets on empty cells by plain leaps.
+    pub quiet_leaps: Vec<Bits>,
+    /// Per cell: targets with an enemy piece by plain leaps.
+    pub capture_leaps: Vec<Bits>,
+    /// Per cell: the cells from which this piece attacks it by leaps.
+    pub attacked_from: Vec<Bits>,
+    /// Per cell: the cells from which it captures en passant onto it.
+    pub en_passant_from: Option<Vec<Bits>>,
+    /// Quiet slides (direction indices).
+    pub quiet_slides: Vec<usize>,
+    /// Capturing slides (direction indices).
+    pub capture_slides: Vec<usize>,
+    /// Quiet cannon hops: slides beyond one occupied cell (direction indices).
+    pub quiet_hops: Vec<usize>,
+    /// Capturing cannon hops (direction indices).
+    pub capture_hops: Vec<usize>,
+    /// Per cell: (cell, cell that must be empty) from which this piece captures it by lame leaps.
+    pub lame_attacks: Vec<Vec<(usize, usize)>>,
+    /// Steps of an unmoved piece or over an empty cell: per cell, the list.
+    pub steps: Vec<Vec<Step>>,
+    /// Its promotion, if any.
+    pub promotion: Option<FastPromotion>,
+}
+
+/// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The target.
+    pub to: usize,
+    /// The cell that must be empty, if any.
+    pub block: Option<usize>,
+    /// Whether only an unmoved piece has it.
+    pub initial: bool,
+    /// The cell that becomes an en-passant target, if any.
+    pub en_passant: Option<usize>,
+    /// Whether it may go to an empty cell.
+    pub quiet: bool,
+    /// Whether it may capture.
+    pub capture: bool,
+}
+
+/// The promotions of a piece type: every rule offers the same choices; a move is promoted by force
+/// when a compulsory rule applies, and may be when an optional one does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPromotion {
+    /// The choices.
+    pub choices: Vec<usize>,
+    /// Target cells where promotion is compulsory.
+    pub forced_to: Bits,
+    /// Start cells from which promotion is compulsory (`leaving`).
+    pub forced_from: Bits,
+    /// Target cells where promotion is optional.
+    pub optional_to: Bits,
+    /// Start cells from which promotion is optional (`leaving`).
+    pub optional_from: Bits,
+}
+
+/// Hands: where captured pieces go and how pieces are dropped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastHands {
+    /// Whether pieces in hand can be dropped.
+    pub drops: bool,
+    /// Whether captured pieces go to the captor's hand.
+    pub captures_to_hand: bool,
+    /// Per piece type: the type it takes in hand.
+    pub hand_type: Vec<usize>,
+    /// The type a captured promoted piece takes in hand (`demote_promoted`), if any.
+    pub promoted_to: Option<usize>,
+    /// Per piece type, per player: the cells it may be dropped on.
+    pub drop_zones: Vec<Vec<Bits>>,
+    /// Per piece type: whether it may not be dropped on a file holding one of its owner's pieces of
+    /// the type (`drop_file_limit 1`).
+    pub one_per_file: Vec<bool>,
+    /// Per cell: the cells of its file.
+    pub files: Vec<Bits>,
+}
+
+/// A castling rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastCastle {
+    /// The king's type.
+    pub king: usize,
+    /// Per direction: the direction index (in [`FastIr::directions`]) and the partner types.
+    pub sides: Vec<(usize, Vec<usize>)>,
+    /// The partner's distance range, or `None` for the board's edge.
+    pub partner_at: Option<(usize, usize)>,
+    /// How far the king moves.
+    pub king_steps: usize,
+    /// How far from the king's start the partner lands.
+    pub partner_steps: usize,
+    /// Whether the king may not castle out of or through an attack.
+    pub check_attacks: bool,
+    /// The cells the king may castle from, per player (`None`: any).
+    pub from: Option<Vec<Bits>>,
+}
+
+/// Lowers a game to the compact form, or says which feature does not fit.
+///
+/// # Errors
+///
+/// Returns the reason the game falls back to the interpreter-based engine.
+pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
+    check_game(game)?;
+    let index: HashMap<[i32; 3], usize> = game
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.coord, i))
+        .collect();
+    let step = |cell: usize, v: Vec3| -> Option<usize> {
+        let c = game.cells[cell].coord;
+        index.get(&[c[0] + v[0], c[1] + v[1], c[2] + v[2]]).copied()
+    };
+    let mut lowering = Lowering {
+        game,
+        step: &step,
+        directions: Vec::new(),
+    };
+    let mut pieces = Vec::new();
+    for piece in &game.pieces {
+        let mut players = Vec::new();
+        for (player, info) in game.players.iter().enumerate() {
+            let frame = Frame {
+                forward: info.forward.clone(),
+            };
+            players.push(
+                lowering
+                    .lower_moves(piece, player, &frame)
+                    .map_err(|e| format!("piece {}: {e}", piece.name))?,
+            );
+        }
+        pieces.push(FastPiece {
+            name: piece.name.clone(),
+            pawn: piece.pawn,
+            players,
+        });
+    }
+    let castles = game
+        .castling
+        .iter()
+        .map(|d| lowering.lower_castle(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let royals: Vec<usize> = (0..game.pieces.len())
+        .filter(|&p| game.pieces[p].royal)
+        .collect();
+    if royals.len() > 1 {
+        return Err("more than one royal piece type".into());
+    }
+    let mut early_ends = Vec::new();
+    for rule in game.end.iter().filter(|r| r.automatic) {
+        let pieces: Vec<usize> = rule.arguments.iter().filter_map(Arg::as_piece).collect();
+        match rule.kind.as_str() {
+            "bare_king" => early_ends.push(EarlyEnd::BareRoyal),
+            "flag" => {
+                let zone = rule
+                    .arguments
+                    .first()
+                    .and_then(Arg::as_zone)
+                    .ok_or("a flag rule without a zone")?;
+                let cells = (0..2)
+                    .map(|p| game.zones[zone].cells[p].iter().fold(0, |m, &c| m | 1 << c))
+                    .collect();
+                early_ends.push(EarlyEnd::Reached(pieces, cells));
+            }
+            "extinction" => {
+                let all = rule.arguments.iter().any(|a| a.is_word("all"));
+                early_ends.push(EarlyEnd::Extinct((!all).then_some(pieces)));
+            }
+            _ => {}
+        }
+    }
+    let facing = game
+        .pieces
+        .iter()
+        .any(|p| p.properties.iter().any(|d| d.keyword == "facing"));
+    if facing {
+        for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+            lowering.direction(v)?;
+        }
+    }
+    let hands = lowering.lower_hands()?;
+    let directions = lowering.directions;
+    Ok(FastIr {
+        hands,
+        facing,
+        cells: game.cells.len(),
+        pieces,
+        directions,
+        castles,
+        royal: royals.first().copied(),
+        early_ends,
+    })
+}
+
+/// Game-level features outside the profile.
+fn check_game(game: &Game) -> Result<(), String> {
+    if game.boards.len() != 1 || game.dimensions != 2 {
+        return Err("not a single 2D board".into());
+    }
+    if game.cells.len() > MAX_CELLS {
+        return Err(format!("more than {MAX_CELLS} cells"));
+    }
+    if game.players.len() != 2 || game.players.iter().any(|p| p.neutral) {
+        return Err("not exactly two players".into());
+    }
+    if game.moves_per_turn > 1 {
+        return Err("several moves per turn".into());
+    }
+    if let Some(rule) = game.rules.first() {
+        return Err(format!("the triggered rule `{}`", rule.name));
+    }
+    if game.custodian.is_some() {
+        return Err("custodian capture".into());
+    }
+    if let Some(statement) = game.turn.first() {
+        return Err(format!("the turn statement `{}`", statement.keyword));
+    }
+    for rule in game.end.iter().filter(|r| r.automatic) {
+        if !matches!(
+            rule.kind.as_str(),
+            "checkmate"
+                | "stalemate"
+                | "no_moves"
+                | "bare_king"
+                | "drop_mate"
+                | "flag"
+                | "extinction"
+        ) {
+            return Err(format!("the automatic end rule `{}`", rule.kind));
+        }
+    }
+    const PROPERTIES: &[&str] = &[
+        "captures_only",
+        "never_captures",
+        "immune",
+        "count_limit",
+        "no_drop_mate",
+        "cannot_hop",
+    ];
+    for piece in &game.pieces {
+        if let Some(d) = piece
+            .properties
+            .iter()
+            .find(|d| PROPERTIES.contains(&d.keyword.as_str()))
+        {
+            return Err(format!("piece {} has `{}`", piece.name, d.keyword));
+        }
+        for d in piece.properties.iter().filter(|d| d.keyword == "facing") {
+            if !piece.royal || !d.arguments.iter().any(|a| a.is_word("illegal")) {
+                return Err(format!(
+                    "piece {} has `facing` other than a royal's `facing illegal`",
+                    piece.name
+                ));
+            }
+            if !game.castling.is_empty() {
+                return Err("facing royal pieces with castling".into());
+            }
+        }
+        if !piece.stacks.is_empty() {
+            return Err(format!("piece {} stacks", piece.name));
+        }
+    }
+    Ok(())
+}
+
+struct Lowering<'a> {
+    game: &'a Game,
+    step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
+    directions: Vec<Direction>,
+}
+
+impl Lowering<'_> {
+    /// The index of a slide direction, adding it (and checking that bit scans can follow it).
+    fn direction(&mut self, vector: Vec3) -> Result<usize, String> {
+        if let Some(i) = self.directions.iter().position(|d| d.vector == vector) {
+            return Ok(i);
+        }
+        let cells = self.game.cells.len();
+        let lines: Vec<Vec<usize>> = (0..cells)
+            .map(|cell| {
+                let mut line = Vec::new();
+                let mut at = cell;
+                while let Some(next) = (self.step)(at, vector) {
+                    line.push(next);
+                    at = next;
+                }
+                line
+            })
+            .collect();
+        let ascending = (0..cells)
+            .find_map(|c| lines[c].first().map(|&n| n > c))
+            .unwrap_or(true);
+        for (cell, line) in lines.iter().enumerate() {
+            let mut previous = cell;
+            for &next in line {
+                if (next > previous) != ascending {
+                    return Err(format!("cells along {vector:?} are not in index order"));
+                }
+                previous = next;
+            }
+        }
+        self.directions.push(Direction {
+            vector,
+            lines,
+            ascending,
+        });
+        Ok(self.directions.len() - 1)
+    }
+
+    fn lower_moves(
+        &mut self,
+        piece: &Piece,
+        player: usize,
+        frame: &Frame,
+    ) -> Result<FastMoves, String> {
+        let cells = self.game.cells.len();
+        let mut out = FastMoves {
+            quiet_leaps: vec![0; cells],
+            capture_leaps: vec![0; cells],
+            attacked_from: vec![0; cells],
+            steps: vec![Vec::new(); cells],
+            lame_attacks: vec![Vec::new(); cells],
+            ..FastMoves::default()
+        };
+        // A confined piece never moves out of its zone.
+        let confined: Option<Vec<bool>> = piece
+            .properties
+            .iter()
+            .find(|d| d.keyword == "confined")
+            .map(|d| {
+                let mut member = vec![false; cells];
+                if let Some(z) = d.arguments.iter().find_map(Arg::as_zone) {
+                    for &c in &self.game.zones[z].cells[player] {
+                        member[c] = true;
+                    }
+                }
+                member
+            });
+        let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
+        for moves in &piece.moves {
+            if moves.condition.is_some()
+                || moves.within.is_some()
+                || !moves.boards.is_empty()
+                || moves.exclusive
+            {
+                return Err("moves with a condition or limited to a zone".into());
+            }
+            // `from ZONE`: the moves exist only from the zone's cells (leaps only).
+            let from_zone: Option<Vec<bool>> = moves.from_zone.map(|z| {
+                let mut member = vec![false; cells];
+                for &c in &self.game.zones[z].cells[player] {
+                    member[c] = true;
+                }
+                member
+            });
+            let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]);
+            for part in &moves.parts {
+                if part.vectors.is_empty() {
+                    return Err("a special move".into());
+                }
+                if part.legs.len() == 2 {
+                    if confined.is_some() || from_zone.is_some() {
+                        return Err("a confined or zoned two-leg move".into());
+                    }
+                    self.lower_two_legs(part, frame, &mut out)?;
+                    continue;
+                }
+                if part.legs.len() != 1 {
+                    return Err("a move of more than two legs".into());
+                }
+                let modes = part.legs[0].modes.as_str();
+                if modes.chars().any(|c| !"mcenp".contains(c)) {
+                    return Err(format!("the move modes `{modes}`"));
+                }
+                let has = |c: char| modes.contains(c);
+                let explicit = has('m') || has('c') || has('e');
+                let quiet = has('m') || !explicit;
+                let captures = has('c') || !explicit;
+                let mut vectors: Vec<Vec3> = Vec::new();
+                for base in &part.vectors {
+                    for v in symmetric_variants(*base, self.game.dimensions) {
+                        if first_leg_selects(&part.legs[0].directions, v, frame)
+                            && !vectors.contains(&v)
+                        {
+                            vectors.push(v);
+                        }
+                    }
+                }
+                if part.range != 1 {
+                    if part.range != 0
+                        || has('n')
+                        || has('e')
+                        || part.initial
+                        || confined.is_some()
+                        || from_zone.is_some()
+                    {
+                        return Err("a limited, lame, initial, confined or zoned slide".into());
+                    }
+                    for v in vectors {
+                        let d = self.direction(v)?;
+                        self.direction([-v[0], -v[1], -v[2]])?;
+                        let (quiet_list, capture_list) = if has('p') {
+                            (&mut out.quiet_hops, &mut out.capture_hops)
+                        } else {
+                            (&mut out.quiet_slides, &mut out.capture_slides)
+                        };
+                        if quiet && !quiet_list.contains(&d) {
+                            quiet_list.push(d);
+                        }
+                        if captures && !capture_list.contains(&d) {
+                            capture_list.push(d);
+                        }
+                    }
+                    continue;
+                }
+                if has('p') {
+                    return Err("a hopping leap".into());
+                }
+                let special = has('n') || part.initial;
+                if special && (has('e') || (captures && part.initial)) {
+                    return Err("a capturing initial leap".into());
+                }
+                let ep_source = part.initial || has('n');
+                for cell in (0..cells).filter(|&c| starts(c)) {
+                    for &v in &vectors {
+                        let Some(to) = (self.step)(cell, v).filter(|&t| allowed(t)) else {
+                            continue;
+                        };
+                        if special {
+                            let path = lame_path(v);
+                            let block = if has('n') {
+                                if path.len() > 1 {
+                                    return Err("a lame leap of more than one step".into());
+                                }
+                                match path.first() {
+                                    Some(&d) => Some(
+                                        (self.step)(cell, d).ok_or("a lame leap off the board")?,
+                                    ),
+                                    None => None,
+                                }
+                            } else {
+                                None
+                            };
+                            let passed = passed_cells(v);
+                            let en_passant = match passed {
+                                Some(1) if ep_source => (self.step)(cell, unit(v)),
+                                Some(n) if ep_source && n > 1 => {
+                                    return Err("an initial leap passing several cells".into())
+                                }
+                                _ => None,
+                            };
+                            if captures {
+                                if let Some(block) = block {
+                                    out.lame_attacks[to].push((cell, block));
+                                }
+                            }
+                            out.steps[cell].push(Step {
+                                to,
+                                block,
+                                initial: part.initial,
+                                en_passant,
+                                quiet,
+                                capture: captures,
+                            });
+                            continue;
+                        }
+                        if quiet {
+                            out.quiet_leaps[cell] |= 1 << to;
+                        }
+                        if captures {
+                            out.capture_leaps[cell] |= 1 << to;
+                            out.attacked_from[to] |= 1 << cell;
+                        }
+                        if has('e') {
+                            out.en_passant_from.get_or_insert_with(|| vec![0; cells])[to] |=
+                                1 << cell;
+                        }
+                    }
+                }
+            }
+        }
+        out.promotion = self.lower_promotion(piece, player)?;
+        Ok(out)
+    }
+
+    /// A two-leg leap whose first leg only passes an empty cell (the xiangqi horse `mafsW`): a lame leap
+    /// blocked on that cell.
+    fn lower_two_legs(
+        &mut self,
+        part: &vdl_runtime::model::MovePart,
+        frame: &Frame,
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
+        let (first, last) = (&part.legs[0], &part.legs[1]);
+        if part.range != 1 || first.modes != "m" || last.modes.chars().any(|c| !"mc".contains(c)) {
+            return Err("a two-leg move other than a lame leap".into());
+        }
+        let explicit = last.modes.contains('m') || last.modes.contains('c');
+        let quiet = last.modes.contains('m') || !explicit;
+        let capture = last.modes.contains('c') || !explicit;
+        let dims = self.game.dimensions;
+        for cell in 0..self.game.cells.len() {
+            let mut seen = Vec::new();
+            for base in &part.vectors {
+                let (candidates, straight) = continuation_candidates(*base, dims);
+                for v in symmetric_variants(*base, dims) {
+                    if !first_leg_selects(&first.directions, v, frame) {
+                        continue;
+                    }
+                    let Some(middle) = (self.step)(cell, v) else {
+                        continue;
+                    };
+                    for &c in &candidates {
+                        if !continuation_selects(&last.directions, v, c, straight) {
+                            continue;
+                        }
+                        let Some(to) = (self.step)(middle, c) else {
+                            continue;
+                        };
+                        if to == cell || seen.contains(&(to, middle)) {
+                            continue;
+                        }
+                        seen.push((to, middle));
+                        if capture {
+                            out.lame_attacks[to].push((cell, middle));
+                        }
+                        out.steps[cell].push(Step {
+                            to,
+                            block: Some(middle),
+                            initial: false,
+                            en_passant: None,
+                            quiet,
+                            capture,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn lower_promotion(
+        &self,
+        piece: &Piece,
+        player: usize,
+    ) -> Result<Option<FastPromotion>, String> {
+        let Some(first) = piece.promotions.first() else {
+            return Ok(None);
+        };
+        let mut choices = Vec::new();
+        for &c in &first.choices {
+            if !choices.contains(&c) {
+                choices.push(c);
+            }
+        }
+        let mut out = FastPromotion {
+            choices,
+            forced_to: 0,
+            forced_from: 0,
+            optional_to: 0,
+            optional_from: 0,
+        };
+        for promotion in &piece.promotions {
+            if promotion.pair.is_some() || promotion.condition.is_some() {
+                return Err("a promotion in pairs or with a condition".into());
+            }
+            let mut same = Vec::new();
+            for &c in &promotion.choices {
+                if !same.contains(&c) {
+                    same.push(c);
+                }
+            }
+            if same != out.choices {
+                return Err("promotion rules with different choices".into());
+            }
+            let mut zone = 0;
+            for &c in &self.game.zones[promotion.zone].cells[player] {
+                zone |= 1 << c;
+            }
+            let (to, from) = if promotion.optional {
+                (&mut out.optional_to, &mut out.optional_from)
+            } else {
+                (&mut out.forced_to, &mut out.forced_from)
+            };
+            *to |= zone;
+            if promotion.leaving {
+                *from |= zone;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn lower_hands(&self) -> Result<Option<FastHands>, String> {
+        let game = self.game;
+        let reserve = match game.reserves.as_slice() {
+            [] => return Ok(None),
+            [reserve] => reserve,
+            _ => return Err("several reserves".into()),
+        };
+        if !reserve.per_player || reserve.gating.is_some() {
+            return Err("a shared reserve or gating".into());
+        }
+        let cells = game.cells.len();
+        let property = |piece: &Piece, keyword: &str| {
+            piece
+                .properties
+                .iter()
+                .find(|d| d.keyword == keyword)
+                .map(|d| d.arguments.clone())
+        };
+        let mut hand_type = Vec::new();
+        let mut drop_zones = Vec::new();
+        let mut one_per_file = Vec::new();
+        for (index, piece) in game.pieces.iter().enumerate() {
+            let demote = property(piece, "demote_to")
+                .or_else(|| property(piece, "promoted_from"))
+                .and_then(|args| args.iter().find_map(Arg::as_piece));
+            hand_type.push(demote.unwrap_or(index));
+            let zone =
+                property(piece, "drop_zone").and_then(|args| args.iter().find_map(Arg::as_zone));
+            drop_zones.push(
+                (0..2)
+                    .map(|player| match zone {
+                        Some(z) => game.zones[z].cells[player]
+                            .iter()
+                            .fold(0, |m, &c| m | 1 << c),
+                        None => {
+                            if cells == 128 {
+                                u128::MAX
+                            } else {
+                                (1 << cells) - 1
+                            }
+                        }
+                    })
+                    .collect(),
+            );
+            let limit = property(piece, "drop_file_limit")
+                .and_then(|args| args.iter().find_map(Arg::as_int));
+            match limit {
+                None => one_per_file.push(false),
+                Some(1) => one_per_file.push(true),
+                Some(_) => return Err("a drop file limit other than 1".into()),
+            }
+        }
+        let promoted_to = if reserve.demote_promoted {
+            Some(
+                game.pieces
+                    .iter()
+                    .position(|p| p.pawn)
+                    .ok_or("demote_promoted without a pawn")?,
+            )
+        } else {
+            None
+        };
+        let files = (0..cells)
+            .map(|c| {
+                (0..cells)
+                    .filter(|&o| game.cells[o].coord[0] == game.cells[c].coord[0])
+                    .fold(0, |m, o| m | 1 << o)
+            })
+            .collect();
+        Ok(Some(FastHands {
+            drops: reserve.drops,
+            captures_to_hand: reserve.captured_go_here,
+            hand_type,
+            promoted_to,
+            drop_zones,
+            one_per_file,
+            files,
+        }))
+    }
+
+    fn lower_castle(&mut self, d: &vdl_runtime::model::Directive) -> Result<FastCastle, String> {
+        let mut king = None;
+        let mut along: Vec<Vec3> = Vec::new();
+        let mut partners: Vec<(Vec<usize>, Vec<Vec3>)> = Vec::new();
+        let mut partner_at = None;
+        let mut king_steps = 2;
+        let mut beyond = false;
+        let mut check_attacks = true;
+        let mut from: Option<Vec<Bits>> = None;
+        for child in &d.children {
+            let args = child.arguments.as_slice();
+            let pieces: Vec<usize> = args.iter().filter_map(Arg::as_piece).collect();
+            match child.keyword.as_str() {
+                "king" => king = pieces.first().copied(),
+                "partner" => {
+                    partners.push((pieces, args.iter().filter_map(Arg::as_vector).collect()))
+                }
+                "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
+                "partner_at" => {
+                    partner_at = match args.first() {
+                        Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
+                            (Arg::Int(a), Arg::Int(b)) => Some((*a as usize, *b as usize)),
+                            _ => None,
+                        },
+                        Some(Arg::Int(n)) => Some((*n as usize, *n as usize)),
+                        _ => None,
+                    }
+                }
+                "king_steps" => {
+                    king_steps = args.iter().find_map(Arg::as_int).unwrap_or(2) as usize
+                }
+                "partner_to" => beyond = args.iter().any(|a| a.is_word("beyond")),
+                "ignore_attacks" => check_attacks = false,
+                "from" => {
+                    let sets = from.get_or_insert_with(|| vec![0; 2]);
+                    for a in args {
+                        match a {
+                            Arg::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
+                            Arg::Zone(z) => {
+                                for (player, set) in sets.iter_mut().enumerate() {
+                                    for &c in &self.game.zones[*z].cells[player] {
+                                        *set |= 1 << c;
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let king = king.ok_or("castling without a king")?;
+        if king_steps == 0 {
+            return Err("castling without king steps".into());
+        }
+        let mut sides: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (types, dirs) in partners {
+            let dirs = if dirs.is_empty() { along.clone() } else { dirs };
+            for dir in dirs {
+                let index = self.direction(dir)?;
+                match sides.iter_mut().find(|(d, _)| *d == index) {
+                    Some((_, list)) => list.extend(types.iter().copied()),
+                    None => sides.push((index, types.clone())),
+                }
+            }
+        }
+        Ok(FastCastle {
+            king,
+            sides,
+            partner_at,
+            king_steps,
+            partner_steps: if beyond {
+                king_steps + 1
+            } else {
+                king_steps - 1
+            },
+            check_attacks,
+            from,
+        })
+    }
+}
+
+/// For a straight leap, the number of cells it passes over.
+fn passed_cells(v: Vec3) -> Option<usize> {
+    let steps = v.iter().map(|c| c.abs()).max().unwrap_or(0);
+    let straight = v.iter().all(|&c| c == 0 || c.abs() == steps);
+    (straight && steps >= 1).then_some(steps as usize - 1)
+}
+
+fn unit(v: Vec3) -> Vec3 {
+    v.map(i32::signum)
+}
