@@ -202,3 +202,27 @@ fn match_rejects_bad_players_and_counts() {
     ]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn setup_accepts_the_specifications_forms() {
+    // Lords and Vassals §5.3: `seed:<n>` and a setup code; seed 1 gives this code (§5.4).
+    let seeded = vdl(&[
+        "show",
+        "examples/lords-and-vassals.vdl",
+        "--setup",
+        "seed:1",
+    ]);
+    let coded = vdl(&[
+        "show",
+        "examples/lords-and-vassals.vdl",
+        "--setup",
+        "LVVLLVVLVLVVLVLL/LVVLLVVVLLLVVLLV",
+    ]);
+    let default = vdl(&["show", "examples/lords-and-vassals.vdl"]);
+    assert_eq!(seeded.status.code(), Some(0), "{}", stderr(&seeded));
+    assert_eq!(stdout(&seeded), stdout(&coded));
+    assert_ne!(stdout(&seeded), stdout(&default));
+    let bad = vdl(&["show", "examples/chess.vdl", "--setup", "seed:1"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("no option of the game has the value `seed:1`"));
+}

@@ -769,6 +769,7 @@ const OPTION: &[Spec] = &[
     once("default", &[V(Kind::Any, One)]),
     once("describe", &[V(Kind::Str, One)]),
     once("engine_name", &[V(Kind::Str, One)]),
+    once("selects", &[V(Kind::Any, One), V(Kind::Any, One)]),
 ];
 
 /// Returns the statements a block accepts.

@@ -288,6 +288,8 @@ pub struct GameOption {
     pub default: Option<String>,
     /// The name XBoard and UCI show for it (`PairPromotion`), if it differs from `name`.
     pub engine_name: Option<String>,
+    /// Another option's value that choosing this option implies (`selects setup seeded`).
+    pub selects: Option<(String, String)>,
 }
 
 /// A checked statement kept in general form: its keyword, resolved arguments and condition.

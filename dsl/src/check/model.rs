@@ -626,6 +626,11 @@ fn build_option(d: &Directive) -> GameOption {
             "values" => option.values = child.arguments.iter().map(show).collect(),
             "default" => option.default = child.arguments.first().map(show),
             "engine_name" => option.engine_name = child.arguments.first().map(show),
+            "selects" => {
+                if let [name, value] = child.arguments.as_slice() {
+                    option.selects = Some((show(name), show(value)));
+                }
+            }
             _ => {}
         }
     }

@@ -479,7 +479,9 @@ impl Interpreter {
         self
     }
 
-    /// Resolves `--setup` values: `NAME=VALUE`, or a bare value that one of the game's options lists.
+    /// Resolves `--setup` values: `NAME=VALUE` or `NAME:VALUE` (`seed:7`), a bare value that one of
+    /// the game's options lists, or else a bare value for the game's one free-text option (a setup
+    /// code). An option with `selects OTHER VALUE` also sets that other option, unless it is given.
     ///
     /// # Errors
     ///
@@ -488,18 +490,40 @@ impl Interpreter {
         game: &Game,
         values: &[String],
     ) -> Result<Vec<(String, String)>, String> {
-        values
-            .iter()
-            .map(|v| match v.split_once('=') {
-                Some((name, value)) => Ok((name.to_string(), value.to_string())),
-                None => game
+        let named = |name: &str| game.options.iter().any(|o| o.name == name);
+        let mut chosen: Vec<(String, String)> = Vec::new();
+        for v in values {
+            let pair = if let Some((name, value)) = v.split_once('=') {
+                (name.to_string(), value.to_string())
+            } else if let Some((name, value)) = v.split_once(':').filter(|(n, _)| named(n)) {
+                (name.to_string(), value.to_string())
+            } else if let Some(option) = game
+                .options
+                .iter()
+                .find(|o| o.values.iter().any(|x| x == v))
+            {
+                (option.name.clone(), v.clone())
+            } else {
+                let free: Vec<_> = game
                     .options
                     .iter()
-                    .find(|o| o.values.iter().any(|x| x == v))
-                    .map(|o| (o.name.clone(), v.clone()))
-                    .ok_or_else(|| format!("no option of the game has the value `{v}`")),
-            })
-            .collect()
+                    .filter(|o| o.values.iter().any(|x| x == "text"))
+                    .collect();
+                match free.as_slice() {
+                    [option] => (option.name.clone(), v.clone()),
+                    _ => return Err(format!("no option of the game has the value `{v}`")),
+                }
+            };
+            chosen.push(pair);
+        }
+        let implied: Vec<(String, String)> = chosen
+            .iter()
+            .filter_map(|(name, _)| game.options.iter().find(|o| o.name == *name))
+            .filter_map(|o| o.selects.clone())
+            .filter(|(name, _)| !chosen.iter().any(|(n, _)| n == name))
+            .collect();
+        chosen.extend(implied);
+        Ok(chosen)
     }
 
     /// The option values chosen so far (options not listed take their defaults).
