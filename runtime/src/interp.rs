@@ -8,6 +8,7 @@
 mod attacks;
 mod conditions;
 mod display;
+mod elimination;
 mod end;
 mod extended;
 mod fen;

@@ -742,10 +742,21 @@ impl Interpreter {
             } else {
                 &mut mandatory
             };
-            forced |= !promotion.optional;
             let pair = promotion.pair.is_some();
+            // From a reserve: only the types it holds; with none of them the piece stays.
+            let row = promotion.reserve.map(|r| self.reserve_row(pos, r, owner));
+            let available = |choice: usize| {
+                row.is_none_or(|row| pos.hands.get(row).is_some_and(|h| h[choice] > 0))
+            };
+            if !promotion.optional && !promotion.choices.iter().any(|&c| available(c)) {
+                continue;
+            }
+            forced |= !promotion.optional;
             for &choice in &promotion.choices {
-                if !list.contains(&(choice, pair)) && self.below_limit(pos, choice, owner) {
+                if !list.contains(&(choice, pair))
+                    && available(choice)
+                    && self.below_limit(pos, choice, owner)
+                {
                     list.push((choice, pair));
                 }
             }
@@ -832,7 +843,10 @@ impl Interpreter {
         let Some(king_type) = rule.king else { return };
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != side || occ.piece() != king_type || !occ.is_virgin()
+            if occ.is_empty()
+                || occ.owner() != side
+                || occ.piece() != king_type
+                || (rule.king_virgin && !occ.is_virgin())
             {
                 continue;
             }
@@ -966,7 +980,7 @@ impl Interpreter {
         let mover = pos.side;
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
-        let undo = self.make_move(pos, mv);
+        let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut legal = if !self.royal_check {
             true
         } else if self.capture_rules.is_empty() {

@@ -36,12 +36,16 @@ impl Interpreter {
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
+            MoveKind::Castle if self.game.move_notation.is_some() => self.templated_move(pos, mv),
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
-            MoveKind::Normal if self.game.move_notation.is_some() && mv.piece == 0 => {
-                let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
-                template
-                    .replace("{from}", name(mv.from))
-                    .replace("{to}", name(mv.to))
+            MoveKind::Normal
+                if self
+                    .game
+                    .move_notation
+                    .as_deref()
+                    .is_some_and(|t| mv.piece == 0 || (t.contains("{promotion}") && !mv.pair)) =>
+            {
+                self.templated_move(pos, mv)
             }
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
@@ -59,6 +63,24 @@ impl Interpreter {
                 text
             }
         }
+    }
+
+    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the target holds a piece
+    /// before the move, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing).
+    fn templated_move(&self, pos: &Position, mv: Move) -> String {
+        let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
+        let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
+        let capture = mv.kind == MoveKind::Normal && !pos.cells[mv.to as usize].is_empty();
+        let promotion = if mv.piece > 0 {
+            format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
+        } else {
+            String::new()
+        };
+        template
+            .replace("{from}", name(mv.from))
+            .replace("{to}", name(mv.to))
+            .replace("{sep}", if capture { "x" } else { "-" })
+            .replace("{promotion}", &promotion)
     }
 
     /// Reads a move among the legal ones: its written form, optionally followed, when the game has a
@@ -148,7 +170,7 @@ impl Interpreter {
             .map_or(Occupant::EMPTY, |&(_, below)| below);
         let replaced =
             mv.kind == MoveKind::Normal && !mv.stack && !before[mv.to as usize].is_empty();
-        let undo = self.make_move(pos, mv);
+        let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
             .filter(|&c| c != mv.to as usize)
             .filter(|&c| {

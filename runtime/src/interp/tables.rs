@@ -49,6 +49,8 @@ pub struct Interpreter {
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
     pub(super) generator: Option<super::generator::Hook>,
+    /// Elimination, turn-start checkmates, reserve promotions and promotion on capture.
+    pub(super) elimination: super::elimination::Elimination,
     /// Rules run after captures (explosions).
     pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
@@ -147,6 +149,8 @@ pub(super) struct Castle {
     pub check_attacks: bool,
     pub from: Vec<CellId>,
     pub from_zone: Option<usize>,
+    /// Whether the king must not have moved: unless `requires` lines leave the king out.
+    pub king_virgin: bool,
 }
 
 /// Piece properties beyond moves.
@@ -310,6 +314,7 @@ impl Interpreter {
             slider_lines: Vec::new(),
             generator: None,
             capture_rules: super::rules::capture_rules(&game.rules),
+            elimination: super::elimination::Elimination::from_game(&game),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -629,6 +634,11 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         check_attacks: true,
         ..Castle::default()
     };
+    let requires: Vec<&Directive> = d
+        .children
+        .iter()
+        .filter(|c| c.keyword == "requires")
+        .collect();
     let mut along: Vec<Vec3> = Vec::new();
     let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>)> = Vec::new();
     for child in &d.children {
@@ -670,6 +680,12 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         }
     }
     let _ = game;
+    castle.king_virgin = requires.is_empty()
+        || requires.iter().any(|r| {
+            r.arguments
+                .iter()
+                .any(|a| a.is_word("king") || matches!(a, Arg::Piece(p) if Some(*p) == castle.king))
+        });
     for (types, dirs) in partners {
         let dirs = if dirs.is_empty() { along.clone() } else { dirs };
         for dir in dirs {
