@@ -87,6 +87,10 @@ impl Variant for Interpreter {
         self.decide(position)
     }
 
+    fn scores(&self, position: &Position, result: &GameResult) -> Option<Vec<f64>> {
+        Interpreter::scores(self, position, result)
+    }
+
     fn hash(&self, position: &Position) -> u64 {
         position.hash
     }
