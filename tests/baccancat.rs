@@ -497,6 +497,12 @@ fn t11_cathedral() {
         e.play(&mut pos, "ee-cc");
         assert_eq!(e.at(&pos, "dd"), Some(("B".into(), SW, false)));
         assert_eq!(e.at(&pos, "aa"), None);
+        // Only toward the army's own corner (§6.5, condition 3): an unmoved SW Bishop on hh is no
+        // partner; NE's cathedral goes toward its corner pp.
+        let mut pos = e.pos(SW, ["K ee*, B hh*", "K el", "K ll*, B oo*", "K le"]);
+        assert!(!e.moves_of(&mut pos, "ee").contains("ee-gg"));
+        let mut pos = e.pos(NE, ["K ee*, B ab*", "K el", "K ll*, B oo*", "K le"]);
+        assert!(e.moves_of(&mut pos, "ll").contains("ll-nn"));
     });
 }
 

@@ -864,6 +864,27 @@ impl Interpreter {
                 else {
                     continue;
                 };
+                // A partner allowed only under a condition (`player` is the castling player).
+                let partner_type = pos.cells[partner_cell].piece();
+                let scope = super::conditions::Scope {
+                    cell,
+                    owner: side,
+                    player: side,
+                    hurdle: None,
+                };
+                let conditions: Vec<&crate::model::Expr> = rule
+                    .partner_conditions
+                    .iter()
+                    .filter(|(d, t, _)| d == dir && *t == partner_type)
+                    .map(|(_, _, c)| c)
+                    .collect();
+                if !conditions.is_empty()
+                    && !conditions
+                        .iter()
+                        .any(|c| self.condition_holds(pos, &scope, c))
+                {
+                    continue;
+                }
                 let Some(king_to) = self.step_n(cell, *dir, rule.king_steps) else {
                     continue;
                 };

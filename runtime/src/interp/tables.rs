@@ -151,6 +151,9 @@ pub(super) struct Castle {
     pub from_zone: Option<usize>,
     /// Whether the king must not have moved: unless `requires` lines leave the king out.
     pub king_virgin: bool,
+    /// Partners allowed only under a condition (`partner bishop along southwest when player ==
+    /// sw`): (direction, type, condition); a type also listed without a condition needs none.
+    pub partner_conditions: Vec<(Vec3, PieceId, crate::model::Expr)>,
 }
 
 /// Piece properties beyond moves.
@@ -640,14 +643,14 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         .filter(|c| c.keyword == "requires")
         .collect();
     let mut along: Vec<Vec3> = Vec::new();
-    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>)> = Vec::new();
+    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>, Option<crate::model::Expr>)> = Vec::new();
     for child in &d.children {
         let args = child.arguments.as_slice();
         match child.keyword.as_str() {
             "king" => castle.king = pieces_of(args).first().copied(),
             "partner" => {
                 let dirs = args.iter().filter_map(Arg::as_vector).collect();
-                partners.push((pieces_of(args), dirs));
+                partners.push((pieces_of(args), dirs, child.condition.clone()));
             }
             "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
             "partner_at" => {
@@ -686,9 +689,26 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
                 .iter()
                 .any(|a| a.is_word("king") || matches!(a, Arg::Piece(p) if Some(*p) == castle.king))
         });
-    for (types, dirs) in partners {
+    let unconditional: Vec<(Vec3, PieceId)> = partners
+        .iter()
+        .filter(|(_, _, c)| c.is_none())
+        .flat_map(|(types, dirs, _)| {
+            let dirs = if dirs.is_empty() { &along } else { dirs };
+            dirs.iter()
+                .flat_map(move |&d| types.iter().map(move |&t| (d, t)))
+        })
+        .collect();
+    for (types, dirs, condition) in partners {
         let dirs = if dirs.is_empty() { along.clone() } else { dirs };
         for dir in dirs {
+            if let Some(condition) = &condition {
+                for &t in types
+                    .iter()
+                    .filter(|&&t| !unconditional.contains(&(dir, t)))
+                {
+                    castle.partner_conditions.push((dir, t, condition.clone()));
+                }
+            }
             match castle.directions.iter_mut().find(|(d, _)| *d == dir) {
                 Some((_, list)) => list.extend(types.iter().copied()),
                 None => castle.directions.push((dir, types.clone())),
