@@ -22,6 +22,11 @@ mod game_afterlife_chess {
 }
 
 #[allow(unused, clippy::all)]
+mod game_baccancat {
+    include!(concat!(env!("OUT_DIR"), "/game_baccancat.rs"));
+}
+
+#[allow(unused, clippy::all)]
 mod game_lords_and_vassals {
     include!(concat!(env!("OUT_DIR"), "/game_lords_and_vassals.rs"));
 }
@@ -89,6 +94,70 @@ const CASES: &[Case] = &[
         allowed: &["extinction", "repetition", "move rule", "no_moves"],
         compiled: game_afterlife_chess::engine,
         main: true,
+    },
+    Case {
+        stem: "baccancat",
+        setups: &["subvariant=1"],
+        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
+        // D2 repetition, D3 inactivity (move rule).
+        allowed: &[
+            "last_survivor",
+            "formation",
+            "flag",
+            "stalemate",
+            "repetition",
+            "move rule",
+        ],
+        compiled: game_baccancat::engine,
+        main: true,
+    },
+    Case {
+        stem: "baccancat",
+        setups: &["subvariant=2"],
+        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
+        // D2 repetition, D3 inactivity (move rule).
+        allowed: &[
+            "last_survivor",
+            "formation",
+            "flag",
+            "stalemate",
+            "repetition",
+            "move rule",
+        ],
+        compiled: game_baccancat::engine,
+        main: false,
+    },
+    Case {
+        stem: "baccancat",
+        setups: &["subvariant=3"],
+        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
+        // D2 repetition, D3 inactivity (move rule).
+        allowed: &[
+            "last_survivor",
+            "formation",
+            "flag",
+            "stalemate",
+            "repetition",
+            "move rule",
+        ],
+        compiled: game_baccancat::engine,
+        main: false,
+    },
+    Case {
+        stem: "baccancat",
+        setups: &["subvariant=4"],
+        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
+        // D2 repetition, D3 inactivity (move rule).
+        allowed: &[
+            "last_survivor",
+            "formation",
+            "flag",
+            "stalemate",
+            "repetition",
+            "move rule",
+        ],
+        compiled: game_baccancat::engine,
+        main: false,
     },
 ];
 

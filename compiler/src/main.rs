@@ -37,7 +37,8 @@ Usage:
                                            draw a position for people
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
                                            play random games to the end and summarise the results
-                                           (at most N single moves, default 1000 turns' worth)
+                                           (at most N single moves, default 1000 turns' worth;
+                                           1000 rounds with more than two players)
   vdl play FILE [--seats human,engine,...] [--depth N]
                                            play in the terminal against the engine
   vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]
@@ -566,10 +567,12 @@ fn play_command(args: &[String]) -> ExitCode {
         .map(|p| p.name.clone())
         .collect();
     let mut random = random;
-    // By default a game may last 1000 turns (of one or several single moves).
+    // By default a game may last 1000 turns (of one or several single moves); with more than two
+    // players, 1000 rounds of turns.
+    let rounds = if players.len() > 2 { players.len() } else { 1 };
     random
         .max_plies
-        .get_or_insert(1000 * interpreter.game.moves_per_turn.max(1) as usize);
+        .get_or_insert(1000 * rounds * interpreter.game.moves_per_turn.max(1) as usize);
     vdl_runtime::cli::run_random_games(&interpreter, &players, &random, &mut std::io::stdout());
     ExitCode::SUCCESS
 }

@@ -267,7 +267,20 @@ pub fn run_random_games<V: Variant>(
                 format!("unfinished after {max_plies} plies")
             }
         };
-        let _ = writeln!(out, "game {game}: {text}, {plies} plies");
+        // Games that score games (`scoring`) show each player's points.
+        let points = result
+            .as_ref()
+            .and_then(|r| variant.scores(&position, r))
+            .map(|scores| {
+                let each: Vec<String> = scores
+                    .iter()
+                    .enumerate()
+                    .map(|(p, s)| format!("{} {s}", name(p)))
+                    .collect();
+                format!(", points {}", each.join(" "))
+            })
+            .unwrap_or_default();
+        let _ = writeln!(out, "game {game}: {text}, {plies} plies{points}");
     }
     let summary: Vec<String> = players
         .iter()

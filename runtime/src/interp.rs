@@ -10,6 +10,7 @@ mod conditions;
 mod control;
 mod display;
 mod effects;
+mod elimination;
 mod end;
 mod extended;
 mod fen;
@@ -88,6 +89,10 @@ impl Variant for Interpreter {
 
     fn outcome(&self, position: &mut Position) -> Option<GameResult> {
         self.decide(position)
+    }
+
+    fn scores(&self, position: &Position, result: &GameResult) -> Option<Vec<f64>> {
+        Interpreter::scores(self, position, result)
     }
 
     fn hash(&self, position: &Position) -> u64 {

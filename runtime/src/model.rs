@@ -44,6 +44,8 @@ pub struct Game {
     pub end: Vec<EndRule>,
     /// Triggered rules.
     pub rules: Vec<Rule>,
+    /// The statements of the end block's `scoring { ... }` (points per game), if any.
+    pub scoring: Vec<Directive>,
     /// Setup options.
     pub options: Vec<GameOption>,
     /// Turn statements beyond the move count (`pass`, `freeze` ...).
@@ -199,6 +201,8 @@ pub struct Promotion {
     pub pair: Option<String>,
     /// An extra condition.
     pub condition: Option<Expr>,
+    /// The reserve the new piece is taken from (`from RESERVE`): only types it holds are choices.
+    pub reserve: Option<usize>,
 }
 
 /// A named zone: cells per player.
@@ -230,6 +234,8 @@ pub struct Reserve {
     pub drops: bool,
     /// Initial content.
     pub holds: Vec<(PieceId, u32)>,
+    /// The condition of each `holds` line (`holds gnu 8 when option.subvariant == 1`), in order.
+    pub holds_when: Vec<Option<Expr>>,
     /// Whether captured pieces go here.
     pub captured_go_here: bool,
     /// Whether a captured promoted piece enters as a pawn (`demote_promoted`).

@@ -91,6 +91,12 @@ pub trait Variant {
         false
     }
 
+    /// Each player's points for a finished game, when the game scores games (`scoring`); `None`
+    /// otherwise.
+    fn scores(&self, _position: &Self::Position, _result: &GameResult) -> Option<Vec<f64>> {
+        None
+    }
+
     /// Plays a move.
     fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
     /// Takes back a move played with [`Variant::make`].

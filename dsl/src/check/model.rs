@@ -61,9 +61,13 @@ impl Checker {
                 "reserve" => game.reserves.push(build_reserve(d)),
                 "castle" => game.castling.push(d.clone()),
                 "turn" => build_turn(d, &mut game),
-                "end" => game
-                    .end
-                    .extend(d.children.iter().filter_map(build_end_rule)),
+                "end" => {
+                    game.end
+                        .extend(d.children.iter().filter_map(build_end_rule));
+                    if let Some(scoring) = d.children.iter().find(|c| c.keyword == "scoring") {
+                        game.scoring = scoring.children.clone();
+                    }
+                }
                 "rule" => game.rules.push(Rule {
                     name: word(d.arguments.first()),
                     statements: d.children.clone(),
@@ -182,6 +186,10 @@ impl Checker {
                             .any(|a| matches!(a, Arg::Word(w) if w == "leaving")),
                         pair: None,
                         condition: child.condition.clone(),
+                        reserve: rest.iter().find_map(|a| match a {
+                            Arg::Reserve(r) => Some(*r),
+                            _ => None,
+                        }),
                     });
                 }
                 (
@@ -194,6 +202,7 @@ impl Checker {
                     leaving: false,
                     pair: Some(letter.clone()),
                     condition: child.condition.clone(),
+                    reserve: None,
                 }),
                 _ => piece.properties.push(child.clone()),
             }
@@ -572,7 +581,10 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
-            ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push((*p, *n as u32)),
+            ("holds", [Arg::Piece(p), Arg::Int(n)]) => {
+                reserve.holds.push((*p, *n as u32));
+                reserve.holds_when.push(child.condition.clone());
+            }
             _ => {}
         }
     }

@@ -36,6 +36,7 @@ enum Value {
     Int(i64),
     Bool(bool),
     Player(usize),
+    Players(Vec<usize>),
     Word(String),
     Pieces(Vec<usize>, bool),
     Zone(usize),
@@ -62,6 +63,15 @@ impl Interpreter {
             },
             Expr::Compare(op, l, r) => {
                 let (a, b) = (self.eval(pos, scope, l), self.eval(pos, scope, r));
+                if *op == "in" {
+                    return match (a, b) {
+                        (Value::Player(p), Value::Players(list)) => Value::Bool(list.contains(&p)),
+                        (Value::Pieces(these, false), Value::Pieces(list, all)) => {
+                            Value::Bool(all || these.iter().all(|p| list.contains(p)))
+                        }
+                        _ => Value::Unknown,
+                    };
+                }
                 match (a, b) {
                     (Value::Int(a), Value::Int(b)) => Value::Bool(match *op {
                         "==" => a == b,
@@ -96,7 +106,17 @@ impl Interpreter {
                 Arg::Word(w) | Arg::Str(w) => Value::Word(w.clone()),
                 Arg::List(items) => {
                     let pieces: Vec<usize> = items.iter().filter_map(Arg::as_piece).collect();
-                    if pieces.len() == items.len() {
+                    let players: Vec<usize> = items
+                        .iter()
+                        .filter_map(|a| match a {
+                            Arg::Player(p) => Some(*p),
+                            Arg::Word(w) => self.game.players.iter().position(|p| p.name == *w),
+                            _ => None,
+                        })
+                        .collect();
+                    if !items.is_empty() && players.len() == items.len() {
+                        Value::Players(players)
+                    } else if pieces.len() == items.len() {
                         Value::Pieces(pieces, false)
                     } else {
                         Value::Unknown
@@ -110,10 +130,10 @@ impl Interpreter {
     fn path(&self, pos: &Position, scope: &Scope, path: &[String]) -> Value {
         let words: Vec<&str> = path.iter().map(String::as_str).collect();
         match words.as_slice() {
-            ["option", name] => self
-                .option_value(name)
-                .map(Value::Word)
-                .unwrap_or(Value::Unknown),
+            ["option", name] => match self.option_value(name) {
+                Some(v) => v.parse().map(Value::Int).unwrap_or(Value::Word(v)),
+                None => Value::Unknown,
+            },
             ["mover", "owner"] | ["own"] | ["side"] => Value::Player(scope.owner),
             ["mover", "stacked"] => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == scope.cell)),
             ["mover", "piece"] => Value::Pieces(vec![pos.cells[scope.cell].piece()], false),
@@ -143,6 +163,34 @@ impl Interpreter {
     }
 
     fn call(&self, pos: &Position, scope: &Scope, name: &str, args: &[Expr]) -> Value {
+        if name == "held" {
+            // `held(RESERVE, PIECE)`: how many pieces of the type the reserve holds (for the player
+            // concerned, when it is one per player).
+            let reserve = match args.first() {
+                Some(Expr::Literal(Arg::Reserve(r))) => Some(*r),
+                Some(Expr::Path(p)) if p.len() == 1 => {
+                    self.game.reserves.iter().position(|r| r.name == p[0])
+                }
+                _ => None,
+            };
+            let piece = match args.get(1).map(|a| self.eval(pos, scope, a)) {
+                Some(Value::Pieces(p, false)) if p.len() == 1 => Some(p[0]),
+                _ => None,
+            };
+            return match (reserve, piece) {
+                (Some(r), Some(p)) => {
+                    let row = self.reserve_row(pos, r, scope.owner);
+                    Value::Int(
+                        pos.hands
+                            .get(row)
+                            .and_then(|h| h.get(p))
+                            .copied()
+                            .unwrap_or(0) as i64,
+                    )
+                }
+                _ => Value::Unknown,
+            };
+        }
         let values: Vec<Value> = args.iter().map(|a| self.eval(pos, scope, a)).collect();
         match (name, values.as_slice()) {
             ("in_check", [Value::Player(p)]) => Value::Bool(self.royal_attacked(pos, *p)),

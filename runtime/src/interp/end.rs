@@ -73,9 +73,9 @@ impl Interpreter {
 
     /// A rule decided by the position alone (flags, checks, extinction, bare king, royal capture, move
     /// limits), checked before moves are generated.
-    fn immediate_rule(&self, pos: &Position, rule: &EndRule) -> Option<GameResult> {
+    pub(super) fn immediate_rule(&self, pos: &Position, rule: &EndRule) -> Option<GameResult> {
         let side = pos.side;
-        let previous = self.previous_player(side);
+        let previous = self.last_mover(pos);
         {
             let pieces: Vec<usize> = rule.arguments.iter().filter_map(Arg::as_piece).collect();
             match rule.kind.as_str() {
@@ -249,12 +249,27 @@ impl Interpreter {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
                         return None;
                     };
-                    if pos.halfmove as i64 >= 2 * *n {
+                    // N moves by each player: by each player still in the game when players are
+                    // eliminated.
+                    let players = if self.elimination.enabled {
+                        self.survivors(pos) as i64
+                    } else {
+                        2
+                    };
+                    if pos.halfmove as i64 >= players * *n {
                         return Some(GameResult {
                             winner: None,
                             reason: "move rule".into(),
                         });
                     }
+                }
+                "last_survivor" => {
+                        if let Some(player) = self.last_survivor(pos) {
+                            return Some(self.result(rule, player, None));
+                        }
+                    }
+                "formation" if self.formation(pos, &rule.arguments, previous) => {
+                    return Some(self.result(rule, previous, Some(side)));
                 }
                 "repetition" => {
                     let Some(Arg::Int(n)) = rule.arguments.first() else {
@@ -276,7 +291,7 @@ impl Interpreter {
 
     /// Whether an end rule is tested now: it ends the game by itself, its condition holds, and, for a
     /// rule `at turn_start`, no single move of the current turn has been made yet.
-    fn rule_applies(&self, pos: &Position, rule: &EndRule) -> bool {
+    pub(super) fn rule_applies(&self, pos: &Position, rule: &EndRule) -> bool {
         let at_turn_start = rule.arguments.iter().any(|a| a.is_word("turn_start"));
         rule.automatic && (!at_turn_start || pos.turn_moves == 0) && self.rule_condition(pos, rule)
     }

@@ -89,7 +89,13 @@ impl Interpreter {
         pos.cells[cell] = occ;
     }
 
-    fn change_hand(pos: &mut Position, undo: &mut Undo, player: usize, piece: usize, delta: i8) {
+    pub(super) fn change_hand(
+        pos: &mut Position,
+        undo: &mut Undo,
+        player: usize,
+        piece: usize,
+        delta: i8,
+    ) {
         let old = pos.hands[player][piece];
         let new = (old as i16 + delta as i16).clamp(0, 255) as u8;
         pos.hash ^= hand_key(player, piece, old) ^ hand_key(player, piece, new);
@@ -129,6 +135,7 @@ impl Interpreter {
             passes: pos.passes,
             turn_moves: pos.turn_moves,
             eliminated: pos.eliminated,
+            dropped_among: pos.dropped_among,
             stacks: pos.stacks.clone(),
             captured: pos.captured.clone(),
             reset_in_turn: pos.reset_in_turn,
@@ -179,8 +186,26 @@ impl Interpreter {
                 }
                 // A transfer's `become` is a change of type, not a promotion a capture could undo.
                 let transfer = self.game.cells[from].board != self.game.cells[to].board;
+                // A promotion from a reserve takes the piece from it; the new piece has not moved.
+                let pool = if mv.piece > 0 && !mv.pair {
+                    self.game.pieces[occ.piece()]
+                        .promotions
+                        .iter()
+                        .find_map(|p| p.reserve)
+                } else {
+                    None
+                };
+                if let Some(reserve) = pool {
+                    let row = self.reserve_row(pos, reserve, occ.owner());
+                    Self::change_hand(pos, &mut undo, row, mv.piece as usize - 1, -1);
+                }
                 let placed = if mv.piece > 0 {
-                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, !transfer)
+                    Occupant::new(
+                        mv.piece as usize - 1,
+                        occ.owner(),
+                        pool.is_some(),
+                        !transfer,
+                    )
                 } else {
                     occ.moved()
                 };
@@ -206,6 +231,15 @@ impl Interpreter {
                     !captured.is_empty() || unloaded.is_some() || self.pieces[occ.piece()].pawn;
                 if !captured.is_empty() && !self.capture_rules.is_empty() {
                     self.after_capture(pos, &mut undo, mv);
+                }
+                let mut transformed = false;
+                if let (Some(victim), false) =
+                    (captured.first(), self.elimination.transforms.is_empty())
+                {
+                    transformed = self.transform_after_capture(pos, &mut undo, to, victim.piece());
+                }
+                if self.elimination.transform_resets && (transformed || mv.piece > 0) {
+                    resets = true;
                 }
                 let enclosed = if self.game.custodian.is_some() {
                     self.custodian(pos, &mut undo, to)
@@ -302,6 +336,9 @@ impl Interpreter {
         if self.en_passant_when_capturable && !pos.en_passant.is_empty() {
             self.keep_capturable_en_passant(pos);
         }
+        if turn_over && self.elimination.enabled {
+            self.start_turns(pos, &mut undo);
+        }
         if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
             pos.checks[mover] += 1;
         }
@@ -327,6 +364,7 @@ impl Interpreter {
         pos.passes = undo.passes;
         pos.turn_moves = undo.turn_moves;
         pos.eliminated = undo.eliminated;
+        pos.dropped_among = undo.dropped_among;
         pos.stacks = undo.stacks;
         pos.captured = undo.captured;
         pos.reset_in_turn = undo.reset_in_turn;

@@ -765,10 +765,21 @@ impl Interpreter {
             } else {
                 &mut mandatory
             };
-            forced |= !promotion.optional;
             let pair = promotion.pair.is_some();
+            // From a reserve: only the types it holds; with none of them the piece stays.
+            let row = promotion.reserve.map(|r| self.reserve_row(pos, r, owner));
+            let available = |choice: usize| {
+                row.is_none_or(|row| pos.hands.get(row).is_some_and(|h| h[choice] > 0))
+            };
+            if !promotion.optional && !promotion.choices.iter().any(|&c| available(c)) {
+                continue;
+            }
+            forced |= !promotion.optional;
             for &choice in &promotion.choices {
-                if !list.contains(&(choice, pair)) && self.below_limit(pos, choice, owner) {
+                if !list.contains(&(choice, pair))
+                    && available(choice)
+                    && self.below_limit(pos, choice, owner)
+                {
                     list.push((choice, pair));
                 }
             }
@@ -855,7 +866,10 @@ impl Interpreter {
         let Some(king_type) = rule.king else { return };
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != side || occ.piece() != king_type || !occ.is_virgin()
+            if occ.is_empty()
+                || occ.owner() != side
+                || occ.piece() != king_type
+                || (rule.king_virgin && !occ.is_virgin())
             {
                 continue;
             }
@@ -873,6 +887,27 @@ impl Interpreter {
                 else {
                     continue;
                 };
+                // A partner allowed only under a condition (`player` is the castling player).
+                let partner_type = pos.cells[partner_cell].piece();
+                let scope = super::conditions::Scope {
+                    cell,
+                    owner: side,
+                    player: side,
+                    hurdle: None,
+                };
+                let conditions: Vec<&crate::model::Expr> = rule
+                    .partner_conditions
+                    .iter()
+                    .filter(|(d, t, _)| d == dir && *t == partner_type)
+                    .map(|(_, _, c)| c)
+                    .collect();
+                if !conditions.is_empty()
+                    && !conditions
+                        .iter()
+                        .any(|c| self.condition_holds(pos, &scope, c))
+                {
+                    continue;
+                }
                 let Some(king_to) = self.step_n(cell, *dir, rule.king_steps) else {
                     continue;
                 };
@@ -989,7 +1024,7 @@ impl Interpreter {
         let mover = pos.side;
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
-        let undo = self.make_move(pos, mv);
+        let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut legal = if !self.royal_check {
             true
         } else if self.capture_rules.is_empty() {

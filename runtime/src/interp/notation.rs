@@ -36,25 +36,14 @@ impl Interpreter {
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
+            MoveKind::Castle if self.game.move_notation.is_some() => self.templated_move(pos, mv),
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
                 if self.game.move_notation.as_deref().is_some_and(|t| {
-                    mv.piece == 0 || t.contains("{promotion}") || t.contains("{x}")
+                    mv.piece == 0 || t.contains("{x}") || (t.contains("{promotion}") && !mv.pair)
                 }) =>
             {
-                // `{x}` is `x` for a capture and `-` otherwise; `{promotion}` the letter of the type a
-                // promotion gives. A template with `{x}` and without `{promotion}` writes forced
-                // promotions as plain moves.
-                let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
-                let promotion = match mv.piece {
-                    0 => String::new(),
-                    p => self.game.pieces[p as usize - 1].letter.to_ascii_lowercase(),
-                };
-                template
-                    .replace("{from}", name(mv.from))
-                    .replace("{to}", name(mv.to))
-                    .replace("{x}", if self.is_capture(pos, mv) { "x" } else { "-" })
-                    .replace("{promotion}", &promotion)
+                self.templated_move(pos, mv)
             }
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
@@ -72,6 +61,31 @@ impl Interpreter {
                 text
             }
         }
+    }
+
+    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the target holds a piece
+    /// before the move, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing).
+    fn templated_move(&self, pos: &Position, mv: Move) -> String {
+        let capture = mv.kind == MoveKind::Normal && self.is_capture(pos, mv);
+        self.templated_move_as(mv, capture)
+    }
+
+    /// A move in the `move` template, written as a capture (`x`) or not (`-`).
+    fn templated_move_as(&self, mv: Move, capture: bool) -> String {
+        let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
+        let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
+        let promotion = if mv.piece > 0 {
+            format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
+        } else {
+            String::new()
+        };
+        let sep = if capture { "x" } else { "-" };
+        template
+            .replace("{from}", name(mv.from))
+            .replace("{to}", name(mv.to))
+            .replace("{sep}", sep)
+            .replace("{x}", sep)
+            .replace("{promotion}", &promotion)
     }
 
     /// Reads a move among the legal ones: its written form, optionally followed, when the game has a
@@ -161,7 +175,7 @@ impl Interpreter {
             .map_or(Occupant::EMPTY, |&(_, below)| below);
         let replaced =
             mv.kind == MoveKind::Normal && !mv.stack && !before[mv.to as usize].is_empty();
-        let undo = self.make_move(pos, mv);
+        let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
             .filter(|&c| c != mv.to as usize)
             .filter(|&c| {
@@ -201,19 +215,9 @@ impl Interpreter {
             .game
             .move_notation
             .as_deref()
-            .is_some_and(|t| t.contains("{x}"))
+            .is_some_and(|t| t.contains("{x}") || t.contains("{sep}"))
             && mv.kind == MoveKind::Normal
             && self.is_capture(pos, mv);
-        dashed
-            && self
-                .game
-                .move_notation
-                .as_deref()
-                .unwrap_or_default()
-                .replace("{from}", &self.game.cells[mv.from as usize].name)
-                .replace("{to}", &self.game.cells[mv.to as usize].name)
-                .replace("{x}", "-")
-                .replace("{promotion}", "")
-                == text
+        dashed && self.templated_move_as(mv, false) == text
     }
 }

@@ -129,6 +129,9 @@ pub struct Position {
     pub turn_moves: u32,
     /// Eliminated players, one bit each.
     pub eliminated: u32,
+    /// For each eliminated player, how many players were in the game when he dropped out (himself
+    /// and those eliminated with him included), for scoring.
+    pub dropped_among: [u8; MAX_PLAYERS],
     /// Pieces under the top piece of a cell (stacks), as (cell, piece below).
     pub stacks: Vec<(CellId, Occupant)>,
     /// Capture counters, in games that count captures: enemy pieces each player removed by his own
@@ -156,6 +159,7 @@ impl Position {
             passes: 0,
             turn_moves: 0,
             eliminated: 0,
+            dropped_among: [0; MAX_PLAYERS],
             stacks: Vec::new(),
             captured: Vec::new(),
             reset_in_turn: false,
@@ -254,6 +258,7 @@ pub struct Undo {
     pub(super) passes: u32,
     pub(super) turn_moves: u32,
     pub(super) eliminated: u32,
+    pub(super) dropped_among: [u8; MAX_PLAYERS],
     pub(super) stacks: Vec<(CellId, Occupant)>,
     pub(super) captured: Vec<u32>,
     pub(super) reset_in_turn: bool,

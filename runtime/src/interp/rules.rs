@@ -133,7 +133,7 @@ impl Interpreter {
                 .collect();
             for mv in captures {
                 pos.side = opponent;
-                let undo = self.make_move(pos, mv);
+                let undo = super::elimination::probing(|| self.make_move(pos, mv));
                 let hit = !self.has_royal(pos, player) && self.has_royal(pos, opponent);
                 self.unmake_move(pos, mv, undo);
                 pos.side = saved;

@@ -119,6 +119,17 @@ impl Interpreter {
                 self.apply_setup_statement(&mut position, statement, &mut rng)?;
             }
         }
+        // A shared reserve's initial content (`holds`), each line under its option condition.
+        let shared = position.hands.len() - 1;
+        for reserve in self.game.reserves.iter().filter(|r| !r.per_player) {
+            for (index, &(piece, n)) in reserve.holds.iter().enumerate() {
+                let when = reserve.holds_when.get(index).and_then(Option::as_ref);
+                if when.is_none_or(|c| self.option_condition(c)) {
+                    let count = &mut position.hands[shared][piece];
+                    *count = (*count as u32 + n).min(255) as u8;
+                }
+            }
+        }
         position.hash = self.compute_hash(&position);
         Ok(position)
     }

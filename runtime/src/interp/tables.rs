@@ -51,6 +51,8 @@ pub struct Interpreter {
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
     pub(super) generator: Option<super::generator::Hook>,
+    /// Elimination, turn-start checkmates, reserve promotions and promotion on capture.
+    pub(super) elimination: super::elimination::Elimination,
     /// Rules run after captures (explosions).
     pub(super) capture_rules: Vec<super::rules::CaptureRule>,
     /// Option values chosen for this game (others take their defaults).
@@ -155,6 +157,11 @@ pub(super) struct Castle {
     pub check_attacks: bool,
     pub from: Vec<CellId>,
     pub from_zone: Option<usize>,
+    /// Whether the king must not have moved: unless `requires` lines leave the king out.
+    pub king_virgin: bool,
+    /// Partners allowed only under a condition (`partner bishop along southwest when player ==
+    /// sw`): (direction, type, condition); a type also listed without a condition needs none.
+    pub partner_conditions: Vec<(Vec3, PieceId, crate::model::Expr)>,
 }
 
 /// Piece properties beyond moves.
@@ -328,6 +335,7 @@ impl Interpreter {
             control: super::control::Control::new(&game),
             transfers: super::transfer::transfers(&game),
             effects: super::effects::Effects::new(&game),
+            elimination: super::elimination::Elimination::from_game(&game),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
@@ -684,15 +692,20 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         check_attacks: true,
         ..Castle::default()
     };
+    let requires: Vec<&Directive> = d
+        .children
+        .iter()
+        .filter(|c| c.keyword == "requires")
+        .collect();
     let mut along: Vec<Vec3> = Vec::new();
-    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>)> = Vec::new();
+    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>, Option<crate::model::Expr>)> = Vec::new();
     for child in &d.children {
         let args = child.arguments.as_slice();
         match child.keyword.as_str() {
             "king" => castle.king = pieces_of(args).first().copied(),
             "partner" => {
                 let dirs = args.iter().filter_map(Arg::as_vector).collect();
-                partners.push((pieces_of(args), dirs));
+                partners.push((pieces_of(args), dirs, child.condition.clone()));
             }
             "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
             "partner_at" => {
@@ -725,9 +738,32 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
         }
     }
     let _ = game;
-    for (types, dirs) in partners {
+    castle.king_virgin = requires.is_empty()
+        || requires.iter().any(|r| {
+            r.arguments
+                .iter()
+                .any(|a| a.is_word("king") || matches!(a, Arg::Piece(p) if Some(*p) == castle.king))
+        });
+    let unconditional: Vec<(Vec3, PieceId)> = partners
+        .iter()
+        .filter(|(_, _, c)| c.is_none())
+        .flat_map(|(types, dirs, _)| {
+            let dirs = if dirs.is_empty() { &along } else { dirs };
+            dirs.iter()
+                .flat_map(move |&d| types.iter().map(move |&t| (d, t)))
+        })
+        .collect();
+    for (types, dirs, condition) in partners {
         let dirs = if dirs.is_empty() { along.clone() } else { dirs };
         for dir in dirs {
+            if let Some(condition) = &condition {
+                for &t in types
+                    .iter()
+                    .filter(|&&t| !unconditional.contains(&(dir, t)))
+                {
+                    castle.partner_conditions.push((dir, t, condition.clone()));
+                }
+            }
             match castle.directions.iter_mut().find(|(d, _)| *d == dir) {
                 Some((_, list)) => list.extend(types.iter().copied()),
                 None => castle.directions.push((dir, types.clone())),
