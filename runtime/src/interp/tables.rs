@@ -41,6 +41,9 @@ pub struct Interpreter {
     /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
     /// moves, conditions), which allows the legality shortcut.
     pub(super) plain_attackers: Vec<bool>,
+    /// Per player: whether the legality shortcut may use the cells the royal-safety test reads (every
+    /// enemy attack is found by probes, and moves change only their own cells).
+    pub(super) read_shortcut: Vec<bool>,
     /// Per player: the enemy slide directions and their ranges, for the legality shortcut.
     pub(super) slider_lines: Vec<Vec<(Vec3, u32)>>,
     /// Piece types (as bits) for which having moved matters: initial moves, castling, gating.
@@ -133,6 +136,19 @@ pub(super) struct PreparedPart {
     pub first: Vec<Vec3>,
     /// Whether its moves create en-passant rights on the cells they pass.
     pub ep_source: bool,
+    /// For a plain one-leg leap or slide (modes `m` and `c` at most): how it is walked.
+    pub simple: Option<SimplePart>,
+}
+
+/// A one-leg leap or slide without special modes, walked without the general leg machinery.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SimplePart {
+    /// Whether it moves onto empty cells.
+    pub moves: bool,
+    /// Whether it captures (and attacks).
+    pub captures: bool,
+    /// The most steps along a vector: 1 for a leaper.
+    pub max_steps: usize,
 }
 
 /// A stacking move of a piece for a player: the cells it may climb onto, and onto which types.
@@ -319,6 +335,7 @@ impl Interpreter {
                     .as_deref()
                     .is_some_and(|t| t.contains("{captures}")),
             plain_attackers: Vec::new(),
+            read_shortcut: Vec::new(),
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),
             virgin_matters: 0,
@@ -442,6 +459,26 @@ impl Interpreter {
                         })
                 })
                 .collect();
+        // Rules under which a move changes more than its own cells, or legality asks more than
+        // whether a royal piece is attacked (and royal pieces facing each other).
+        let other_rules = !self.capture_rules.is_empty()
+            || self.forbid_checks
+            || self.facing_break
+            || self.game.moves_per_turn > 1
+            || self.game.custodian.is_some()
+            || self.effects.is_active()
+            || !self.transfers.is_empty()
+            || self.freeze.is_used();
+        self.read_shortcut = (0..players)
+            .map(|me| {
+                !other_rules
+                    && self
+                        .attack_plans
+                        .iter()
+                        .enumerate()
+                        .all(|(o, plan)| o == me || plan.forward_types == 0)
+            })
+            .collect();
         self.slider_lines = (0..players)
             .map(|me| {
                 let mut lines: Vec<(Vec3, u32)> = Vec::new();
@@ -586,10 +623,24 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
                 }
             }
             let ep_source = part.initial || part.legs.iter().any(|l| l.modes.contains('n'));
+            let modes = part.legs[0].modes.as_bytes();
+            let simple = (part.legs.len() == 1
+                && !part.vectors.is_empty()
+                && part.atom != crate::geometry::UNIVERSAL_ATOM
+                && modes.iter().all(|c| matches!(c, b'm' | b'c')))
+            .then(|| SimplePart {
+                moves: modes.contains(&b'm') || !modes.contains(&b'c'),
+                captures: super::movegen::may_capture(modes),
+                max_steps: match part.range {
+                    0 => usize::MAX,
+                    n => n as usize,
+                },
+            });
             PreparedPart {
                 part: part.clone(),
                 first,
                 ep_source,
+                simple,
             }
         })
         .collect();
