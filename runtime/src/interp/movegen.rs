@@ -664,10 +664,25 @@ impl Interpreter {
                 let Some(next) = self.step(current, v) else {
                     break;
                 };
+                if simple.lame && !self.leap_path_ok(pos, current, v, true, false) {
+                    break;
+                }
                 let occ = pos.cells[next];
                 if occ.is_empty() {
                     if onto_empty {
                         self.emit(pos, w, next, Move::NONE, out);
+                    }
+                    if simple.en_passant && !w.attacks {
+                        if let Some(&(_, victim)) =
+                            pos.en_passant.iter().find(|(target, _)| *target == next)
+                        {
+                            if !pos.cells[victim].is_empty()
+                                && (pos.cells[victim].owner() != w.owner
+                                    || self.control.captures_any)
+                            {
+                                self.emit(pos, w, next, victim as u16, out);
+                            }
+                        }
                     }
                 } else {
                     if simple.captures && self.can_take(w, occ, modes) {

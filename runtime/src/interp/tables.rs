@@ -136,11 +136,12 @@ pub(super) struct PreparedPart {
     pub first: Vec<Vec3>,
     /// Whether its moves create en-passant rights on the cells they pass.
     pub ep_source: bool,
-    /// For a plain one-leg leap or slide (modes `m` and `c` at most): how it is walked.
+    /// For a plain one-leg leap or slide: how it is walked.
     pub simple: Option<SimplePart>,
 }
 
-/// A one-leg leap or slide without special modes, walked without the general leg machinery.
+/// A one-leg leap or slide (modes `m`, `c`, `e`, `n` at most), walked without the general leg
+/// machinery.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SimplePart {
     /// Whether it moves onto empty cells.
@@ -149,6 +150,10 @@ pub(super) struct SimplePart {
     pub captures: bool,
     /// The most steps along a vector: 1 for a leaper.
     pub max_steps: usize,
+    /// Whether it captures en passant (`e`).
+    pub en_passant: bool,
+    /// Whether it is a lame leap (`n`): the cells it passes must be empty.
+    pub lame: bool,
 }
 
 /// A stacking move of a piece for a player: the cells it may climb onto, and onto which types.
@@ -627,10 +632,12 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
             let simple = (part.legs.len() == 1
                 && !part.vectors.is_empty()
                 && part.atom != crate::geometry::UNIVERSAL_ATOM
-                && modes.iter().all(|c| matches!(c, b'm' | b'c')))
+                && modes.iter().all(|c| matches!(c, b'm' | b'c' | b'e' | b'n')))
             .then(|| SimplePart {
-                moves: modes.contains(&b'm') || !modes.contains(&b'c'),
+                moves: modes.contains(&b'm') || !modes.iter().any(|c| matches!(c, b'c' | b'e')),
                 captures: super::movegen::may_capture(modes),
+                en_passant: modes.contains(&b'e'),
+                lame: modes.contains(&b'n') && part.range == 1,
                 max_steps: match part.range {
                     0 => usize::MAX,
                     n => n as usize,
