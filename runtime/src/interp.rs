@@ -68,6 +68,13 @@ impl Variant for Interpreter {
         self.legal_moves_of(position, moves);
     }
 
+    fn count_legal_moves(&self, position: &mut Position) -> u64 {
+        if self.immediate_outcome(position).is_some() {
+            return 0;
+        }
+        self.count_legal(position) as u64
+    }
+
     fn has_legal_move(&self, position: &mut Position) -> bool {
         self.immediate_outcome(position).is_none() && self.any_legal(position)
     }

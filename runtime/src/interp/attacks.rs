@@ -1,6 +1,7 @@
 //! Attack detection by looking outwards from the attacked cell: for each single-leg move part of each
-//! piece type, step backwards along its vectors and see whether such a piece stands there. Multi-leg
-//! parts fall back to generating the moves of the pieces of that type.
+//! piece type (and each two-leg lame leap such as the xiangqi horse `mafsW`), step backwards along its
+//! vectors and see whether such a piece stands there. Other multi-leg parts fall back to generating the
+//! moves of the pieces of that type.
 
 use crate::model::{CellId, Vec3};
 
@@ -9,7 +10,7 @@ use super::position::Position;
 use super::tables::Interpreter;
 
 /// How one attack vector is checked from the attacked cell.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) enum ProbeKind {
     /// A leap, possibly lame (`n`) or must-jump (`j`).
     Leap { lame: bool, jump: bool },
@@ -19,17 +20,30 @@ pub(super) enum ProbeKind {
     Hop,
     /// A grasshopper hop (`g`).
     Grasshop,
+    /// A two-leg leap whose first leg (`first`, lame/jump flags) must end on an empty cell, the second
+    /// (`forward`) being a leap with the given lame/jump flags.
+    Lame {
+        first: Vec3,
+        first_lame: bool,
+        first_jump: bool,
+        lame: bool,
+        jump: bool,
+    },
 }
 
 /// One attack vector of one piece type, seen from the attacked cell.
 #[derive(Clone, Debug)]
 pub(super) struct Probe {
     piece: usize,
+    /// The piece types (as bits) the probe looks for: `piece`, and the types of merged probes.
+    pieces: u64,
     forward: Vec3,
     back: Vec3,
     kind: ProbeKind,
     initial: bool,
     from_zone: Option<usize>,
+    /// The zone the piece may not leave (`confined`): it attacks only cells inside.
+    confined: Option<usize>,
 }
 
 /// Everything needed to decide whether a player attacks a cell: probes for single-leg parts, and the
@@ -37,7 +51,7 @@ pub(super) struct Probe {
 #[derive(Clone, Debug, Default)]
 pub(super) struct AttackPlan {
     probes: Vec<Probe>,
-    forward_types: u64,
+    pub(super) forward_types: u64,
     /// Per piece type: how far (in cells, along any axis) its forward-generated attacks reach, or
     /// `i32::MAX` when they slide; attackers farther from the cell are skipped.
     reach: Vec<i32>,
@@ -63,12 +77,21 @@ impl Interpreter {
                             if !may_capture(modes) && legs.len() == 1 {
                                 continue;
                             }
+                            let confined = self.pieces[piece].confined;
+                            let plain_setting = !part.part.vectors.is_empty()
+                                && prepared.within.is_none()
+                                && prepared.condition.is_none()
+                                && prepared.boards.is_empty();
+                            if legs.len() == 2 && plain_setting {
+                                if let Some(lame) =
+                                    self.lame_probes(part, piece, prepared, confined)
+                                {
+                                    plan.probes.extend(lame);
+                                    continue;
+                                }
+                            }
                             if legs.len() != 1
-                                || part.part.vectors.is_empty()
-                                || prepared.within.is_some()
-                                || prepared.condition.is_some()
-                                || !prepared.boards.is_empty()
-                                || self.pieces[piece].confined.is_some()
+                                || !plain_setting
                                 || modes.iter().any(|c| matches!(c, b'o' | b'u' | b't'))
                             {
                                 plan.forward_types |= 1 << piece;
@@ -95,48 +118,173 @@ impl Interpreter {
                             for &v in &part.first {
                                 plan.probes.push(Probe {
                                     piece,
+                                    pieces: 1 << piece,
                                     forward: v,
                                     back: [-v[0], -v[1], -v[2]],
                                     kind: kind.clone(),
                                     initial: part.part.initial,
                                     from_zone: prepared.from_zone,
+                                    confined,
                                 });
                             }
                         }
                     }
                 }
+                plan.probes = merge_probes(std::mem::take(&mut plan.probes));
                 plan
             })
             .collect()
     }
 
+    /// The probes of a two-leg part that is a lame leap: a first leg of one step that must end on an
+    /// empty cell (modes `m`, `n`, `j` only), then a leap that may capture (modes `m`, `c`, `n`, `j`).
+    /// Returns `None` when the part is not of that form; an empty list when it cannot capture.
+    fn lame_probes(
+        &self,
+        part: &super::tables::PreparedPart,
+        piece: usize,
+        prepared: &super::tables::PreparedMoves,
+        confined: Option<usize>,
+    ) -> Option<Vec<Probe>> {
+        let legs = &part.part.legs;
+        let first_modes = legs[0].modes.as_bytes();
+        let last_modes = legs[1].modes.as_bytes();
+        if part.part.range != 1
+            || !first_modes.iter().all(|c| matches!(c, b'm' | b'n' | b'j'))
+            || !last_modes
+                .iter()
+                .all(|c| matches!(c, b'm' | b'c' | b'n' | b'j'))
+        {
+            return None;
+        }
+        if !may_capture(last_modes) {
+            return Some(Vec::new());
+        }
+        let mut probes: Vec<Probe> = Vec::new();
+        for &first in &part.first {
+            // The same continuations as the walk (`movegen::walk`) tries.
+            let base = part
+                .part
+                .vectors
+                .iter()
+                .copied()
+                .find(|b| super::movegen::same_family(*b, first))
+                .unwrap_or(part.part.vectors[0]);
+            let (candidates, straight) =
+                crate::geometry::continuation_candidates(base, self.game.dimensions);
+            for c in candidates {
+                if !crate::geometry::continuation_selects(&legs[1].directions, first, c, straight) {
+                    continue;
+                }
+                let kind = ProbeKind::Lame {
+                    first,
+                    first_lame: first_modes.contains(&b'n'),
+                    first_jump: first_modes.contains(&b'j'),
+                    lame: last_modes.contains(&b'n'),
+                    jump: last_modes.contains(&b'j'),
+                };
+                if probes.iter().any(|p| {
+                    p.forward == c
+                        && matches!(p.kind, ProbeKind::Lame { first: f, .. } if f == first)
+                }) {
+                    continue;
+                }
+                probes.push(Probe {
+                    piece,
+                    pieces: 1 << piece,
+                    forward: c,
+                    back: [-c[0], -c[1], -c[2]],
+                    kind,
+                    initial: part.part.initial,
+                    from_zone: prepared.from_zone,
+                    confined,
+                });
+            }
+        }
+        Some(probes)
+    }
+
     /// Tells whether a piece of `by` attacks `cell`.
     pub(super) fn cell_attacked(&self, pos: &Position, cell: CellId, by: usize) -> bool {
+        self.cell_attacked_reading(pos, cell, by, &mut |_| {})
+    }
+
+    /// Like [`Interpreter::cell_attacked`], telling `read` every cell the answer depends on (when
+    /// the player's plan needs no forward generation, see `AttackPlan::forward_types`): the answer
+    /// stays the same while none of those cells changes.
+    #[inline]
+    pub(super) fn cell_attacked_reading(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        by: usize,
+        read: &mut impl FnMut(CellId),
+    ) -> bool {
         let Some(plan) = self.attack_plans.get(by) else {
             return false;
         };
         for probe in &plan.probes {
+            if probe.confined.is_some_and(|z| !self.in_zone(z, by, cell)) {
+                continue;
+            }
             let attacker = |c: CellId| {
                 let occ = pos.cells[c];
                 !occ.is_empty()
                     && occ.owner() == by
-                    && occ.piece() == probe.piece
+                    && probe.pieces & (1 << occ.piece()) != 0
                     && (!probe.initial || occ.is_virgin())
                     && probe.from_zone.is_none_or(|z| self.in_zone(z, by, c))
             };
             let found = match probe.kind {
                 ProbeKind::Leap { lame, jump } => match self.step(cell, probe.back) {
                     Some(from) => {
-                        attacker(from) && self.leap_path_ok(pos, from, probe.forward, lame, jump)
+                        read(from);
+                        attacker(from)
+                            && self.path_ok_reading(pos, from, probe.forward, lame, jump, read)
                     }
                     None => false,
                 },
-                ProbeKind::Ride(max) => self.rider_attacks(pos, cell, probe.back, max, &attacker),
+                ProbeKind::Lame {
+                    first,
+                    first_lame,
+                    first_jump,
+                    lame,
+                    jump,
+                } => {
+                    let back = [-first[0], -first[1], -first[2]];
+                    match self
+                        .step(cell, probe.back)
+                        .and_then(|mid| Some((mid, self.step(mid, back)?)))
+                    {
+                        Some((mid, from)) => {
+                            read(from);
+                            attacker(from) && {
+                                read(mid);
+                                pos.cells[mid].is_empty()
+                                    && self.path_ok_reading(
+                                        pos, from, first, first_lame, first_jump, read,
+                                    )
+                                    && self.path_ok_reading(
+                                        pos,
+                                        mid,
+                                        probe.forward,
+                                        lame,
+                                        jump,
+                                        read,
+                                    )
+                            }
+                        }
+                        None => false,
+                    }
+                }
+                ProbeKind::Ride(max) => {
+                    self.rider_attacks(pos, cell, probe.back, max, &attacker, read)
+                }
                 ProbeKind::Hop => {
-                    self.hopper_attacks(pos, cell, probe.back, false, probe.piece, &attacker)
+                    self.hopper_attacks(pos, cell, probe.back, false, probe.piece, &attacker, read)
                 }
                 ProbeKind::Grasshop => {
-                    self.hopper_attacks(pos, cell, probe.back, true, probe.piece, &attacker)
+                    self.hopper_attacks(pos, cell, probe.back, true, probe.piece, &attacker, read)
                 }
             };
             if found {
@@ -176,6 +324,7 @@ impl Interpreter {
         back: Vec3,
         max_steps: usize,
         attacker: &dyn Fn(CellId) -> bool,
+        read: &mut impl FnMut(CellId),
     ) -> bool {
         let mut current = cell;
         let mut steps = 0;
@@ -184,6 +333,7 @@ impl Interpreter {
             let Some(next) = self.step(current, back) else {
                 return false;
             };
+            read(next);
             if !pos.cells[next].is_empty() {
                 return attacker(next);
             }
@@ -193,6 +343,7 @@ impl Interpreter {
     }
 
     /// Cannon (`p`) and grasshopper (`g`) attacks, seen from the target: a screen, then the attacker.
+    #[allow(clippy::too_many_arguments)]
     fn hopper_attacks(
         &self,
         pos: &Position,
@@ -201,6 +352,7 @@ impl Interpreter {
         grasshopper: bool,
         piece: usize,
         attacker: &dyn Fn(CellId) -> bool,
+        read: &mut impl FnMut(CellId),
     ) -> bool {
         let mut current = cell;
         // Find the screen: right behind the target for a grasshopper, the first piece for a cannon.
@@ -208,6 +360,7 @@ impl Interpreter {
             let Some(next) = self.step(current, back) else {
                 return false;
             };
+            read(next);
             if !pos.cells[next].is_empty() {
                 break next;
             }
@@ -227,12 +380,36 @@ impl Interpreter {
             let Some(next) = self.step(current, back) else {
                 return false;
             };
+            read(next);
             if !pos.cells[next].is_empty() {
                 return attacker(next);
             }
             current = next;
         }
     }
+}
+
+/// Merges probes that look along the same vector in the same way for different piece types (a rook's
+/// and a queen's slide), keeping the first one's place. Hops stay apart: their screens depend on the
+/// piece type (`cannot_hop`).
+fn merge_probes(probes: Vec<Probe>) -> Vec<Probe> {
+    let mut merged: Vec<Probe> = Vec::with_capacity(probes.len());
+    for probe in probes {
+        let hop = matches!(probe.kind, ProbeKind::Hop | ProbeKind::Grasshop);
+        let same = merged.iter_mut().find(|m| {
+            !hop && m.back == probe.back
+                && m.forward == probe.forward
+                && m.kind == probe.kind
+                && m.initial == probe.initial
+                && m.from_zone == probe.from_zone
+                && m.confined == probe.confined
+        });
+        match same {
+            Some(m) => m.pieces |= probe.pieces,
+            None => merged.push(probe),
+        }
+    }
+    merged
 }
 
 /// How far a move part can reach along any axis: the sum over its legs of the atom's largest step (a

@@ -7,11 +7,18 @@ use crate::model::{CellId, Vec3};
 use super::position::{Move, MoveKind, Occupant, Position};
 use super::tables::{Interpreter, PreparedPart};
 
-/// What the legality shortcut knows about a position: the cells whose piece may be pinned to a
-/// royal piece (every other ordinary move of a non-royal piece is legal).
-struct Shortcut {
-    pinnable: Vec<CellId>,
+/// What the legality shortcut knows about a position.
+enum Shortcut {
+    /// The cells whose piece may be pinned to a royal piece (every other ordinary move of a non-royal
+    /// piece is legal).
+    Pins(Vec<CellId>),
+    /// The cells (one bit each) the royal-safety test reads, royal and facing pieces' cells included:
+    /// an ordinary move that changes none of them leaves the answer as it was (safe).
+    Reads([u64; READ_WORDS]),
 }
+
+/// Words of the read set: boards of more cells do without [`Shortcut::Reads`].
+const READ_WORDS: usize = 8;
 
 /// What a walk is generating for.
 struct Walk<'a> {
@@ -31,11 +38,40 @@ struct Walk<'a> {
     hurdle: std::cell::Cell<u16>,
 }
 
+thread_local! {
+    /// Move lists to reuse, so that generating moves does not allocate at every node.
+    static SCRATCH: std::cell::RefCell<Vec<Vec<Move>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with an empty move list borrowed from a per-thread pool (calls may nest).
+pub(super) fn with_scratch<R>(f: impl FnOnce(&mut Vec<Move>) -> R) -> R {
+    let mut list = SCRATCH
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_default();
+    list.clear();
+    let result = f(&mut list);
+    SCRATCH.with(|pool| pool.borrow_mut().push(list));
+    result
+}
+
 impl Interpreter {
     /// Appends the legal moves of the side to move.
     pub(super) fn generate_legal(&self, pos: &mut Position, out: &mut Vec<Move>) {
-        let mut pseudo = Vec::new();
-        self.generate_pseudo(pos, &mut pseudo);
+        with_scratch(|pseudo| self.generate_legal_from(pos, pseudo, out));
+    }
+
+    /// Counts the legal moves of the side to move.
+    pub(super) fn count_legal(&self, pos: &mut Position) -> usize {
+        with_scratch(|out| {
+            self.generate_legal(pos, out);
+            out.len()
+        })
+    }
+
+    /// [`Interpreter::generate_legal`] with a list for the pseudo-legal moves.
+    fn generate_legal_from(&self, pos: &mut Position, pseudo: &mut Vec<Move>, out: &mut Vec<Move>) {
+        self.generate_pseudo(pos, pseudo);
+        let pseudo = &*pseudo;
         if self.must_capture {
             let captures: Vec<Move> = pseudo
                 .iter()
@@ -52,7 +88,7 @@ impl Interpreter {
             }
         }
         let shortcut = self.legality_shortcut(pos);
-        for mv in pseudo {
+        for &mv in pseudo {
             let safe = shortcut
                 .as_ref()
                 .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
@@ -68,10 +104,17 @@ impl Interpreter {
     /// when every move must be tested by playing it.
     fn legality_shortcut(&self, pos: &Position) -> Option<Shortcut> {
         let side = pos.side;
-        if !self.royal_check
-            || !self.plain_attackers.get(side).copied().unwrap_or(false)
-            || self.royal_attacked(pos, side)
-        {
+        if !self.royal_check {
+            return None;
+        }
+        if !self.plain_attackers.get(side).copied().unwrap_or(false) {
+            return if self.read_shortcut.get(side).copied().unwrap_or(false) {
+                self.read_set(pos)
+            } else {
+                None
+            };
+        }
+        if self.royal_attacked(pos, side) {
             return None;
         }
         // From each royal piece along each line an enemy slider could use: the first piece, when the
@@ -105,11 +148,60 @@ impl Interpreter {
                 }
             }
         }
-        Some(Shortcut { pinnable })
+        Some(Shortcut::Pins(pinnable))
+    }
+
+    /// The cells the royal-safety test of the side to move reads (see [`Shortcut::Reads`]), when it
+    /// is not in check and no royal pieces face each other; `None` otherwise.
+    fn read_set(&self, pos: &Position) -> Option<Shortcut> {
+        let side = pos.side;
+        if pos.cells.len() > READ_WORDS * 64 {
+            return None;
+        }
+        let mut bits = [0u64; READ_WORDS];
+        let mut mark = |c: CellId| bits[c / 64] |= 1 << (c % 64);
+        for (cell, occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != side || !self.pieces[occ.piece()].royal {
+                continue;
+            }
+            mark(cell);
+            for o in self.opponents(side) {
+                if self.cell_attacked_reading(pos, cell, o, &mut mark) {
+                    return None;
+                }
+            }
+        }
+        if self.facing {
+            // As `royals_facing`: from each facing piece up the file and along the rank.
+            for (cell, occ) in pos.cells.iter().enumerate() {
+                if occ.is_empty() || !self.pieces[occ.piece()].facing_illegal {
+                    continue;
+                }
+                mark(cell);
+                for dir in [[0, 1, 0], [1, 0, 0]] {
+                    let mut current = cell;
+                    while let Some(next) = self.step(current, dir) {
+                        mark(next);
+                        let other = pos.cells[next];
+                        if !other.is_empty() {
+                            if self.pieces[other.piece()].facing_illegal
+                                && other.owner() != occ.owner()
+                            {
+                                return None;
+                            }
+                            break;
+                        }
+                        current = next;
+                    }
+                }
+            }
+        }
+        Some(Shortcut::Reads(bits))
     }
 
     /// Whether a move surely leaves the mover's royal pieces unattacked (see `legality_shortcut`):
-    /// an ordinary move of a non-royal piece that could not be pinned.
+    /// an ordinary move of a non-royal piece that could not be pinned, or that changes no cell the
+    /// safety test reads.
     fn cannot_expose(&self, pos: &Position, mv: Move, shortcut: &Shortcut) -> bool {
         if mv.kind != MoveKind::Normal
             || mv.aux != Move::NONE
@@ -119,22 +211,35 @@ impl Interpreter {
             return false;
         }
         let from = mv.from as usize;
-        let moving = pos.cells[from];
-        !moving.is_empty()
-            && !self.pieces[moving.piece()].royal
-            && !shortcut.pinnable.contains(&from)
+        match shortcut {
+            Shortcut::Pins(pinnable) => {
+                let moving = pos.cells[from];
+                !moving.is_empty()
+                    && !self.pieces[moving.piece()].royal
+                    && !pinnable.contains(&from)
+            }
+            Shortcut::Reads(bits) => {
+                let to = mv.to as usize;
+                let read = |c: usize| bits[c / 64] & (1 << (c % 64)) != 0;
+                !mv.stack
+                    && (mv.piece == 0 || !self.pieces[mv.piece as usize - 1].royal)
+                    && !read(from)
+                    && !read(to)
+            }
+        }
     }
 
     /// Whether the side to move has a legal move, stopping at the first.
     pub(super) fn any_legal(&self, pos: &mut Position) -> bool {
-        let mut pseudo = Vec::new();
-        self.generate_pseudo(pos, &mut pseudo);
-        let shortcut = self.legality_shortcut(pos);
-        pseudo.into_iter().any(|mv| {
-            shortcut
-                .as_ref()
-                .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut))
-                || self.is_legal(pos, mv)
+        with_scratch(|pseudo| {
+            self.generate_pseudo(pos, pseudo);
+            let shortcut = self.legality_shortcut(pos);
+            pseudo.iter().any(|&mv| {
+                shortcut
+                    .as_ref()
+                    .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut))
+                    || self.is_legal(pos, mv)
+            })
         })
     }
 
@@ -362,6 +467,22 @@ impl Interpreter {
                 if part.part.vectors.is_empty() {
                     continue; // castling `O` is generated by castle rules
                 }
+                if let Some(simple) = part.simple.filter(|_| prepared.within.is_none()) {
+                    let walk = Walk {
+                        origin: cell,
+                        mover: frame,
+                        owner,
+                        piece,
+                        part,
+                        base: part.part.vectors[0],
+                        within: None,
+                        attacks,
+                        per_move,
+                        hurdle: std::cell::Cell::new(Move::NONE),
+                    };
+                    self.walk_simple(pos, &walk, simple, out);
+                    continue;
+                }
                 for &first in &part.first {
                     let base = part
                         .part
@@ -523,6 +644,57 @@ impl Interpreter {
         }
     }
 
+    /// A plain one-leg leap or slide: the moves `walk` finds for it, in the same order.
+    fn walk_simple(
+        &self,
+        pos: &Position,
+        w: &Walk,
+        simple: super::tables::SimplePart,
+        out: &mut Vec<Move>,
+    ) {
+        let modes = w.part.part.legs[0].modes.as_bytes();
+        let onto_empty = if w.attacks {
+            simple.captures
+        } else {
+            simple.moves
+        };
+        for &v in &w.part.first {
+            let mut current = w.origin;
+            for _ in 0..simple.max_steps {
+                let Some(next) = self.step(current, v) else {
+                    break;
+                };
+                if simple.lame && !self.leap_path_ok(pos, current, v, true, false) {
+                    break;
+                }
+                let occ = pos.cells[next];
+                if occ.is_empty() {
+                    if onto_empty {
+                        self.emit(pos, w, next, Move::NONE, out);
+                    }
+                    if simple.en_passant && !w.attacks {
+                        if let Some(&(_, victim)) =
+                            pos.en_passant.iter().find(|(target, _)| *target == next)
+                        {
+                            if !pos.cells[victim].is_empty()
+                                && (pos.cells[victim].owner() != w.owner
+                                    || self.control.captures_any)
+                            {
+                                self.emit(pos, w, next, victim as u16, out);
+                            }
+                        }
+                    }
+                } else {
+                    if simple.captures && self.can_take(w, occ, modes) {
+                        self.emit(pos, w, next, Move::NONE, out);
+                    }
+                    break;
+                }
+                current = next;
+            }
+        }
+    }
+
     /// The universal leaper `U`: to any other cell of its board.
     #[allow(clippy::too_many_arguments)]
     fn universal(
@@ -638,16 +810,48 @@ impl Interpreter {
         lame: bool,
         jump: bool,
     ) -> bool {
+        self.path_ok_reading(pos, from, v, lame, jump, &mut |_| {})
+    }
+
+    /// [`Interpreter::leap_path_ok`], telling `read` the cells it looks at. The path is
+    /// `geometry::lame_path`, walked without building it.
+    #[inline]
+    pub(super) fn path_ok_reading(
+        &self,
+        pos: &Position,
+        from: CellId,
+        v: Vec3,
+        lame: bool,
+        jump: bool,
+        read: &mut impl FnMut(CellId),
+    ) -> bool {
         if !lame && !jump {
             return true;
         }
-        let path = crate::geometry::lame_path(v);
-        if path.is_empty() {
+        let abs = v.map(i32::abs);
+        let max = abs[0].max(abs[1]).max(abs[2]);
+        let straight = abs.iter().all(|&c| c == 0 || c == max);
+        let mut blocked = |d: Vec3| match self.step(from, d) {
+            Some(c) => {
+                read(c);
+                !pos.cells[c].is_empty()
+            }
+            None => true,
+        };
+        let (empty_path, occupied) = if straight {
+            (
+                max <= 1,
+                (1..max).any(|k| blocked(v.map(|c| c.signum() * k))),
+            )
+        } else {
+            let axis = (0..3).max_by_key(|&i| abs[i]).unwrap_or(0);
+            let mut d = [0; 3];
+            d[axis] = v[axis].signum();
+            (false, blocked(d))
+        };
+        if empty_path {
             return !jump;
         }
-        let occupied = path
-            .iter()
-            .any(|&d| self.step(from, d).is_none_or(|c| !pos.cells[c].is_empty()));
         if lame {
             !occupied
         } else {
@@ -1090,7 +1294,7 @@ impl Interpreter {
 }
 
 /// Whether a first-leg vector belongs to a base atom's family (same multiset of absolute components).
-fn same_family(base: Vec3, v: Vec3) -> bool {
+pub(super) fn same_family(base: Vec3, v: Vec3) -> bool {
     let mut a = base.map(i32::abs);
     let mut b = v.map(i32::abs);
     a.sort_unstable();

@@ -41,6 +41,9 @@ pub struct Interpreter {
     /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
     /// moves, conditions), which allows the legality shortcut.
     pub(super) plain_attackers: Vec<bool>,
+    /// Per player: whether the legality shortcut may use the cells the royal-safety test reads (every
+    /// enemy attack is found by probes, and moves change only their own cells).
+    pub(super) read_shortcut: Vec<bool>,
     /// Per player: the enemy slide directions and their ranges, for the legality shortcut.
     pub(super) slider_lines: Vec<Vec<(Vec3, u32)>>,
     /// Piece types (as bits) for which having moved matters: initial moves, castling, gating.
@@ -135,6 +138,24 @@ pub(super) struct PreparedPart {
     pub first: Vec<Vec3>,
     /// Whether its moves create en-passant rights on the cells they pass.
     pub ep_source: bool,
+    /// For a plain one-leg leap or slide: how it is walked.
+    pub simple: Option<SimplePart>,
+}
+
+/// A one-leg leap or slide (modes `m`, `c`, `e`, `n` at most), walked without the general leg
+/// machinery.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SimplePart {
+    /// Whether it moves onto empty cells.
+    pub moves: bool,
+    /// Whether it captures (and attacks).
+    pub captures: bool,
+    /// The most steps along a vector: 1 for a leaper.
+    pub max_steps: usize,
+    /// Whether it captures en passant (`e`).
+    pub en_passant: bool,
+    /// Whether it is a lame leap (`n`): the cells it passes must be empty.
+    pub lame: bool,
 }
 
 /// A stacking move of a piece for a player: the cells it may climb onto, and onto which types.
@@ -326,6 +347,7 @@ impl Interpreter {
                     .as_deref()
                     .is_some_and(|t| t.contains("{captures}")),
             plain_attackers: Vec::new(),
+            read_shortcut: Vec::new(),
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),
             virgin_matters: 0,
@@ -450,6 +472,26 @@ impl Interpreter {
                         })
                 })
                 .collect();
+        // Rules under which a move changes more than its own cells, or legality asks more than
+        // whether a royal piece is attacked (and royal pieces facing each other).
+        let other_rules = !self.capture_rules.is_empty()
+            || self.forbid_checks
+            || self.facing_break
+            || self.game.moves_per_turn > 1
+            || self.game.custodian.is_some()
+            || self.effects.is_active()
+            || !self.transfers.is_empty()
+            || self.freeze.is_used();
+        self.read_shortcut = (0..players)
+            .map(|me| {
+                !other_rules
+                    && self
+                        .attack_plans
+                        .iter()
+                        .enumerate()
+                        .all(|(o, plan)| o == me || plan.forward_types == 0)
+            })
+            .collect();
         self.slider_lines = (0..players)
             .map(|me| {
                 let mut lines: Vec<(Vec3, u32)> = Vec::new();
@@ -618,10 +660,26 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
                 }
             }
             let ep_source = part.initial || part.legs.iter().any(|l| l.modes.contains('n'));
+            let modes = part.legs[0].modes.as_bytes();
+            let simple = (part.legs.len() == 1
+                && !part.vectors.is_empty()
+                && part.atom != crate::geometry::UNIVERSAL_ATOM
+                && modes.iter().all(|c| matches!(c, b'm' | b'c' | b'e' | b'n')))
+            .then(|| SimplePart {
+                moves: modes.contains(&b'm') || !modes.iter().any(|c| matches!(c, b'c' | b'e')),
+                captures: super::movegen::may_capture(modes),
+                en_passant: modes.contains(&b'e'),
+                lame: modes.contains(&b'n') && part.range == 1,
+                max_steps: match part.range {
+                    0 => usize::MAX,
+                    n => n as usize,
+                },
+            });
             PreparedPart {
                 part: part.clone(),
                 first,
                 ep_source,
+                simple,
             }
         })
         .collect();
