@@ -44,6 +44,26 @@ struct Case {
     main: bool,
 }
 
+/// Lords and Vassals §7: 5 lords or 5 vassals captured, no legal move, repetition, the no-capture limit.
+const LORDS_AND_VASSALS_RESULTS: &[&str] = &[
+    "captures",
+    "no moves",
+    "no_moves",
+    "repetition",
+    "move rule",
+];
+
+/// BacCanCat §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
+/// D2 repetition, D3 inactivity (move rule).
+const BACCANCAT_RESULTS: &[&str] = &[
+    "last_survivor",
+    "formation",
+    "flag",
+    "stalemate",
+    "repetition",
+    "move rule",
+];
+
 const CASES: &[Case] = &[
     Case {
         stem: "team-mate-chess",
@@ -62,27 +82,14 @@ const CASES: &[Case] = &[
     Case {
         stem: "lords-and-vassals",
         setups: &["setup=seeded"],
-        // §7: 5 lords or 5 vassals captured, no legal move, repetition, the no-capture limit.
-        allowed: &[
-            "captures",
-            "no moves",
-            "no_moves",
-            "repetition",
-            "move rule",
-        ],
+        allowed: LORDS_AND_VASSALS_RESULTS,
         compiled: game_lords_and_vassals::engine,
         main: true,
     },
     Case {
         stem: "lords-and-vassals",
         setups: &["setup=fixed"],
-        allowed: &[
-            "captures",
-            "no moves",
-            "no_moves",
-            "repetition",
-            "move rule",
-        ],
+        allowed: LORDS_AND_VASSALS_RESULTS,
         compiled: game_lords_and_vassals::engine,
         main: false,
     },
@@ -98,64 +105,28 @@ const CASES: &[Case] = &[
     Case {
         stem: "baccancat",
         setups: &["subvariant=1"],
-        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
-        // D2 repetition, D3 inactivity (move rule).
-        allowed: &[
-            "last_survivor",
-            "formation",
-            "flag",
-            "stalemate",
-            "repetition",
-            "move rule",
-        ],
+        allowed: BACCANCAT_RESULTS,
         compiled: game_baccancat::engine,
         main: true,
     },
     Case {
         stem: "baccancat",
         setups: &["subvariant=2"],
-        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
-        // D2 repetition, D3 inactivity (move rule).
-        allowed: &[
-            "last_survivor",
-            "formation",
-            "flag",
-            "stalemate",
-            "repetition",
-            "move rule",
-        ],
+        allowed: BACCANCAT_RESULTS,
         compiled: game_baccancat::engine,
         main: false,
     },
     Case {
         stem: "baccancat",
         setups: &["subvariant=3"],
-        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
-        // D2 repetition, D3 inactivity (move rule).
-        allowed: &[
-            "last_survivor",
-            "formation",
-            "flag",
-            "stalemate",
-            "repetition",
-            "move rule",
-        ],
+        allowed: BACCANCAT_RESULTS,
         compiled: game_baccancat::engine,
         main: false,
     },
     Case {
         stem: "baccancat",
         setups: &["subvariant=4"],
-        // §7: W1 last survivor, W2 marriage (formation), W3 exhausted reserve (flag), D1 stalemate,
-        // D2 repetition, D3 inactivity (move rule).
-        allowed: &[
-            "last_survivor",
-            "formation",
-            "flag",
-            "stalemate",
-            "repetition",
-            "move rule",
-        ],
+        allowed: BACCANCAT_RESULTS,
         compiled: game_baccancat::engine,
         main: false,
     },

@@ -117,6 +117,15 @@ impl OptionInfo {
         values == ["off", "on"]
     }
 
+    /// Whether the option takes one of a listed set of values (not a range or free text).
+    pub fn is_listed(&self) -> bool {
+        !self.values.is_empty()
+            && self
+                .values
+                .iter()
+                .all(|v| v != "text" && !v.starts_with("Range"))
+    }
+
     /// The rule file's value for a value a user interface sends: `1`/`true` and `0`/`false` name the
     /// two states of a switch; anything else is taken as it is.
     pub fn value_from(&self, text: &str) -> String {

@@ -23,17 +23,13 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 /// The `option name ...` line of one of the game's options: a switch is a check box, a listed set of
 /// values a combo box, anything else a string.
 fn option_line(option: &super::OptionInfo) -> String {
-    let listed = option
-        .values
-        .iter()
-        .all(|v| v != "text" && !v.starts_with("Range"));
     if option.is_switch() {
         format!(
             "option name {} type check default {}",
             option.title,
             option.default == "on"
         )
-    } else if listed && !option.values.is_empty() {
+    } else if option.is_listed() {
         let vars: Vec<String> = option.values.iter().map(|v| format!("var {v}")).collect();
         format!(
             "option name {} type combo default {} {}",

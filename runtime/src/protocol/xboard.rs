@@ -93,11 +93,7 @@ pub fn option_feature(option: &super::OptionInfo) -> String {
         let on = u8::from(option.default == "on");
         return format!("{} -check {on}", option.title);
     }
-    let listed = option
-        .values
-        .iter()
-        .all(|v| v != "text" && !v.starts_with("Range"));
-    if listed && !option.values.is_empty() {
+    if option.is_listed() {
         let values: Vec<String> = option
             .values
             .iter()
