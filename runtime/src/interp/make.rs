@@ -136,6 +136,7 @@ impl Interpreter {
             turn_moves: pos.turn_moves,
             eliminated: pos.eliminated,
             dropped_among: pos.dropped_among,
+            mated_by: pos.mated_by,
             stacks: pos.stacks.clone(),
             captured: pos.captured.clone(),
             reset_in_turn: pos.reset_in_turn,
@@ -365,6 +366,7 @@ impl Interpreter {
         pos.turn_moves = undo.turn_moves;
         pos.eliminated = undo.eliminated;
         pos.dropped_among = undo.dropped_among;
+        pos.mated_by = undo.mated_by;
         pos.stacks = undo.stacks;
         pos.captured = undo.captured;
         pos.reset_in_turn = undo.reset_in_turn;

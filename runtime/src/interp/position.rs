@@ -132,6 +132,10 @@ pub struct Position {
     /// For each eliminated player, how many players were in the game when he dropped out (himself
     /// and those eliminated with him included), for scoring.
     pub dropped_among: [u8; MAX_PLAYERS],
+    /// For each player checkmated by another (games that go on after a checkmate), the mater plus
+    /// one; 0 for a player not checkmated. Checkmates delivered and the order of the checkmates
+    /// (with `dropped_among`) follow from it.
+    pub mated_by: [u8; MAX_PLAYERS],
     /// Pieces under the top piece of a cell (stacks), as (cell, piece below).
     pub stacks: Vec<(CellId, Occupant)>,
     /// Capture counters, in games that count captures: enemy pieces each player removed by his own
@@ -160,6 +164,7 @@ impl Position {
             turn_moves: 0,
             eliminated: 0,
             dropped_among: [0; MAX_PLAYERS],
+            mated_by: [0; MAX_PLAYERS],
             stacks: Vec::new(),
             captured: Vec::new(),
             reset_in_turn: false,
@@ -259,6 +264,7 @@ pub struct Undo {
     pub(super) turn_moves: u32,
     pub(super) eliminated: u32,
     pub(super) dropped_among: [u8; MAX_PLAYERS],
+    pub(super) mated_by: [u8; MAX_PLAYERS],
     pub(super) stacks: Vec<(CellId, Occupant)>,
     pub(super) captured: Vec<u32>,
     pub(super) reset_in_turn: bool,
