@@ -207,6 +207,29 @@ pub fn parse_random_args(args: &[String]) -> Result<(Vec<String>, RandomOptions)
     Ok((rest, options))
 }
 
+/// A ranking as people write it: `1 Protestant, 2 Catholic, 3-4 Byzantine Islamic`.
+pub fn ranking_text(places: &[(usize, usize)], name: &dyn Fn(usize) -> String) -> String {
+    let mut order: Vec<usize> = (0..places.len()).collect();
+    order.sort_by_key(|&p| places[p]);
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let (first, last) = places[order[i]];
+        let mut names = Vec::new();
+        while i < order.len() && places[order[i]] == (first, last) {
+            names.push(name(order[i]));
+            i += 1;
+        }
+        let place = if first == last {
+            first.to_string()
+        } else {
+            format!("{first}-{last}")
+        };
+        parts.push(format!("{place} {}", names.join(" ")));
+    }
+    parts.join(", ")
+}
+
 /// Plays random games (each legal move equally likely, from a SplitMix64 stream seeded with
 /// `options.seed`) to their end and prints one line per game with its result and length, then a
 /// summary: the same output for `vdl play --random` and a built engine's `random` command.
@@ -280,7 +303,12 @@ pub fn run_random_games<V: Variant>(
                 format!(", points {}", each.join(" "))
             })
             .unwrap_or_default();
-        let _ = writeln!(out, "game {game}: {text}, {plies} plies{points}");
+        let ranking = result
+            .as_ref()
+            .and_then(|r| variant.ranking(&position, r))
+            .map(|places| format!(", ranking {}", ranking_text(&places, &name)))
+            .unwrap_or_default();
+        let _ = writeln!(out, "game {game}: {text}, {plies} plies{points}{ranking}");
     }
     let summary: Vec<String> = players
         .iter()

@@ -76,7 +76,8 @@ impl Variant for Interpreter {
     }
 
     fn has_legal_move(&self, position: &mut Position) -> bool {
-        self.immediate_outcome(position).is_none() && self.any_legal(position)
+        self.immediate_outcome(position).is_none()
+            && (self.pass_when_stuck || self.any_legal(position))
     }
 
     fn legal_captures(&self, position: &mut Position, moves: &mut Vec<Move>) -> bool {
@@ -100,6 +101,10 @@ impl Variant for Interpreter {
 
     fn scores(&self, position: &Position, result: &GameResult) -> Option<Vec<f64>> {
         Interpreter::scores(self, position, result)
+    }
+
+    fn ranking(&self, position: &Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
+        Interpreter::ranking(self, position, result)
     }
 
     fn hash(&self, position: &Position) -> u64 {

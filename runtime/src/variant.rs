@@ -97,6 +97,13 @@ pub trait Variant {
         None
     }
 
+    /// The places of the players when the game ended with `result`, in games that rank them
+    /// (`ranking` in the end block): for each player, the first and last place he shares. `None`
+    /// for games without a ranking.
+    fn ranking(&self, _position: &Self::Position, _result: &GameResult) -> Option<Vec<(usize, usize)>> {
+        None
+    }
+
     /// Plays a move.
     fn make(&self, position: &mut Self::Position, mv: Self::Move) -> Self::Undo;
     /// Takes back a move played with [`Variant::make`].

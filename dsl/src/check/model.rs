@@ -67,6 +67,9 @@ impl Checker {
                     if let Some(scoring) = d.children.iter().find(|c| c.keyword == "scoring") {
                         game.scoring = scoring.children.clone();
                     }
+                    if let Some(ranking) = d.children.iter().find(|c| c.keyword == "ranking") {
+                        game.directives.push(ranking.clone());
+                    }
                 }
                 "rule" => game.rules.push(Rule {
                     name: word(d.arguments.first()),
@@ -74,7 +77,7 @@ impl Checker {
                 }),
                 "option" => game.options.push(build_option(d)),
                 "custodian" => game.custodian = Some(d.clone()),
-                "captures" | "transfer" => game.directives.push(d.clone()),
+                "captures" | "transfer" | "typemap" => game.directives.push(d.clone()),
                 "notation" => {
                     let template = |keyword: &str| {
                         d.children

@@ -34,13 +34,50 @@ pub(super) fn probing<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// What happens to a checkmated player's pieces, in the rule's order.
+/// The pieces a checkmate rule's statement is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Whose {
+    /// The checkmated player's pieces.
+    Checkmated,
+    /// The pieces of the player who delivered the checkmate.
+    Mater,
+    /// The mater's pieces that attacked the checkmated royal piece when the checkmate was found.
+    Delivering,
+}
+
+/// The type a transformed piece takes.
+#[derive(Clone, Debug)]
+enum Into {
+    /// One type for every transformed piece.
+    Piece(PieceId),
+    /// A `typemap`: types it does not list are left alone.
+    Map(Vec<(PieceId, PieceId)>),
+}
+
+/// What a checkmate does, one statement of the rule, in the rule's order.
 #[derive(Clone, Debug)]
 enum Effect {
     /// `remove all [PIECES] of checkmated` (no pieces: all of them): they leave the game.
     Remove(Vec<PieceId>),
     /// `send all of checkmated RESERVE`: every piece left goes into the reserve.
     Send(usize),
+    /// `transform all [PIECES] of WHOSE INTO` / `transform delivering by MAP`: pieces change type on
+    /// their cells (no pieces listed: all of them).
+    Transform(Whose, Vec<PieceId>, Into),
+    /// `convert checkmated mater`: the checkmated player's pieces change owner (and so use the new
+    /// owner's forward directions and zones).
+    Convert,
+    /// `eliminate checkmated`: the player leaves the game; his turns are skipped.
+    Eliminate,
+    /// `reset move_rule`: the move-rule count restarts.
+    ResetMoveRule,
+}
+
+/// A statement of a checkmate rule with its `when` condition.
+#[derive(Clone, Debug)]
+struct Step {
+    effect: Effect,
+    condition: Option<Expr>,
 }
 
 /// A promotion on capture: `transform mover PIECE from RESERVE` under the rule's conditions.
@@ -58,9 +95,11 @@ pub(super) struct Elimination {
     pub(super) enabled: bool,
     /// Whether the player about to move checkmates every player whose royal piece he attacks.
     attacked_at_turn_start: bool,
-    effects: Vec<Effect>,
-    /// Whether an elimination restarts the move-rule count.
-    resets: bool,
+    /// Whether a player with no legal move passes (`pass when_stuck`) rather than being eliminated
+    /// when in check.
+    pass_when_stuck: bool,
+    /// What a checkmate does, in the rule's order.
+    steps: Vec<Step>,
     /// Promotions on capture, in file order (the first that applies is played).
     pub(super) transforms: Vec<Transform>,
     /// Whether a promotion or transformation restarts the move-rule count (`on transform; reset
@@ -104,6 +143,56 @@ fn pieces_of(d: &Directive) -> Vec<PieceId> {
     out
 }
 
+/// The pairs of a `typemap` block named `name`: (from, to) for every type it maps.
+fn typemap(game: &Game, name: &str) -> Option<Vec<(PieceId, PieceId)>> {
+    let block = game.directives.iter().find(|d| {
+        d.keyword == "typemap" && d.arguments.first().is_some_and(|a| a.is_word(name))
+    })?;
+    let mut pairs = Vec::new();
+    for map in block.children.iter().filter(|c| c.keyword == "map") {
+        let pieces = pieces_of(map);
+        if let Some((&to, from)) = pieces.split_last() {
+            pairs.extend(from.iter().map(|&f| (f, to)));
+        }
+    }
+    Some(pairs)
+}
+
+/// Reads one statement of a checkmate rule (`on checkmate`).
+fn checkmate_effect(game: &Game, d: &Directive) -> Option<Effect> {
+    let w = words(d);
+    let whose = if w.contains(&"delivering") {
+        Whose::Delivering
+    } else if w.contains(&"mater") && d.keyword != "convert" {
+        Whose::Mater
+    } else {
+        Whose::Checkmated
+    };
+    match d.keyword.as_str() {
+        "remove" if whose == Whose::Checkmated && w.contains(&"all") => {
+            Some(Effect::Remove(pieces_of(d)))
+        }
+        "send" if w.contains(&"checkmated") => reserve_of(game, d).map(Effect::Send),
+        "transform" => {
+            let pieces = pieces_of(d);
+            if let Some(map) = w
+                .iter()
+                .position(|&x| x == "by")
+                .and_then(|i| w.get(i + 1))
+            {
+                Some(Effect::Transform(whose, pieces, Into::Map(typemap(game, map)?)))
+            } else {
+                let (&to, from) = pieces.split_last()?;
+                Some(Effect::Transform(whose, from.to_vec(), Into::Piece(to)))
+            }
+        }
+        "convert" if w.contains(&"checkmated") && w.contains(&"mater") => Some(Effect::Convert),
+        "eliminate" if w.contains(&"checkmated") => Some(Effect::Eliminate),
+        "reset" if w.contains(&"move_rule") => Some(Effect::ResetMoveRule),
+        _ => None,
+    }
+}
+
 impl Elimination {
     pub(super) fn from_game(game: &Game) -> Elimination {
         let mut e = Elimination {
@@ -112,6 +201,9 @@ impl Elimination {
                     && d.arguments
                         .first()
                         .is_some_and(|a| a.is_word("attacked_at_turn_start"))
+            }),
+            pass_when_stuck: game.turn.iter().any(|d| {
+                d.keyword == "pass" && d.arguments.iter().any(|a| a.is_word("when_stuck"))
             }),
             ..Elimination::default()
         };
@@ -124,19 +216,12 @@ impl Elimination {
                 })
             {
                 e.enabled = true;
-                for d in rule.statements.iter().filter(|d| d.condition.is_none()) {
-                    let w = words(d);
-                    match d.keyword.as_str() {
-                        "remove" if w.contains(&"checkmated") && w.first() == Some(&"all") => {
-                            e.effects.push(Effect::Remove(pieces_of(d)))
-                        }
-                        "send" if w.contains(&"checkmated") => {
-                            if let Some(r) = reserve_of(game, d) {
-                                e.effects.push(Effect::Send(r));
-                            }
-                        }
-                        "reset" if w.contains(&"move_rule") => e.resets = true,
-                        _ => {}
+                for d in &rule.statements {
+                    if let Some(effect) = checkmate_effect(game, d) {
+                        e.steps.push(Step {
+                            effect,
+                            condition: d.condition.clone(),
+                        });
                     }
                 }
             }
@@ -286,33 +371,120 @@ impl Interpreter {
         false
     }
 
-    /// Removes an eliminated player's pieces as the elimination rule says and marks him out.
-    fn eliminate(&self, pos: &mut Position, undo: &mut Undo, player: usize, among: usize) {
-        for effect in &self.elimination.effects {
-            for cell in 0..pos.cells.len() {
-                let occ = pos.cells[cell];
-                if occ.is_empty() || occ.owner() != player {
-                    continue;
-                }
-                match effect {
-                    Effect::Remove(types) => {
-                        if types.is_empty() || types.contains(&occ.piece()) {
+    /// Plays a checkmate of `victim` by `mater` (`None`: a player in check with no legal move, who
+    /// drops out by himself) as the checkmate rule says, statement by statement, and marks the
+    /// victim out. `delivering` are the cells of the mater's pieces that attacked the victim's royal
+    /// piece when the checkmate was found; `among` is how many players were in the game then.
+    fn checkmate(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        mater: Option<usize>,
+        victim: usize,
+        delivering: &[usize],
+        among: usize,
+    ) {
+        let owned_by = |pos: &Position, player: usize| -> Vec<usize> {
+            (0..pos.cells.len())
+                .filter(|&c| !pos.cells[c].is_empty() && pos.cells[c].owner() == player)
+                .collect()
+        };
+        let scope = super::conditions::Scope {
+            cell: 0,
+            owner: mater.unwrap_or(victim),
+            player: mater.unwrap_or(victim),
+            hurdle: None,
+        };
+        let mut out = false;
+        for step in &self.elimination.steps {
+            if step
+                .condition
+                .as_ref()
+                .is_some_and(|c| !self.condition_holds(pos, &scope, c))
+            {
+                continue;
+            }
+            match &step.effect {
+                Effect::Remove(types) => {
+                    for cell in owned_by(pos, victim) {
+                        if types.is_empty() || types.contains(&pos.cells[cell].piece()) {
                             self.put(pos, undo, cell, Occupant::EMPTY);
                         }
                     }
-                    Effect::Send(reserve) => {
-                        let row = self.reserve_row(pos, *reserve, player);
-                        Self::change_hand(pos, undo, row, occ.piece(), 1);
+                }
+                Effect::Send(reserve) => {
+                    let row = self.reserve_row(pos, *reserve, victim);
+                    for cell in owned_by(pos, victim) {
+                        Self::change_hand(pos, undo, row, pos.cells[cell].piece(), 1);
                         self.put(pos, undo, cell, Occupant::EMPTY);
                     }
                 }
+                Effect::Transform(whose, types, into) => {
+                    let (owner, cells) = match whose {
+                        Whose::Checkmated => (victim, owned_by(pos, victim)),
+                        Whose::Mater => match mater {
+                            Some(m) => (m, owned_by(pos, m)),
+                            None => continue,
+                        },
+                        Whose::Delivering => match mater {
+                            Some(m) => (m, delivering.to_vec()),
+                            None => continue,
+                        },
+                    };
+                    for cell in cells {
+                        let occ = pos.cells[cell];
+                        if occ.is_empty() || occ.owner() != owner {
+                            continue;
+                        }
+                        let piece = occ.piece();
+                        if !types.is_empty() && !types.contains(&piece) {
+                            continue;
+                        }
+                        let target = match into {
+                            Into::Piece(p) => Some(*p),
+                            Into::Map(pairs) => {
+                                pairs.iter().find(|(f, _)| *f == piece).map(|&(_, t)| t)
+                            }
+                        };
+                        if let Some(target) = target.filter(|&t| t != piece) {
+                            let new = Occupant::new(target, owner, false, true);
+                            self.put(pos, undo, cell, new);
+                        }
+                    }
+                }
+                Effect::Convert => {
+                    let Some(m) = mater else { continue };
+                    for cell in owned_by(pos, victim) {
+                        let occ = pos.cells[cell];
+                        let new = Occupant::new(occ.piece(), m, false, occ.is_promoted());
+                        self.put(pos, undo, cell, new);
+                    }
+                }
+                Effect::Eliminate => out = true,
+                Effect::ResetMoveRule => pos.halfmove = 0,
             }
         }
-        pos.eliminated |= 1 << player;
-        pos.dropped_among[player] = among as u8;
-        if self.elimination.resets {
-            pos.halfmove = 0;
+        if out || self.elimination.enabled {
+            pos.eliminated |= 1 << victim;
+            pos.dropped_among[victim] = among as u8;
+            pos.mated_by[victim] = mater.map_or(0, |m| m as u8 + 1);
         }
+    }
+
+    /// The cells of `by`'s pieces that attack `cell` (the pieces delivering a checkmate).
+    fn attackers_of(&self, pos: &Position, cell: usize, by: usize) -> Vec<usize> {
+        let mut attacks = Vec::new();
+        (0..pos.cells.len())
+            .filter(|&c| {
+                let occ = pos.cells[c];
+                if occ.is_empty() || occ.owner() != by {
+                    return false;
+                }
+                attacks.clear();
+                self.piece_moves(pos, c, occ, by, true, &mut attacks);
+                attacks.iter().any(|m| m.to as usize == cell)
+            })
+            .collect()
     }
 
     /// Whether a line of the end block that is about the move just made ends the game now.
@@ -342,35 +514,68 @@ impl Interpreter {
         probing(|| self.start_turns_now(pos, undo));
     }
 
+    /// Plays the start of the turn of the side to move on a position that does not have it played
+    /// yet: checkmates of every player whose royal piece the side to move attacks, with what they do
+    /// (a position text always holds a position after it, so this is for positions set up to be
+    /// before it, such as a specification's "position at the start of the turn").
+    pub fn start_turn(&self, pos: &mut Position) {
+        let mut undo = Undo {
+            changed: super::position::ChangeLog::default(),
+            hand_changes: Vec::new(),
+            side: pos.side,
+            en_passant: pos.en_passant.clone(),
+            halfmove: pos.halfmove,
+            fullmove: pos.fullmove,
+            checks: pos.checks,
+            hash: pos.hash,
+            last: pos.last,
+            passes: pos.passes,
+            turn_moves: pos.turn_moves,
+            eliminated: pos.eliminated,
+            dropped_among: pos.dropped_among,
+            mated_by: pos.mated_by,
+            stacks: pos.stacks.clone(),
+            captured: pos.captured.clone(),
+            reset_in_turn: pos.reset_in_turn,
+        };
+        if self.elimination.enabled {
+            probing(|| self.start_turns_now(pos, &mut undo));
+        }
+        pos.hash = self.compute_hash(pos);
+    }
+
     fn start_turns_now(&self, pos: &mut Position, undo: &mut Undo) {
         loop {
             let side = pos.side;
             if self.elimination.attacked_at_turn_start {
-                let victims: Vec<usize> = self
-                    .opponents(side)
+                // One look at the position: every other player whose royal piece the player about to
+                // move attacks, in turn order from the next player, with the attacking pieces.
+                let victims: Vec<(usize, Vec<usize>)> = (1..self.players)
+                    .map(|k| (side + k) % self.players)
                     .filter(|&o| !pos.is_eliminated(o))
-                    .filter(|&o| {
-                        pos.cells.iter().enumerate().any(|(cell, occ)| {
+                    .filter_map(|o| {
+                        let royal = pos.cells.iter().enumerate().find(|(cell, occ)| {
                             !occ.is_empty()
                                 && occ.owner() == o
                                 && self.pieces[occ.piece()].royal
-                                && self.cell_attacked(pos, cell, side)
-                        })
+                                && self.cell_attacked(pos, *cell, side)
+                        })?;
+                        Some((o, self.attackers_of(pos, royal.0, side)))
                     })
                     .collect();
                 let among = self.survivors(pos);
-                for &v in &victims {
-                    self.eliminate(pos, undo, v, among);
+                for (victim, delivering) in &victims {
+                    self.checkmate(pos, undo, Some(side), *victim, delivering, among);
                 }
             }
-            if self.survivors(pos) <= 1 {
+            if self.survivors(pos) <= 1 || self.elimination.pass_when_stuck {
                 return;
             }
             if !self.royal_attacked(pos, side) || self.any_legal(pos) {
                 return;
             }
             let among = self.survivors(pos);
-            self.eliminate(pos, undo, side, among);
+            self.checkmate(pos, undo, None, side, &[], among);
             if self.survivors(pos) <= 1 {
                 return;
             }
@@ -430,6 +635,58 @@ impl Interpreter {
             }
         }
         false
+    }
+
+    /// The places of the players when the game ended with `result`, by the end block's `ranking`
+    /// line: for each player the first and last place he shares (`(3, 4)`: third and fourth shared).
+    /// The line lists groups in order: `winner`; `remaining`, the other players still in the game,
+    /// sharing; `reverse_elimination`, the eliminated players, the last eliminated first, those
+    /// eliminated in the same turn sharing. Players no group names share the last places. `None`
+    /// when the game has no ranking line.
+    pub fn ranking(&self, pos: &Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
+        let line = self.game.directives.iter().find(|d| d.keyword == "ranking")?;
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let alive = |p: &usize| !pos.is_eliminated(*p);
+        for word in words(line) {
+            match word {
+                "winner" => groups.extend(result.winner.map(|w| vec![w])),
+                "remaining" => groups.push(
+                    (0..self.players)
+                        .filter(alive)
+                        .filter(|&p| Some(p) != result.winner)
+                        .collect(),
+                ),
+                "reverse_elimination" => {
+                    let mut out: Vec<usize> =
+                        (0..self.players).filter(|p| pos.is_eliminated(*p)).collect();
+                    out.sort_by_key(|&p| pos.dropped_among[p]);
+                    for p in out {
+                        match groups.last_mut() {
+                            Some(g)
+                                if g.first().is_some_and(|&q| {
+                                    pos.is_eliminated(q) && pos.dropped_among[q] == pos.dropped_among[p]
+                                }) =>
+                            {
+                                g.push(p)
+                            }
+                            _ => groups.push(vec![p]),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let placed: Vec<usize> = groups.iter().flatten().copied().collect();
+        groups.push((0..self.players).filter(|p| !placed.contains(p)).collect());
+        let mut places = vec![(0, 0); self.players];
+        let mut next = 1;
+        for group in groups.iter().filter(|g| !g.is_empty()) {
+            for &p in group {
+                places[p] = (next, next + group.len() - 1);
+            }
+            next += group.len();
+        }
+        Some(places)
     }
 
     /// The points of each player when the game ended with `result`, by the `scoring` block: a player

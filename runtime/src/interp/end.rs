@@ -263,6 +263,37 @@ impl Interpreter {
                         });
                     }
                 }
+                "checkmates" => {
+                    // A player who has delivered N checkmates (games that go on after one).
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        return None;
+                    };
+                    if let Some(p) = (0..self.players).find(|&p| {
+                        pos.mated_by.iter().filter(|&&m| m as usize == p + 1).count() as i64 >= *n
+                    }) {
+                        return Some(self.result(rule, p, None));
+                    }
+                }
+                "total_checkmates" => {
+                    // The Nth checkmate of the game: the player who delivered the latest one.
+                    let Some(Arg::Int(n)) = rule.arguments.first() else {
+                        return None;
+                    };
+                    let total = pos.mated_by.iter().filter(|&&m| m != 0).count() as i64;
+                    if total >= *n {
+                        let latest = (0..self.players)
+                            .filter(|&p| pos.mated_by[p] != 0)
+                            .min_by_key(|&p| pos.dropped_among[p])?;
+                        let mater = pos.mated_by[latest] as usize - 1;
+                        return Some(self.result(rule, mater, None));
+                    }
+                }
+                "all_pass" => {
+                    // Every player still in the game passed on his latest turn.
+                    if pos.passes as usize >= self.survivors(pos).max(1) {
+                        return Some(self.result(rule, self.last_mover(pos), None));
+                    }
+                }
                 "last_survivor" => {
                         if let Some(player) = self.last_survivor(pos) {
                             return Some(self.result(rule, player, None));

@@ -70,6 +70,20 @@ impl Interpreter {
 
     /// [`Interpreter::generate_legal`] with a list for the pseudo-legal moves.
     fn generate_legal_from(&self, pos: &mut Position, pseudo: &mut Vec<Move>, out: &mut Vec<Move>) {
+        let before = out.len();
+        self.legal_from_pseudo(pos, pseudo, out);
+        if self.pass_when_stuck && out.len() == before {
+            // `pass when_stuck`: a player with no legal move passes.
+            let cell = self.royal_cell(pos, pos.side).unwrap_or(0);
+            out.push(Move {
+                kind: MoveKind::Pass,
+                ..Move::normal(cell, cell)
+            });
+        }
+    }
+
+    /// The legal moves among the pseudo-legal ones (no pass for a player who is stuck).
+    fn legal_from_pseudo(&self, pos: &mut Position, pseudo: &mut Vec<Move>, out: &mut Vec<Move>) {
         self.generate_pseudo(pos, pseudo);
         let pseudo = &*pseudo;
         if self.must_capture {

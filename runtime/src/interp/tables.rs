@@ -38,6 +38,8 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Whether a player with no legal move passes (`turn { pass when_stuck }`).
+    pub(super) pass_when_stuck: bool,
     /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
     /// moves, conditions), which allows the legality shortcut.
     pub(super) plain_attackers: Vec<bool>,
@@ -358,6 +360,9 @@ impl Interpreter {
             transfers: super::transfer::transfers(&game),
             effects: super::effects::Effects::new(&game),
             elimination: super::elimination::Elimination::from_game(&game),
+            pass_when_stuck: game.turn.iter().any(|d| {
+                d.keyword == "pass" && d.arguments.iter().any(|a| a.is_word("when_stuck"))
+            }),
             pass_allowed: game.turn.iter().any(|d| {
                 d.keyword == "pass"
                     && d.arguments
