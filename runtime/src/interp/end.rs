@@ -13,11 +13,8 @@ impl Interpreter {
     /// The rules are tried in the order the rule file gives them, so that, say, a checkmate listed
     /// before the move rule wins over it.
     pub(super) fn decide(&self, pos: &mut Position) -> Option<GameResult> {
-        let stuck = {
-            let mut moves = Vec::new();
-            self.generate_legal(pos, &mut moves);
-            moves.is_empty()
-        };
+        // A player who cannot move passes under `pass when_stuck`: nobody is ever stuck.
+        let stuck = !self.pass_when_stuck && !self.any_legal(pos);
         let no_move_kinds = ["checkmate", "stalemate", "no_moves"];
         for rule in self.game.end.iter().filter(|r| self.rule_applies(pos, r)) {
             if no_move_kinds.contains(&rule.kind.as_str()) {

@@ -631,21 +631,19 @@ impl Interpreter {
                     if hops && !occ.is_empty() {
                         w.hurdle.set(next as u16);
                     }
-                    let (candidates, straight) =
-                        continuation_candidates(w.base, self.game.dimensions);
-                    let directions = &legs[leg + 1].directions;
-                    for c in candidates {
-                        if continuation_selects(directions, step, c, straight) {
-                            self.walk(
-                                pos,
-                                w,
-                                leg + 1,
-                                next,
-                                c,
-                                if toggles { !rider } else { rider },
-                                captured,
-                                out,
-                            );
+                    let next_rider = if toggles { !rider } else { rider };
+                    if let Some(continuations) = w.part.continuations(leg, w.base, step) {
+                        for &c in continuations {
+                            self.walk(pos, w, leg + 1, next, c, next_rider, captured, out);
+                        }
+                    } else {
+                        let (candidates, straight) =
+                            continuation_candidates(w.base, self.game.dimensions);
+                        let directions = &legs[leg + 1].directions;
+                        for c in candidates {
+                            if continuation_selects(directions, step, c, straight) {
+                                self.walk(pos, w, leg + 1, next, c, next_rider, captured, out);
+                            }
                         }
                     }
                     w.hurdle.set(outer_hurdle);

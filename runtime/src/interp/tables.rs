@@ -142,6 +142,22 @@ pub(super) struct PreparedPart {
     pub ep_source: bool,
     /// For a plain one-leg leap or slide: how it is walked.
     pub simple: Option<SimplePart>,
+    /// For a multi-leg part, the vectors each later leg may continue with, by the leg before it,
+    /// the part's base vector and the step just taken: `continuations[leg]` holds `(base, step,
+    /// next vectors)` for the turn from `leg` to `leg + 1`.
+    pub continuations: Vec<Vec<(Vec3, Vec3, Vec<Vec3>)>>,
+}
+
+impl PreparedPart {
+    /// The vectors the leg after `leg` may continue with after `step` (`None`: not prepared).
+    #[inline]
+    pub fn continuations(&self, leg: usize, base: Vec3, step: Vec3) -> Option<&[Vec3]> {
+        self.continuations
+            .get(leg)?
+            .iter()
+            .find(|(b, s, _)| *b == base && *s == step)
+            .map(|(_, _, next)| next.as_slice())
+    }
 }
 
 /// A one-leg leap or slide (modes `m`, `c`, `e`, `n` at most), walked without the general leg
@@ -680,11 +696,35 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
                     n => n as usize,
                 },
             });
+            let continuations = (0..part.legs.len().saturating_sub(1))
+                .map(|leg| {
+                    let directions = &part.legs[leg + 1].directions;
+                    let mut table = Vec::new();
+                    for &base in &part.vectors {
+                        let (candidates, straight) =
+                            crate::geometry::continuation_candidates(base, dimensions);
+                        for &step in &candidates {
+                            let next = candidates
+                                .iter()
+                                .copied()
+                                .filter(|&c| {
+                                    crate::geometry::continuation_selects(
+                                        directions, step, c, straight,
+                                    )
+                                })
+                                .collect();
+                            table.push((base, step, next));
+                        }
+                    }
+                    table
+                })
+                .collect();
             PreparedPart {
                 part: part.clone(),
                 first,
                 ep_source,
                 simple,
+                continuations,
             }
         })
         .collect();
