@@ -1,6 +1,7 @@
 //! Random playouts of every example: at every ply, every legal move is made and taken back, and the
 //! position and its hash must come back exactly; the incremental hash must equal a recomputed one; and
-//! the position text must read back to the same position.
+//! the position text must read back to the same position; and attack detection (which looks outwards
+//! from the attacked cell) must agree with generating every piece's attacks.
 
 use vdl_runtime::{Interpreter, Variant};
 use vdl_tests::{read_text, vdl_files, workspace_root, Rng};
@@ -50,6 +51,13 @@ fn make_unmake_restores_position_and_hash() {
                         "{}: unmake of {}",
                         example.display(),
                         variant.write_move(&before, mv)
+                    );
+                }
+                if let Err(e) = variant.check_attacks(&position) {
+                    panic!(
+                        "{}: {e} in {}",
+                        example.display(),
+                        variant.write_position(&position)
                     );
                 }
                 // The position text reads back to the same position.

@@ -29,6 +29,9 @@ pub(super) enum ProbeKind {
         lame: bool,
         jump: bool,
     },
+    /// A bent rider (`yafsF`, the Gryphon; `yafsW`, the Anchorite): a one-step first leg (`first`) to
+    /// an empty cell, then a slide along `forward`.
+    Bent { first: Vec3 },
 }
 
 /// One attack vector of one piece type, seen from the attacked cell.
@@ -83,6 +86,11 @@ impl Interpreter {
                                 && prepared.condition.is_none()
                                 && prepared.boards.is_empty();
                             if legs.len() == 2 && plain_setting {
+                                if let Some(bent) = self.bent_probes(part, piece, prepared, confined)
+                                {
+                                    plan.probes.extend(bent);
+                                    continue;
+                                }
                                 if let Some(lame) =
                                     self.lame_probes(part, piece, prepared, confined)
                                 {
@@ -134,6 +142,54 @@ impl Interpreter {
                 plan
             })
             .collect()
+    }
+
+    /// The probes of a two-leg part that is a lame leap: a first leg of one step that must end on an
+    /// empty cell and turns into a slide (`y`), then slides and may capture (modes `m`, `c`): the
+    /// Gryphon and the Anchorite. Returns `None` when the part is not of that form.
+    fn bent_probes(
+        &self,
+        part: &super::tables::PreparedPart,
+        piece: usize,
+        prepared: &super::tables::PreparedMoves,
+        confined: Option<usize>,
+    ) -> Option<Vec<Probe>> {
+        let legs = &part.part.legs;
+        let first_modes = legs[0].modes.as_bytes();
+        let last_modes = legs[1].modes.as_bytes();
+        if part.part.range != 1
+            || !first_modes.contains(&b'y')
+            || !first_modes.iter().all(|c| matches!(c, b'm' | b'y'))
+            || !last_modes.iter().all(|c| matches!(c, b'm' | b'c'))
+        {
+            return None;
+        }
+        if !may_capture(last_modes) {
+            return Some(Vec::new());
+        }
+        let mut probes = Vec::new();
+        for &first in &part.first {
+            let base = part
+                .part
+                .vectors
+                .iter()
+                .copied()
+                .find(|b| super::movegen::same_family(*b, first))
+                .unwrap_or(part.part.vectors[0]);
+            for &c in part.continuations(0, base, first)? {
+                probes.push(Probe {
+                    piece,
+                    pieces: 1 << piece,
+                    forward: c,
+                    back: [-c[0], -c[1], -c[2]],
+                    kind: ProbeKind::Bent { first },
+                    initial: part.part.initial,
+                    from_zone: prepared.from_zone,
+                    confined,
+                });
+            }
+        }
+        Some(probes)
     }
 
     /// The probes of a two-leg part that is a lame leap: a first leg of one step that must end on an
@@ -202,6 +258,44 @@ impl Interpreter {
             }
         }
         Some(probes)
+    }
+
+    /// Compares attack detection with move generation on `pos`: for every player and cell, whether
+    /// the player attacks the cell must be what generating the attacks of all his pieces says
+    /// (cells of his own pieces aside).
+    /// Returns the first disagreement, for tests.
+    ///
+    /// # Errors
+    ///
+    /// Names the player and cell where the two differ.
+    pub fn check_attacks(&self, pos: &Position) -> Result<(), String> {
+        let mut moves = Vec::new();
+        for by in 0..self.game.players.len() {
+            let mut generated = vec![false; pos.cells.len()];
+            for (from, &occ) in pos.cells.iter().enumerate() {
+                if occ.is_empty() || occ.owner() != by {
+                    continue;
+                }
+                moves.clear();
+                self.piece_moves(pos, from, occ, by, true, &mut moves);
+                for m in &moves {
+                    generated[m.to as usize] = true;
+                }
+            }
+            // Cells of the player's own pieces are left out: generation never lands on them.
+            for (cell, &want) in generated.iter().enumerate() {
+                let own = !pos.cells[cell].is_empty() && pos.cells[cell].owner() == by;
+                if !own && self.cell_attacked(pos, cell, by) != want {
+                    return Err(format!(
+                        "player {} attacks {}: generation says {want}, detection says {}",
+                        self.game.players[by].name,
+                        self.game.cells[cell].name,
+                        !want
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Tells whether a piece of `by` attacks `cell`.
@@ -279,6 +373,28 @@ impl Interpreter {
                 }
                 ProbeKind::Ride(max) => {
                     self.rider_attacks(pos, cell, probe.back, max, &attacker, read)
+                }
+                ProbeKind::Bent { first } => {
+                    // Back along the slide: every empty cell on the way may be where the piece
+                    // turned, coming from one first-leg step before it.
+                    let back = [-first[0], -first[1], -first[2]];
+                    let mut found = false;
+                    let mut current = cell;
+                    while let Some(turn) = self.step(current, probe.back) {
+                        read(turn);
+                        if !pos.cells[turn].is_empty() {
+                            break;
+                        }
+                        if let Some(from) = self.step(turn, back) {
+                            read(from);
+                            if attacker(from) {
+                                found = true;
+                                break;
+                            }
+                        }
+                        current = turn;
+                    }
+                    found
                 }
                 ProbeKind::Hop => {
                     self.hopper_attacks(pos, cell, probe.back, false, probe.piece, &attacker, read)
