@@ -340,6 +340,9 @@ impl Interpreter {
         if turn_over && self.elimination.enabled {
             self.start_turns(pos, &mut undo);
         }
+        if self.en_passant_owner_turn {
+            self.keep_en_passant_until_owner_turn(pos, &undo);
+        }
         if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
             pos.checks[mover] += 1;
         }
@@ -424,6 +427,31 @@ impl Interpreter {
         }
         for (_, below) in pos.stacks.iter_mut() {
             *below = below.with_frozen(false);
+        }
+    }
+
+    /// Under `en_passant_expires owner_turn`, keeps the rights of earlier moves until the player who
+    /// created them (the owner of the piece that would be taken) starts his next turn; a right whose
+    /// piece has left its cell, or been taken, is gone.
+    fn keep_en_passant_until_owner_turn(&self, pos: &mut Position, undo: &Undo) {
+        let side = pos.side;
+        let changed: Vec<usize> = undo.changed.undo_order().map(|(cell, _)| cell).collect();
+        let kept: Vec<(usize, usize)> = undo
+            .en_passant
+            .iter()
+            .copied()
+            .filter(|&(_, victim)| {
+                let occ = pos.cells[victim];
+                !changed.contains(&victim) && !occ.is_empty() && occ.owner() != side
+            })
+            .collect();
+        pos.en_passant.retain(|&(_, victim)| {
+            !pos.cells[victim].is_empty() && pos.cells[victim].owner() != side
+        });
+        for right in kept {
+            if !pos.en_passant.contains(&right) {
+                pos.en_passant.push(right);
+            }
         }
     }
 

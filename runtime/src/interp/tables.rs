@@ -26,6 +26,9 @@ pub struct Interpreter {
     pub(super) must_capture: bool,
     /// Whether an en-passant right is kept only when the player to move can take it.
     pub(super) en_passant_when_capturable: bool,
+    /// Whether en-passant rights last until their creator's next turn begins (`en_passant_expires
+    /// owner_turn`) rather than for the next move only.
+    pub(super) en_passant_owner_turn: bool,
     pub(super) forbid_checks: bool,
     /// Whether moves that leave one's royal piece attacked are illegal.
     pub(super) royal_check: bool,
@@ -346,6 +349,10 @@ impl Interpreter {
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn_flag("must_capture"),
+            en_passant_owner_turn: game.turn.iter().any(|d| {
+                d.keyword == "en_passant_expires"
+                    && d.arguments.iter().any(|a| a.is_word("owner_turn"))
+            }),
             en_passant_when_capturable: game.turn.iter().any(|d| {
                 d.keyword == "en_passant_right"
                     && d.arguments.iter().any(|a| a.is_word("when_capturable"))
