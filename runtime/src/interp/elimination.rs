@@ -286,8 +286,16 @@ impl Interpreter {
         false
     }
 
-    /// Removes an eliminated player's pieces as the elimination rule says and marks him out.
-    fn eliminate(&self, pos: &mut Position, undo: &mut Undo, player: usize, among: usize) {
+    /// Removes an eliminated player's pieces as the elimination rule says and marks him out,
+    /// recording who checkmated him (`mater`, none when he was stuck in check on his own turn).
+    fn eliminate(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        player: usize,
+        among: usize,
+        mater: Option<usize>,
+    ) {
         for effect in &self.elimination.effects {
             for cell in 0..pos.cells.len() {
                 let occ = pos.cells[cell];
@@ -310,6 +318,7 @@ impl Interpreter {
         }
         pos.eliminated |= 1 << player;
         pos.dropped_among[player] = among as u8;
+        pos.mated_by[player] = mater.map_or(0, |m| m as u8 + 1);
         if self.elimination.resets {
             pos.halfmove = 0;
         }
@@ -360,7 +369,7 @@ impl Interpreter {
                     .collect();
                 let among = self.survivors(pos);
                 for &v in &victims {
-                    self.eliminate(pos, undo, v, among);
+                    self.eliminate(pos, undo, v, among, Some(side));
                 }
             }
             if self.survivors(pos) <= 1 {
@@ -370,7 +379,7 @@ impl Interpreter {
                 return;
             }
             let among = self.survivors(pos);
-            self.eliminate(pos, undo, side, among);
+            self.eliminate(pos, undo, side, among, None);
             if self.survivors(pos) <= 1 {
                 return;
             }
