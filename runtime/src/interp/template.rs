@@ -429,12 +429,19 @@ impl Interpreter {
     }
 
     /// Writes `{pieces}`: `-`, or the pieces joined by `,`, grouped by owner in declaration order,
-    /// each group in cell order; a piece is its token, `~` when it got its type by promotion, and its
+    /// each group in cell order (board, then file, rank and level: the order of file-first names);
+    /// a piece is its token, `~` when it got its type by promotion, and its
     /// cell (`cKjs4`, `iCMev2`). Only the top piece of a stack is written.
     fn write_pieces(&self, pos: &Position) -> String {
+        let mut cells: Vec<usize> = (0..pos.cells.len()).collect();
+        cells.sort_by_key(|&c| {
+            let cell = &self.game.cells[c];
+            (cell.board, cell.coord[0], cell.coord[1], cell.coord[2])
+        });
         let mut items = Vec::new();
         for owner in 0..self.game.players.len() {
-            for (cell, occ) in pos.cells.iter().enumerate() {
+            for &cell in &cells {
+                let occ = pos.cells[cell];
                 if occ.is_empty() || occ.owner() != owner {
                     continue;
                 }
