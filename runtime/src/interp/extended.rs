@@ -5,7 +5,8 @@
 //! boards; levels top to bottom with `//` between them; ranks top to bottom with `/` between them; holes
 //! are skipped), a digit run counts empty cells, and a piece is `(OWNER LETTERS)` — the owner's index
 //! then the piece's letters, e.g. `(0K)` or `(3CM)` — followed by `*` if it has not moved and `~` if it
-//! was promoted.
+//! was promoted. Extra fields: `checks=`, `turn=`, `out=NAME[:N[:MATER]]` (eliminated players, with
+//! how many players were in the game when each dropped out and who checkmated him) and `under=`.
 
 use crate::variant::TextError;
 

@@ -1,14 +1,28 @@
 //! A game's own position text, as its `notation { position "..." }` template lays it out: fields
-//! separated by spaces, each a `{FIELD}` of this list (docs/fen.md):
+//! separated by spaces, each a `{FIELD}` of this list (docs/fen.md), with exactly one of `{board}` and
+//! `{pieces}`:
 //!
 //! - `{board}`: the FEN board (upper case for the `letters upper` player), a stack written
 //!   `(TOP BOTTOM)` with no space, e.g. `(lV)`;
-//! - `{side}`: `w` (the upper-case player) or `b`;
+//! - `{pieces}`: `-` or the pieces joined by `,` with no spaces, each the owner's `fen_prefix`, the
+//!   piece's letters, `~` if it got its type by promotion, and the cell: `cKjs4,pKjz4,iCMev2`.
+//!   Without prefixes, a two-player game with a `letters upper` player writes the letters in the
+//!   owner's case (`Ke1,ke8`), other games the owner's index (`0Ke1`). Written grouped by owner in
+//!   declaration order, each group in cell order (file, rank, level); read in any order, cell names
+//!   or their aliases, each item in exactly one way. Pieces read count as unmoved where the start
+//!   position has the same piece (or, with `virgin_in`, in that zone); stacks cannot be written;
+//! - `{side}`: `w` or `b` in a two-player game with a `letters upper` player and no prefixes,
+//!   otherwise the player's `fen_prefix` (or his name);
 //! - `{moves_done}`: single moves already made in the current turn;
 //! - `{frozen}`: `-` or the cells of frozen pieces joined by `,` (`CELL/x` for a frozen bottom piece
 //!   of a stack, `x` its letter in lower case);
 //! - `{captures}`: the capture counters, for each player in declaration order, for each piece type in
 //!   declaration order, joined by `,`;
+//! - `{en_passant}`: `-` or the pending rights joined by `,`, each `LAND:CAPTURED` (`fs2:es2`);
+//! - `{checkmates}`: `-` or the checkmates in the order they happened, each the mater's code then the
+//!   checkmated player's (codes as `{side}` writes them; `-` as the mater for a player eliminated
+//!   without one), those of one turn joined by `+`, turns by `,`: `ci,pb+pi`. Reading replays them
+//!   into `eliminated`, `dropped_among` and `mated_by`;
 //! - `{halfmove}`, `{fullmove}`: as in FEN.
 //!
 //! Fields after the first may be left out on input; they then take their start values. A position in
