@@ -227,7 +227,9 @@ fn armies_of_faith_en_passant_and_checkmates() {
     v.legal_moves(&mut pos, &mut moves);
     let texts: Vec<String> = moves.iter().map(|&m| v.write_move(&pos, m)).collect();
     assert!(
-        texts.iter().any(|t| t.starts_with("ft1") && t.contains("fs2")),
+        texts
+            .iter()
+            .any(|t| t.starts_with("ft1") && t.contains("fs2")),
         "{texts:?}"
     );
 
@@ -238,7 +240,10 @@ fn armies_of_faith_en_passant_and_checkmates() {
     assert_eq!(pos.eliminated, 1 << ISLAMIC);
     assert_eq!(pos.mated_by[ISLAMIC], CATHOLIC as u8 + 1);
     assert_eq!(pos.dropped_among[ISLAMIC], 4);
-    assert_eq!(assert_round_trip(&v, &pos), "cRay4,cEMjs4,pKjz4,bKaz4 c - ci 0");
+    assert_eq!(
+        assert_round_trip(&v, &pos),
+        "cRay4,cEMjs4,pKjz4,bKaz4 c - ci 0"
+    );
 
     // §10 scenario 15: Catholic checkmated Islamic, then Protestant checkmated Catholic.
     let pos = v
@@ -247,7 +252,10 @@ fn armies_of_faith_en_passant_and_checkmates() {
     assert_eq!(pos.dropped_among[ISLAMIC], 4);
     assert_eq!(pos.dropped_among[CATHOLIC], 3);
     assert_eq!(pos.mated_by[CATHOLIC], PROTESTANT as u8 + 1);
-    assert_eq!(assert_round_trip(&v, &pos), "pEMjz4,bKaz4,bRfz4 b - ci,pc 3");
+    assert_eq!(
+        assert_round_trip(&v, &pos),
+        "pEMjz4,bKaz4,bRfz4 b - ci,pc 3"
+    );
 
     // Two checkmates in one turn share the players left; they are written in the order the turn
     // processes them (turn order from the player after the mater), and read in any order.
@@ -278,12 +286,19 @@ fn armies_of_faith_round_trip_after_a_checkmate() {
     for &mv in &moves {
         let before = pos.clone();
         let undo = v.make(&mut pos, mv);
-        assert_eq!(pos.eliminated, 1 << CATHOLIC, "{}", v.write_move(&before, mv));
+        assert_eq!(
+            pos.eliminated,
+            1 << CATHOLIC,
+            "{}",
+            v.write_move(&before, mv)
+        );
         assert_eq!(pos.mated_by[CATHOLIC], ISLAMIC as u8 + 1);
         assert_eq!(pos.dropped_among[CATHOLIC], 4);
         let text = assert_round_trip(&v, &pos);
         assert!(text.ends_with(" i - ic 0"), "{text}");
-        assert!(v.render(&pos).contains("out: catholic (checkmated by islamic)"));
+        assert!(v
+            .render(&pos)
+            .contains("out: catholic (checkmated by islamic)"));
         v.unmake(&mut pos, mv, undo);
     }
 }
@@ -320,11 +335,23 @@ fn armies_of_faith_bad_positions_are_named() {
     let cases = [
         ("cKjs4,cZZjs3 c", "piece `cZZjs3`: unknown piece letter"),
         ("cKjs9 c", "piece `cKjs9`: no cell `js9`"),
-        ("xKjs4 c", "piece `xKjs4` does not start with a player's prefix"),
-        ("cKjs4,pKjs4 c", "piece `pKjs4`: `js4` already holds a piece"),
-        ("cKjs4,pKjz4 w", "side to move `w` is not `c`, `p`, `b` or `i`"),
+        (
+            "xKjs4 c",
+            "piece `xKjs4` does not start with a player's prefix",
+        ),
+        (
+            "cKjs4,pKjs4 c",
+            "piece `pKjs4`: `js4` already holds a piece",
+        ),
+        (
+            "cKjs4,pKjz4 w",
+            "side to move `w` is not `c`, `p`, `b` or `i`",
+        ),
         ("cKjs4,pKjz4 c fs2", "en passant `fs2` is not LAND:CAPTURED"),
-        ("cKjs4,pKjz4 c fs2:es9", "en passant `fs2:es9`: no cell `es9`"),
+        (
+            "cKjs4,pKjz4 c fs2:es9",
+            "en passant `fs2:es9`: no cell `es9`",
+        ),
         (
             "cKjs4,pKjz4 c fs2:es2",
             "en passant `fs2:es2`: no piece on `es2` to capture",
@@ -337,14 +364,26 @@ fn armies_of_faith_bad_positions_are_named() {
             "cKjs4,pKjz4 c - cx",
             "checkmate `cx` in `cx` is not a mater's code then the checkmated player's",
         ),
-        ("cKjs4,pKjz4 c - cc", "checkmate `cc`: catholic cannot checkmate himself"),
-        ("cKjs4,pKjz4 c - ci,pi", "checkmate `pi`: islamic is already out"),
-        ("cKjs4,pKjz4 p - ci,ip", "checkmate `ip`: the mater, islamic, is out"),
+        (
+            "cKjs4,pKjz4 c - cc",
+            "checkmate `cc`: catholic cannot checkmate himself",
+        ),
+        (
+            "cKjs4,pKjz4 c - ci,pi",
+            "checkmate `pi`: islamic is already out",
+        ),
+        (
+            "cKjs4,pKjz4 p - ci,ip",
+            "checkmate `ip`: the mater, islamic, is out",
+        ),
         (
             "cKjs4,pKjz4 c - pb+ci",
             "checkmates `pb+ci` of one turn have different maters",
         ),
-        ("cKjs4,pKjz4 i - ci", "the player to move, islamic, is out of the game"),
+        (
+            "cKjs4,pKjz4 i - ci",
+            "the player to move, islamic, is out of the game",
+        ),
         (
             "cKjs4,pKjz4 c - ci,cb,cp,-c",
             "checkmates `ci,cb,cp,-c` leave no player",
@@ -376,10 +415,7 @@ end { checkmate win }
 "#,
     );
     let error = read_error(&v, "xKKa1,xKKd4 x");
-    assert!(
-        error.contains("piece `xKKa1` is ambiguous"),
-        "`{error}`"
-    );
+    assert!(error.contains("piece `xKKa1` is ambiguous"), "`{error}`");
     // The start position is written with the prefixes, `{side}` with the player's prefix.
     let start = v.start();
     assert_eq!(v.write_position(&start), "xKa1,xKKb1,xKKd4 x");

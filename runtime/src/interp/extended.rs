@@ -165,7 +165,11 @@ impl Interpreter {
                         item.push_str(&format!(":{}", pos.dropped_among[i]));
                     }
                     if let Some(mater) = (pos.mated_by[i] as usize).checked_sub(1) {
-                        let name = self.game.players.get(mater).map_or("?", |m| m.name.as_str());
+                        let name = self
+                            .game
+                            .players
+                            .get(mater)
+                            .map_or("?", |m| m.name.as_str());
                         item.push_str(&format!(":{name}"));
                     }
                     item

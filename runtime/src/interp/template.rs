@@ -354,11 +354,7 @@ impl Interpreter {
     /// `letters upper`.
     fn uses_case(&self) -> bool {
         self.game.players.iter().filter(|p| !p.neutral).count() == 2
-            && self
-                .game
-                .players
-                .iter()
-                .any(|p| p.upper_case && !p.neutral)
+            && self.game.players.iter().any(|p| p.upper_case && !p.neutral)
     }
 
     /// How `{side}` and `{checkmates}` write a player: `w`/`b` in a game whose owners differ by
@@ -608,9 +604,8 @@ impl Interpreter {
                 TextError::new(format!("en passant `{pair}` is not LAND:CAPTURED"))
             })?;
             let cell = |name: &str| {
-                self.cell_by_name(name).ok_or_else(|| {
-                    TextError::new(format!("en passant `{pair}`: no cell `{name}`"))
-                })
+                self.cell_by_name(name)
+                    .ok_or_else(|| TextError::new(format!("en passant `{pair}`: no cell `{name}`")))
             };
             let (land_cell, captured_cell) = (cell(land)?, cell(captured)?);
             if !position.cells[land_cell].is_empty() {
@@ -694,7 +689,10 @@ impl Interpreter {
         }
         let name = |p: usize| self.game.players[p].name.as_str();
         for turn in text.split(',') {
-            let among = self.turn_players().filter(|&p| !position.is_eliminated(p)).count();
+            let among = self
+                .turn_players()
+                .filter(|&p| !position.is_eliminated(p))
+                .count();
             let mut turn_mater: Option<Option<usize>> = None;
             for item in turn.split('+') {
                 let (mater, victim) = match self.checkmate_readings(item).as_slice() {
