@@ -414,11 +414,12 @@ notation { position "{pieces} {side}" }
 end { checkmate win }
 "#,
     );
-    let error = read_error(&v, "xKKa1,xKKd4 x");
+    let error = read_error(&v, "xKKa1,xKKd4 w");
     assert!(error.contains("piece `xKKa1` is ambiguous"), "`{error}`");
-    // The start position is written with the prefixes, `{side}` with the player's prefix.
+    // The pieces are written with the prefixes; a two-player game keeps `w`/`b` for `{side}` (the
+    // first player has upper-case letters by default).
     let start = v.start();
-    assert_eq!(v.write_position(&start), "xKa1,xKKb1,xKKd4 x");
+    assert_eq!(v.write_position(&start), "xKa1,xKKb1,xKKd4 w");
 }
 
 #[test]
@@ -444,5 +445,33 @@ end { checkmate win }
     assert_eq!(
         read_error(&v, "c Ke1,ke8"),
         "side to move `c` is not `w` or `b`"
+    );
+}
+
+#[test]
+fn games_without_prefixes_or_case_write_owner_indices() {
+    // Three players, no prefixes: owners by their index, `{side}` by name, `{checkmates}` by name.
+    let v = interpreter(
+        r#"
+game trio
+board main 6x6
+player red
+player green
+player blue
+piece king { letter K; moves "K"; royal }
+setup { place red king a1; place green king f6; place blue king a6 }
+notation { position "{pieces} {side} {checkmates}" }
+end { checkmate win }
+"#,
+    );
+    let start = v.start();
+    assert_eq!(v.write_position(&start), "0Ka1,1Kf6,2Ka6 red -");
+    let pos = v.parse_position("0Ka1,1Kf6 green redblue").expect("reads");
+    assert_eq!(pos.eliminated, 1 << 2);
+    assert_eq!(pos.mated_by[2], 1);
+    assert_eq!(assert_round_trip(&v, &pos), "0Ka1,1Kf6 green redblue");
+    assert_eq!(
+        read_error(&v, "0Ka1 yellow"),
+        "side to move `yellow` is not `red`, `green` or `blue`"
     );
 }

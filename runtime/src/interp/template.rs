@@ -11,8 +11,8 @@
 //!   declaration order, each group in cell order (file, rank, level); read in any order, cell names
 //!   or their aliases, each item in exactly one way. Pieces read count as unmoved where the start
 //!   position has the same piece (or, with `virgin_in`, in that zone); stacks cannot be written;
-//! - `{side}`: `w` or `b` in a two-player game with a `letters upper` player and no prefixes,
-//!   otherwise the player's `fen_prefix` (or his name);
+//! - `{side}`: `w` or `b` in a two-player game with a `letters upper` player, otherwise the
+//!   player's `fen_prefix` (or his name);
 //! - `{moves_done}`: single moves already made in the current turn;
 //! - `{frozen}`: `-` or the cells of frozen pieces joined by `,` (`CELL/x` for a frozen bottom piece
 //!   of a stack, `x` its letter in lower case);
@@ -357,18 +357,18 @@ impl Interpreter {
             && self.game.players.iter().any(|p| p.upper_case && !p.neutral)
     }
 
-    /// How `{side}` and `{checkmates}` write a player: `w`/`b` in a game whose owners differ by
-    /// letter case, otherwise the player's `fen_prefix`, or his name when he has none.
+    /// How `{side}` and `{checkmates}` write a player: `w`/`b` in a two-player game with a `letters
+    /// upper` player, otherwise the player's `fen_prefix`, or his name when he has none.
     pub(super) fn player_code(&self, player: usize) -> String {
-        if let Some(prefix) = self.fen_prefix(player) {
-            return prefix.to_string();
-        }
         if self.uses_case() {
             return if player == self.upper_player() {
                 "w".into()
             } else {
                 "b".into()
             };
+        }
+        if let Some(prefix) = self.fen_prefix(player) {
+            return prefix.to_string();
         }
         self.game
             .players
