@@ -323,6 +323,28 @@ fn armies_of_faith_round_trip_after_random_moves() {
         }
     }
     assert!(with_en_passant > 0, "no en-passant rights met");
+    // Whole random games, for positions after eliminations.
+    let mut after_eliminations = 0;
+    for _ in 0..3 {
+        let mut pos = v.start();
+        for ply in 0..3000 {
+            if ply % 25 == 0 || (pos.eliminated != 0 && ply % 4 == 0) {
+                assert_round_trip(&v, &pos);
+                after_eliminations += usize::from(pos.eliminated != 0);
+            }
+            if v.outcome(&mut pos).is_some() {
+                break;
+            }
+            let mut moves = Vec::new();
+            v.legal_moves(&mut pos, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            v.make(&mut pos, mv);
+        }
+    }
+    assert!(after_eliminations > 0, "no eliminations met");
     // The start position's pieces count as unmoved, as in the start position itself.
     let start = v.start();
     let reread = v.parse_position(&v.write_position(&start)).unwrap();
