@@ -497,3 +497,36 @@ end { checkmate win }
         "side to move `yellow` is not `red`, `green` or `blue`"
     );
 }
+
+#[test]
+fn vdl_position_text_keeps_eliminations() {
+    // BacCanCat has no position template: its `out=` field keeps when and by whom a player dropped
+    // out, and still reads the older bare names.
+    let path = workspace_root().join("examples/baccancat.vdl");
+    let game = vdl_dsl::check::check_source(&read_text(&path))
+        .game
+        .expect("baccancat.vdl checks");
+    let v = Interpreter::new(game).expect("loads");
+    let names: Vec<String> = v.game.players.iter().map(|p| p.name.clone()).collect();
+    let mut pos = v.start();
+    pos.eliminated = 1 << 1 | 1 << 2;
+    pos.dropped_among[1] = 4;
+    pos.mated_by[1] = 1;
+    pos.dropped_among[2] = 3;
+    let text = v.write_position(&pos);
+    let out = format!(" out={}:4:{},{}:3", names[1], names[0], names[2]);
+    assert!(text.ends_with(&out), "`{text}` does not end with `{out}`");
+    let reread = v.parse_position(&text).expect("reads back");
+    assert_eq!(reread.eliminated, pos.eliminated);
+    assert_eq!(reread.dropped_among, pos.dropped_among);
+    assert_eq!(reread.mated_by, pos.mated_by);
+    assert_eq!(v.write_position(&reread), text);
+    // The older form.
+    let old = text.replace(&out, &format!(" out={},{}", names[1], names[2]));
+    let reread = v.parse_position(&old).expect("the older form reads");
+    assert_eq!(reread.eliminated, pos.eliminated);
+    assert_eq!(reread.dropped_among, [0; 8]);
+    assert_eq!(reread.mated_by, [0; 8]);
+    let bad = text.replace(&out, &format!(" out={}:x", names[1]));
+    assert!(read_error(&v, &bad).contains("is not a number"));
+}
