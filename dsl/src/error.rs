@@ -583,7 +583,7 @@ impl Error {
             InvalidPositionTemplate { detail } => (
                 format!("invalid position template: {detail}"),
                 detail.clone(),
-                Some("write `{FIELD}`s separated by spaces, `{board}` first; fields: board, side, moves_done, frozen, captures, halfmove, fullmove".into()),
+                Some("write `{FIELD}`s separated by spaces, with one of `{board}` and `{pieces}`; fields: board, pieces, side, moves_done, frozen, captures, en_passant, checkmates, halfmove, fullmove".into()),
             ),
             NotADestination { name } => (
                 format!("`{name}` is not a place pieces can be sent to"),

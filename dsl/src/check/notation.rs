@@ -6,17 +6,21 @@ use crate::error::ErrorKind;
 use crate::span::Span;
 
 impl Checker {
-    /// `notation { position "..." }`: `{FIELD}`s of the known fields separated by spaces, `{board}`
-    /// first, each at most once. The label points at the field at fault inside the string.
+    /// `notation { position "..." }`: `{FIELD}`s of the known fields separated by spaces, each at most
+    /// once, with exactly one of `{board}` and `{pieces}` (anywhere). The label points at the field at
+    /// fault inside the string.
     pub(super) fn check_position_template(&mut self, statements: &[Statement]) {
         const FIELDS: &[&str] = &[
             "board",
+            "pieces",
             "side",
             "moves_done",
             "frozen",
             "captures",
             "halfmove",
             "fullmove",
+            "en_passant",
+            "checkmates",
         ];
         let templates = statements
             .iter()
@@ -50,8 +54,13 @@ impl Checker {
                     None => Some(format!("`{token}` is not a `{{FIELD}}`")),
                     Some(f) if !FIELDS.contains(&f) => Some(format!("unknown field `{token}`")),
                     Some(f) if seen.contains(&f) => Some(format!("`{token}` is given twice")),
-                    Some(f) if seen.is_empty() && f != "board" => {
-                        Some(format!("`{token}` comes before `{{board}}`"))
+                    Some(f @ ("board" | "pieces"))
+                        if seen.iter().any(|s| matches!(*s, "board" | "pieces")) =>
+                    {
+                        let other = if f == "board" { "pieces" } else { "board" };
+                        Some(format!(
+                            "`{token}` and `{{{other}}}` both place the pieces: keep one"
+                        ))
                     }
                     Some(f) => {
                         seen.push(f);
@@ -63,11 +72,11 @@ impl Checker {
                     return;
                 }
             }
-            if seen.is_empty() {
+            if !seen.iter().any(|s| matches!(*s, "board" | "pieces")) {
                 self.error(
                     value.span,
                     ErrorKind::InvalidPositionTemplate {
-                        detail: "no `{board}`".into(),
+                        detail: "no `{board}` or `{pieces}`: one of them places the pieces".into(),
                     },
                 );
             }

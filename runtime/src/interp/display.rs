@@ -1,7 +1,9 @@
 //! Positions drawn for people: every board as a grid with its file and rank labels, several boards
 //! (and the levels of a 3D board) side by side, pieces by their letters (upper case for the first
-//! player and lower case for the second in two-player games, `digit+LETTER` by player index otherwise);
-//! a stack shows its top piece then the piece below (`lV`), and a frozen piece is marked `'`.
+//! player and lower case for the second in two-player games, the owner's `fen_prefix` then the
+//! letters when the owner has one (`cK`, `pMD`), `digit+LETTER` by player index otherwise); a stack
+//! shows its top piece then the piece below (`lV`), and a frozen piece is marked `'`. Under the
+//! boards: the hands, the players out of the game (with who checkmated them) and the player to move.
 
 use super::position::{Occupant, Position};
 use super::tables::Interpreter;
@@ -20,7 +22,9 @@ impl Interpreter {
             } else {
                 letter.as_str()
             };
-            if two_players {
+            if let Some(prefix) = self.fen_prefix(occ.owner()) {
+                format!("{prefix}{}", letter.to_ascii_uppercase())
+            } else if two_players {
                 if self.game.players[occ.owner()].upper_case {
                     letter.to_ascii_uppercase()
                 } else {
@@ -151,6 +155,27 @@ impl Interpreter {
                     .collect();
                 out.push_str(&format!("in hand ({name}): {}\n", pieces.join(" ")));
             }
+        }
+        if pos.eliminated != 0 {
+            let mut out_players: Vec<usize> = (0..self.game.players.len())
+                .filter(|&p| pos.is_eliminated(p))
+                .collect();
+            // In the order they dropped out.
+            out_players.sort_by_key(|&p| std::cmp::Reverse(pos.dropped_among[p]));
+            let items: Vec<String> = out_players
+                .iter()
+                .map(|&p| {
+                    let name = &self.game.players[p].name;
+                    match pos.mated_by[p] {
+                        0 => name.clone(),
+                        m => format!(
+                            "{name} (checkmated by {})",
+                            self.game.players[m as usize - 1].name
+                        ),
+                    }
+                })
+                .collect();
+            out.push_str(&format!("out: {}\n", items.join(", ")));
         }
         out.push_str(&format!(
             "{} to move\n",

@@ -5,7 +5,8 @@
 //! boards; levels top to bottom with `//` between them; ranks top to bottom with `/` between them; holes
 //! are skipped), a digit run counts empty cells, and a piece is `(OWNER LETTERS)` — the owner's index
 //! then the piece's letters, e.g. `(0K)` or `(3CM)` — followed by `*` if it has not moved and `~` if it
-//! was promoted.
+//! was promoted. Extra fields: `checks=`, `turn=`, `out=NAME[:N[:MATER]]` (eliminated players, with
+//! how many players were in the game when each dropped out and who checkmated him) and `under=`.
 
 use crate::variant::TextError;
 
@@ -150,13 +151,29 @@ impl Interpreter {
             text.push_str(&format!(" turn={}", pos.turn_moves));
         }
         if pos.eliminated != 0 {
-            let out: Vec<&str> = self
+            // NAME, then `:N` when known how many players were in the game when he dropped out, then
+            // `:MATER` when a player checkmated him.
+            let out: Vec<String> = self
                 .game
                 .players
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| pos.is_eliminated(*i))
-                .map(|(_, p)| p.name.as_str())
+                .map(|(i, p)| {
+                    let mut item = p.name.clone();
+                    if pos.dropped_among[i] > 0 || pos.mated_by[i] > 0 {
+                        item.push_str(&format!(":{}", pos.dropped_among[i]));
+                    }
+                    if let Some(mater) = (pos.mated_by[i] as usize).checked_sub(1) {
+                        let name = self
+                            .game
+                            .players
+                            .get(mater)
+                            .map_or("?", |m| m.name.as_str());
+                        item.push_str(&format!(":{name}"));
+                    }
+                    item
+                })
                 .collect();
             text.push_str(&format!(" out={}", out.join(",")));
         }
@@ -280,14 +297,30 @@ impl Interpreter {
             } else if let Some(n) = extra.strip_prefix("turn=") {
                 position.turn_moves = number(n)?;
             } else if let Some(list) = extra.strip_prefix("out=") {
-                for name in list.split(',') {
-                    let p = self
-                        .game
+                let player = |name: &str| {
+                    self.game
                         .players
                         .iter()
                         .position(|p| p.name == name)
-                        .ok_or_else(|| TextError::new(format!("no player is called `{name}`")))?;
+                        .ok_or_else(|| TextError::new(format!("no player is called `{name}`")))
+                };
+                for item in list.split(',') {
+                    let mut parts = item.split(':');
+                    let p = player(parts.next().unwrap_or_default())?;
                     position.eliminated |= 1 << p;
+                    if let Some(among) = parts.next() {
+                        position.dropped_among[p] = among.parse::<u8>().map_err(|_| {
+                            TextError::new(format!("out `{item}`: `{among}` is not a number"))
+                        })?;
+                    }
+                    if let Some(mater) = parts.next() {
+                        position.mated_by[p] = player(mater)? as u8 + 1;
+                    }
+                    if parts.next().is_some() {
+                        return Err(TextError::new(format!(
+                            "out `{item}` is not NAME[:PLAYERS[:MATER]]"
+                        )));
+                    }
                 }
             } else if let Some(list) = extra.strip_prefix("under=") {
                 for item in list.split(',') {
