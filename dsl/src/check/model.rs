@@ -2,7 +2,7 @@
 //! to end, a start position, royal pieces, letters, zones, unused names).
 
 use vdl_runtime::model::{
-    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, MovePart, Moves, Outcome, Piece,
+    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, Merge, MovePart, Moves, Outcome, Piece,
     Player, Promotion, Reserve, Rule, Setup, Zone,
 };
 
@@ -87,6 +87,7 @@ impl Checker {
                     };
                     game.move_notation = template("move");
                     game.capture_suffix = template("capture_suffix");
+                    game.pass_notation = template("pass");
                     game.position_notation = template("position");
                 }
                 _ => {}
@@ -163,6 +164,24 @@ impl Checker {
                     piece
                         .stacks
                         .push((moves, onto.iter().filter_map(Arg::as_piece).collect()));
+                }
+                ("merge", [Arg::Str(betza), rest @ ..]) => {
+                    // `onto` PIECE... `into` PIECE [`in` ZONE]
+                    let moves = self.build_moves(betza, &[], false, child.condition.clone());
+                    let into_at = rest.iter().position(|a| a.is_word("into"));
+                    let onto = rest[..into_at.unwrap_or(rest.len())]
+                        .iter()
+                        .filter_map(Arg::as_piece)
+                        .collect();
+                    let into = into_at.and_then(|i| rest.get(i + 1)).and_then(Arg::as_piece);
+                    if let Some(into) = into {
+                        piece.merges.push(Merge {
+                            moves,
+                            onto,
+                            into,
+                            zone: rest.iter().find_map(Arg::as_zone),
+                        });
+                    }
                 }
                 ("moves_only_on", [Arg::Board(b), Arg::Str(betza)]) => {
                     piece.moves.push(self.build_moves(

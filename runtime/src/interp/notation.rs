@@ -32,7 +32,10 @@ impl Interpreter {
                     name(mv.to)
                 )
             }
-            MoveKind::Pass => format!("{}{}", name(mv.from), name(mv.from)),
+            MoveKind::Pass => match &self.game.pass_notation {
+                Some(text) => text.clone(),
+                None => format!("{}{}", name(mv.from), name(mv.from)),
+            },
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
@@ -40,11 +43,15 @@ impl Interpreter {
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
                 if self.game.move_notation.as_deref().is_some_and(|t| {
-                    mv.piece == 0 || t.contains("{x}") || (t.contains("{promotion}") && !mv.pair)
+                    mv.piece == 0
+                        || mv.merge
+                        || t.contains("{x}")
+                        || (t.contains("{promotion}") && !mv.pair)
                 }) =>
             {
                 self.templated_move(pos, mv)
             }
+            MoveKind::Normal if mv.merge => format!("{}+{}", name(mv.from), name(mv.to)),
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
                 if mv.piece > 0 {
@@ -63,8 +70,9 @@ impl Interpreter {
         }
     }
 
-    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the target holds a piece
-    /// before the move, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing).
+    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the move captures, `+` for a
+    /// merger, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing; a merger's
+    /// result is not written).
     fn templated_move(&self, pos: &Position, mv: Move) -> String {
         let capture = mv.kind == MoveKind::Normal && self.is_capture(pos, mv);
         self.templated_move_as(mv, capture)
@@ -74,12 +82,18 @@ impl Interpreter {
     fn templated_move_as(&self, mv: Move, capture: bool) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
         let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
-        let promotion = if mv.piece > 0 {
+        let promotion = if mv.piece > 0 && !mv.merge {
             format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
         } else {
             String::new()
         };
-        let sep = if capture { "x" } else { "-" };
+        let sep = if mv.merge {
+            "+"
+        } else if capture {
+            "x"
+        } else {
+            "-"
+        };
         template
             .replace("{from}", name(mv.from))
             .replace("{to}", name(mv.to))
@@ -174,7 +188,10 @@ impl Interpreter {
             .find(|&&(c, _)| c == from)
             .map_or(Occupant::EMPTY, |&(_, below)| below);
         let replaced =
-            mv.kind == MoveKind::Normal && !mv.stack && !before[mv.to as usize].is_empty();
+            mv.kind == MoveKind::Normal
+                && !mv.stack
+                && !mv.merge
+                && !before[mv.to as usize].is_empty();
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
             .filter(|&c| c != mv.to as usize)
