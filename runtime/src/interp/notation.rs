@@ -143,10 +143,62 @@ impl Interpreter {
                 }
             )));
         }
+        // Cells named by a board's `alias` template: read as the cells' own names.
+        if let Some(plain) = self.without_aliases(text) {
+            if let Ok(mv) = self.read_move(pos, &plain) {
+                return Ok(mv);
+            }
+        }
         Err(TextError::new(format!(
             "illegal move `{text}` in position {}",
             self.write_fen(pos)
         )))
+    }
+
+    /// `text` with every cell name written by an `alias` template replaced by the cell's own name
+    /// (the longest name wins where several start at the same place); `None` when it has none.
+    fn without_aliases(&self, text: &str) -> Option<String> {
+        if self.alias_names.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        let mut replaced = false;
+        while let Some(c) = rest.chars().next() {
+            let own = self
+                .game
+                .cells
+                .iter()
+                .map(|cell| cell.name.len())
+                .filter(|&n| n > 0 && rest.get(..n).is_some_and(|p| self.is_cell_name(p)))
+                .max()
+                .unwrap_or(0);
+            let alias = self
+                .alias_names
+                .iter()
+                .filter(|(name, _)| rest.starts_with(name.as_str()))
+                .max_by_key(|(name, _)| name.len());
+            match alias {
+                Some((name, cell)) if name.len() > own => {
+                    out.push_str(&self.game.cells[*cell].name);
+                    rest = &rest[name.len()..];
+                    replaced = true;
+                }
+                _ if own > 0 => {
+                    out.push_str(&rest[..own]);
+                    rest = &rest[own..];
+                }
+                _ => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        replaced.then_some(out)
+    }
+
+    fn is_cell_name(&self, text: &str) -> bool {
+        self.game.cells.iter().any(|c| c.name == text)
     }
 
     /// Splits `text` into capture suffixes (`x{cell}`), collecting the cell names; false if it is not

@@ -53,6 +53,8 @@ pub struct Interpreter {
     /// Per piece, per player: merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`); empty
     /// when the game has none.
     pub(super) merge_moves: Vec<Vec<Vec<MergeMove>>>,
+    /// Cell names by the boards' `alias` templates, with their cells (accepted when reading moves).
+    pub(super) alias_names: Vec<(String, CellId)>,
     /// Per player: how to detect its attacks.
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
@@ -197,6 +199,26 @@ pub(super) struct Castle {
     /// Partners allowed only under a condition (`partner bishop along southwest when player ==
     /// sw`): (direction, type, condition); a type also listed without a condition needs none.
     pub partner_conditions: Vec<(Vec3, PieceId, crate::model::Expr)>,
+}
+
+/// The cell names the boards' `alias` templates give (`{rank}{file}{level}`), other than the cells'
+/// own names.
+fn alias_names(game: &Game) -> Vec<(String, CellId)> {
+    let mut names = Vec::new();
+    for (id, cell) in game.cells.iter().enumerate() {
+        let board = &game.boards[cell.board];
+        let label = |labels: &[String], i: i32| labels.get(i as usize).cloned().unwrap_or_default();
+        for template in &board.aliases {
+            let name = template
+                .replace("{file}", &label(&board.files, cell.coord[0]))
+                .replace("{rank}", &label(&board.ranks, cell.coord[1]))
+                .replace("{level}", &label(&board.levels, cell.coord[2]));
+            if name != cell.name && !game.cells.iter().any(|c| c.name == name) {
+                names.push((name, id));
+            }
+        }
+    }
+    names
 }
 
 /// Piece properties beyond moves.
@@ -365,6 +387,7 @@ impl Interpreter {
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),
             merge_moves: Vec::new(),
+            alias_names: alias_names(&game),
             virgin_matters: 0,
             slider_lines: Vec::new(),
             generator: None,
