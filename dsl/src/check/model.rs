@@ -301,6 +301,38 @@ impl Checker {
         }
     }
 
+    /// A `merge` move is one plain step onto a friendly piece: its Betza parts have no modes, legs or
+    /// `i` (E2045).
+    fn check_merge_steps(&mut self, merge: &Statement) {
+        let Some(v) = merge.arguments.first() else {
+            return;
+        };
+        let ValueKind::Str { text, raw } = &v.kind else {
+            return;
+        };
+        let base = raw.then_some(v.span.start as usize + 1);
+        let Ok(betza) = crate::betza::parse_betza(text, base, v.span, &self.atoms) else {
+            return; // reported where the statement's arguments are checked
+        };
+        for part in &betza.parts {
+            let plain = part.legs.len() == 1
+                && part.legs[0].modes.is_empty()
+                && !part.initial
+                && !part.vectors.is_empty();
+            if !plain {
+                let written = base
+                    .and_then(|b| {
+                        let start = (part.span.start as usize).checked_sub(b)?;
+                        let end = (part.span.end as usize).checked_sub(b)?;
+                        text.get(start..end)
+                    })
+                    .unwrap_or(text)
+                    .to_string();
+                self.error(part.span, ErrorKind::MergeNotAStep { part: written });
+            }
+        }
+    }
+
     fn check_pieces(&mut self, statements: &[Statement]) {
         let pieces: Vec<&Statement> = statements
             .iter()
@@ -317,6 +349,9 @@ impl Checker {
         let mut letters: Vec<(String, Span)> = Vec::new();
         for s in pieces {
             let name = s.arguments.first().and_then(Value::as_name);
+            for merge in s.children().iter().filter(|c| c.keyword.text == "merge") {
+                self.check_merge_steps(merge);
+            }
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
             if !s
                 .children()
