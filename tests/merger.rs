@@ -85,7 +85,11 @@ fn play_checked(v: &Interpreter, pos: &mut Position, text: &str) {
     let before = pos.clone();
     let mv = v.parse_move(pos, text).unwrap_or_else(|e| panic!("{e}"));
     let undo = v.make(pos, mv);
-    assert_eq!(v.hash(pos), v.full_hash(pos), "incremental hash after {text}");
+    assert_eq!(
+        v.hash(pos),
+        v.full_hash(pos),
+        "incremental hash after {text}"
+    );
     let after = pos.clone();
     v.unmake(pos, mv, undo);
     assert_eq!(*pos, before, "unmake of {text}");
@@ -154,7 +158,10 @@ fn merger_steps_are_not_attacks() {
     );
     let black = moves(&v, &mut pos);
     assert!(black.contains("c6d5"), "d5 counted as attacked: {black:?}");
-    assert!(!black.contains("c6c5"), "c5 is attacked by the pawn's fF capture");
+    assert!(
+        !black.contains("c6c5"),
+        "c5 is attacked by the pawn's fF capture"
+    );
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! to end, a start position, royal pieces, letters, zones, unused names).
 
 use vdl_runtime::model::{
-    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, Merge, MovePart, Moves, Outcome, Piece,
-    Player, Promotion, Reserve, Rule, Setup, Zone,
+    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, Merge, MovePart, Moves, Outcome,
+    Piece, Player, Promotion, Reserve, Rule, Setup, Zone,
 };
 
 use super::Checker;
@@ -173,7 +173,9 @@ impl Checker {
                         .iter()
                         .filter_map(Arg::as_piece)
                         .collect();
-                    let into = into_at.and_then(|i| rest.get(i + 1)).and_then(Arg::as_piece);
+                    let into = into_at
+                        .and_then(|i| rest.get(i + 1))
+                        .and_then(Arg::as_piece);
                     if let Some(into) = into {
                         piece.merges.push(Merge {
                             moves,

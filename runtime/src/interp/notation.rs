@@ -239,11 +239,10 @@ impl Interpreter {
             .iter()
             .find(|&&(c, _)| c == from)
             .map_or(Occupant::EMPTY, |&(_, below)| below);
-        let replaced =
-            mv.kind == MoveKind::Normal
-                && !mv.stack
-                && !mv.merge
-                && !before[mv.to as usize].is_empty();
+        let replaced = mv.kind == MoveKind::Normal
+            && !mv.stack
+            && !mv.merge
+            && !before[mv.to as usize].is_empty();
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
             .filter(|&c| c != mv.to as usize)

@@ -482,7 +482,8 @@ impl Interpreter {
         for part in &moves.parts {
             for base in &part.vectors {
                 for v in symmetric_variants(*base, self.game.dimensions) {
-                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v) {
+                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v)
+                    {
                         first.push(v);
                     }
                 }
