@@ -279,3 +279,77 @@ fn armies_of_faith_no_merger_on_a_king_column_or_outside_the_zone() {
     let all = moves(&v, &mut pos);
     assert!(!all.iter().any(|m| m.contains('+')), "{all:?}");
 }
+
+/// Random Armies of Faith games, from the start and from a position where every army has a Pawn and a
+/// Yeoman about to merge, that play a merger whenever one is legal: at every ply both engines offer the
+/// same moves, make and unmake are exact and the hash incremental.
+#[test]
+fn armies_of_faith_random_games_with_mergers() {
+    let v = aof();
+    let compiled = game_armies_of_faith_5::engine().expect("the compiled engine loads");
+    let mut rng = vdl_tests::Rng::new(0x5eed_aaf5);
+    let mut mergers = 0;
+    let pairs = position(
+        &v,
+        ISLAMIC,
+        &[
+            (CATHOLIC, "K", "js4"),
+            (PROTESTANT, "K", "jz4"),
+            (BYZANTINE, "K", "az4"),
+            (ISLAMIC, "K", "as4"),
+            (ISLAMIC, "P", "gt2"),
+            (ISLAMIC, "Y", "ht2"),
+            (CATHOLIC, "P", "dt3"),
+            (CATHOLIC, "Y", "ct3"),
+            (PROTESTANT, "P", "dy3"),
+            (PROTESTANT, "Y", "cy3"),
+            (BYZANTINE, "P", "gy3"),
+            (BYZANTINE, "Y", "hy3"),
+            (CATHOLIC, "R", "ev1"),
+            (ISLAMIC, "N", "fw2"),
+        ],
+    );
+    for game in 0..4 {
+        let mut a = if game == 0 { v.start() } else { pairs.clone() };
+        let mut b = compiled
+            .parse_position(&v.write_position(&a))
+            .expect("the position reads back");
+        for ply in 0..300 {
+            let expected = moves(&v, &mut a);
+            assert_eq!(moves(&compiled, &mut b), expected, "ply {ply}");
+            if expected.is_empty() {
+                break;
+            }
+            let list: Vec<String> = expected.iter().cloned().collect();
+            let text = match list.iter().find(|m| m.contains('+')) {
+                Some(merger) => {
+                    mergers += 1;
+                    merger.clone()
+                }
+                None => {
+                    // Mostly Pawn and Yeoman moves, so that they reach the enemy camps.
+                    let infantry: Vec<String> = list
+                        .iter()
+                        .filter(|m| at(&v, &a, &m[..3]).is_some_and(|(_, l)| l == "P" || l == "Y"))
+                        .cloned()
+                        .collect();
+                    if !infantry.is_empty() && !rng.one_in(4) {
+                        rng.pick(&infantry).clone()
+                    } else {
+                        rng.pick(&list).clone()
+                    }
+                }
+            };
+            play_checked(&v, &mut a, &text);
+            let mv = compiled.parse_move(&mut b, &text).expect("listed move");
+            compiled.make(&mut b, mv);
+            assert_eq!(
+                compiled.write_position(&b),
+                v.write_position(&a),
+                "ply {ply}"
+            );
+        }
+    }
+    eprintln!("mergers played: {mergers}");
+    assert!(mergers > 0, "no merger in the random games");
+}
