@@ -74,6 +74,26 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
             );
             explain_moves(&mut out, game, moves, &frame);
         }
+        for merge in &piece.merges {
+            let names: Vec<&str> = merge
+                .onto
+                .iter()
+                .filter_map(|p| game.pieces.get(*p))
+                .map(|p| p.name.as_str())
+                .collect();
+            let into = game.pieces.get(merge.into).map_or("?", |p| p.name.as_str());
+            let zone = merge
+                .zone
+                .and_then(|z| game.zones.get(z))
+                .map(|z| format!(" in {}", z.name))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  merges onto a friendly {} into a {into}{zone}, by one step of:",
+                names.join(" or ")
+            );
+            explain_moves(&mut out, game, &merge.moves, &frame);
+        }
         for property in piece.properties.iter().filter(|p| p.keyword != "name") {
             let _ = writeln!(out, "  {}", property.keyword);
         }

@@ -201,6 +201,9 @@ pub enum ErrorKind {
     InvalidPositionTemplate { detail: String },
     /// A `send` effect whose last argument is not a place pieces can be sent to.
     NotADestination { name: String },
+    /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
+    /// leaper.
+    MergeNotAStep { part: String },
 
     // ---- warnings ----
     /// A zone nothing refers to.
@@ -289,6 +292,7 @@ impl Error {
             UnknownFreezeEvent { .. } => "E2041",
             InvalidPositionTemplate { .. } => "E2042",
             NotADestination { .. } => "E2043",
+            MergeNotAStep { .. } => "E2045",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -589,6 +593,11 @@ impl Error {
                 format!("`{name}` is not a place pieces can be sent to"),
                 "not a board, zone, cell or reserve".into(),
                 Some("end `send` with a board, a zone, a cell or a reserve: `send captured limbo`".into()),
+            ),
+            MergeNotAStep { part } => (
+                format!("a merger moves by plain steps, but `{part}` is not one"),
+                "modes, legs or `i` in a `merge` move".into(),
+                Some("write the steps without mode letters or `a` legs: the merger's target is always a friendly piece, `merge \"fWfF\" onto yeoman into queen`".into()),
             ),
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (

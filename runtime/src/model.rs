@@ -56,6 +56,8 @@ pub struct Game {
     pub move_notation: Option<String>,
     /// The capture suffix of a `notation` block (`"x{cell}"`), accepted after a move on input.
     pub capture_suffix: Option<String>,
+    /// How a pass is written (`pass "pass"` in a `notation` block), if the game says.
+    pub pass_notation: Option<String>,
     /// The position template of a `notation` block (`"{board} {side} {moves_done}"`): the game's own
     /// position text, instead of FEN or the vdl position text.
     pub position_notation: Option<String>,
@@ -139,8 +141,25 @@ pub struct Piece {
     pub promotions: Vec<Promotion>,
     /// Stacking moves (`stacks BETZA onto PIECE...`): the moves, and the types it may climb onto.
     pub stacks: Vec<(Moves, Vec<PieceId>)>,
+    /// Merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`).
+    pub merges: Vec<Merge>,
     /// Other properties (`captures_only`, `confined` ...).
     pub properties: Vec<Directive>,
+}
+
+/// A merger move: one step of the moves onto a friendly piece of one of the `onto` types (with the
+/// target in the zone, when one is given); both pieces leave and a piece of the `into` type, owned by
+/// the mover, stands on the target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merge {
+    /// The steps (single steps of the Betza parts, in the owner's frame; modes play no part).
+    pub moves: Moves,
+    /// The types it may merge with.
+    pub onto: Vec<PieceId>,
+    /// The type the two become.
+    pub into: PieceId,
+    /// The zone the target must lie in (for the mover's owner).
+    pub zone: Option<usize>,
 }
 
 /// A set of moves with its restrictions.

@@ -341,6 +341,9 @@ fn check_game(game: &Game) -> Result<(), String> {
         if !piece.stacks.is_empty() {
             return Err(format!("piece {} stacks", piece.name));
         }
+        if !piece.merges.is_empty() {
+            return Err(format!("piece {} merges", piece.name));
+        }
     }
     Ok(())
 }

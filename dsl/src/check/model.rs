@@ -2,8 +2,8 @@
 //! to end, a start position, royal pieces, letters, zones, unused names).
 
 use vdl_runtime::model::{
-    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, MovePart, Moves, Outcome, Piece,
-    Player, Promotion, Reserve, Rule, Setup, Zone,
+    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, Merge, MovePart, Moves, Outcome,
+    Piece, Player, Promotion, Reserve, Rule, Setup, Zone,
 };
 
 use super::Checker;
@@ -90,6 +90,7 @@ impl Checker {
                     };
                     game.move_notation = template("move");
                     game.capture_suffix = template("capture_suffix");
+                    game.pass_notation = template("pass");
                     game.position_notation = template("position");
                 }
                 _ => {}
@@ -166,6 +167,26 @@ impl Checker {
                     piece
                         .stacks
                         .push((moves, onto.iter().filter_map(Arg::as_piece).collect()));
+                }
+                ("merge", [Arg::Str(betza), rest @ ..]) => {
+                    // `onto` PIECE... `into` PIECE [`in` ZONE]
+                    let moves = self.build_moves(betza, &[], false, child.condition.clone());
+                    let into_at = rest.iter().position(|a| a.is_word("into"));
+                    let onto = rest[..into_at.unwrap_or(rest.len())]
+                        .iter()
+                        .filter_map(Arg::as_piece)
+                        .collect();
+                    let into = into_at
+                        .and_then(|i| rest.get(i + 1))
+                        .and_then(Arg::as_piece);
+                    if let Some(into) = into {
+                        piece.merges.push(Merge {
+                            moves,
+                            onto,
+                            into,
+                            zone: rest.iter().find_map(Arg::as_zone),
+                        });
+                    }
                 }
                 ("moves_only_on", [Arg::Board(b), Arg::Str(betza)]) => {
                     piece.moves.push(self.build_moves(
@@ -285,6 +306,38 @@ impl Checker {
         }
     }
 
+    /// A `merge` move is one plain step onto a friendly piece: its Betza parts have no modes, legs or
+    /// `i` (E2045).
+    fn check_merge_steps(&mut self, merge: &Statement) {
+        let Some(v) = merge.arguments.first() else {
+            return;
+        };
+        let ValueKind::Str { text, raw } = &v.kind else {
+            return;
+        };
+        let base = raw.then_some(v.span.start as usize + 1);
+        let Ok(betza) = crate::betza::parse_betza(text, base, v.span, &self.atoms) else {
+            return; // reported where the statement's arguments are checked
+        };
+        for part in &betza.parts {
+            let plain = part.legs.len() == 1
+                && part.legs[0].modes.is_empty()
+                && !part.initial
+                && !part.vectors.is_empty();
+            if !plain {
+                let written = base
+                    .and_then(|b| {
+                        let start = (part.span.start as usize).checked_sub(b)?;
+                        let end = (part.span.end as usize).checked_sub(b)?;
+                        text.get(start..end)
+                    })
+                    .unwrap_or(text)
+                    .to_string();
+                self.error(part.span, ErrorKind::MergeNotAStep { part: written });
+            }
+        }
+    }
+
     fn check_pieces(&mut self, statements: &[Statement]) {
         let pieces: Vec<&Statement> = statements
             .iter()
@@ -301,6 +354,9 @@ impl Checker {
         let mut letters: Vec<(String, Span)> = Vec::new();
         for s in pieces {
             let name = s.arguments.first().and_then(Value::as_name);
+            for merge in s.children().iter().filter(|c| c.keyword.text == "merge") {
+                self.check_merge_steps(merge);
+            }
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
             if !s
                 .children()

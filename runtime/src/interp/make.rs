@@ -160,6 +160,8 @@ impl Interpreter {
                 if mv.stack {
                     // The piece below stays, held under the one that climbed onto it.
                     pos.stacks.push((to, pos.cells[to]));
+                } else if mv.merge {
+                    // A merger: the friendly piece on `to` joins the mover; nothing is captured.
                 } else if !pos.cells[to].is_empty() {
                     captured.push(pos.cells[to]);
                     victims.push((to, pos.cells[to]));
@@ -188,7 +190,7 @@ impl Interpreter {
                 // A transfer's `become` is a change of type, not a promotion a capture could undo.
                 let transfer = self.game.cells[from].board != self.game.cells[to].board;
                 // A promotion from a reserve takes the piece from it; the new piece has not moved.
-                let pool = if mv.piece > 0 && !mv.pair {
+                let pool = if mv.piece > 0 && !mv.pair && !mv.merge {
                     self.game.pieces[occ.piece()]
                         .promotions
                         .iter()
@@ -200,7 +202,10 @@ impl Interpreter {
                     let row = self.reserve_row(pos, reserve, occ.owner());
                     Self::change_hand(pos, &mut undo, row, mv.piece as usize - 1, -1);
                 }
-                let placed = if mv.piece > 0 {
+                let placed = if mv.merge {
+                    // The merged piece is a new piece of the mover's, not a promoted one.
+                    Occupant::new(mv.piece as usize - 1, occ.owner(), false, false)
+                } else if mv.piece > 0 {
                     Occupant::new(
                         mv.piece as usize - 1,
                         occ.owner(),
@@ -228,8 +233,11 @@ impl Interpreter {
                 if let Some(victim) = unloaded {
                     self.set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
                 }
-                resets =
-                    !captured.is_empty() || unloaded.is_some() || self.pieces[occ.piece()].pawn;
+                // A merger removes a piece, like a capture: it restarts the move-rule count too.
+                resets = !captured.is_empty()
+                    || unloaded.is_some()
+                    || mv.merge
+                    || self.pieces[occ.piece()].pawn;
                 if !captured.is_empty() && !self.capture_rules.is_empty() {
                     self.after_capture(pos, &mut undo, mv);
                 }

@@ -230,6 +230,7 @@ impl Interpreter {
                 let moving = pos.cells[from];
                 !moving.is_empty()
                     && !self.pieces[moving.piece()].royal
+                    && (mv.piece == 0 || !self.pieces[mv.piece as usize - 1].royal)
                     && !pinnable.contains(&from)
             }
             Shortcut::Reads(bits) => {
@@ -278,6 +279,7 @@ impl Interpreter {
     pub(super) fn is_capture(&self, pos: &Position, mv: Move) -> bool {
         mv.kind == MoveKind::Normal
             && !mv.stack
+            && !mv.merge
             && (!pos.cells[mv.to as usize].is_empty() || mv.aux != Move::NONE)
     }
 
@@ -293,6 +295,9 @@ impl Interpreter {
         }
         if !self.stack_moves.is_empty() {
             self.stacking(pos, out);
+        }
+        if !self.merge_moves.is_empty() {
+            self.mergers(pos, out);
         }
         if self.hand_drops {
             self.drops(pos, out);
@@ -354,6 +359,57 @@ impl Interpreter {
                             ..Move::normal(cell, to)
                         });
                     }
+                }
+            }
+        }
+    }
+
+    /// Merger moves: one step onto a friendly piece of a listed type, with the target in the zone; both
+    /// become one piece of the `into` type. Generated here for interpreted and compiled engines alike
+    /// (the compiled hook replaces only a piece's ordinary moves).
+    fn mergers(&self, pos: &Position, out: &mut Vec<Move>) {
+        let side = pos.side;
+        for (cell, &occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != side || occ.is_frozen() {
+                continue;
+            }
+            let Some(rules) = self
+                .merge_moves
+                .get(occ.piece())
+                .and_then(|per_player| per_player.get(side))
+            else {
+                continue;
+            };
+            for rule in rules {
+                if let Some(condition) = &rule.condition {
+                    let scope = super::conditions::Scope {
+                        cell,
+                        owner: side,
+                        player: side,
+                        hurdle: None,
+                    };
+                    if !self.condition_holds(pos, &scope, condition) {
+                        continue;
+                    }
+                }
+                for &v in &rule.first {
+                    let Some(to) = self.step(cell, v) else {
+                        continue;
+                    };
+                    let target = pos.cells[to];
+                    if target.is_empty()
+                        || target.owner() != side
+                        || !rule.onto.contains(&target.piece())
+                        || rule.zone.is_some_and(|z| !self.in_zone(z, side, to))
+                        || pos.stacks.iter().any(|&(c, _)| c == to || c == cell)
+                    {
+                        continue;
+                    }
+                    out.push(Move {
+                        merge: true,
+                        piece: rule.into as u8 + 1,
+                        ..Move::normal(cell, to)
+                    });
                 }
             }
         }

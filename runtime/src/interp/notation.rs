@@ -32,7 +32,10 @@ impl Interpreter {
                     name(mv.to)
                 )
             }
-            MoveKind::Pass => format!("{}{}", name(mv.from), name(mv.from)),
+            MoveKind::Pass => match &self.game.pass_notation {
+                Some(text) => text.clone(),
+                None => format!("{}{}", name(mv.from), name(mv.from)),
+            },
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
@@ -40,11 +43,15 @@ impl Interpreter {
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
                 if self.game.move_notation.as_deref().is_some_and(|t| {
-                    mv.piece == 0 || t.contains("{x}") || (t.contains("{promotion}") && !mv.pair)
+                    mv.piece == 0
+                        || mv.merge
+                        || t.contains("{x}")
+                        || (t.contains("{promotion}") && !mv.pair)
                 }) =>
             {
                 self.templated_move(pos, mv)
             }
+            MoveKind::Normal if mv.merge => format!("{}+{}", name(mv.from), name(mv.to)),
             MoveKind::Normal => {
                 let mut text = format!("{}{}", name(mv.from), name(mv.to));
                 if mv.piece > 0 {
@@ -63,8 +70,9 @@ impl Interpreter {
         }
     }
 
-    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the target holds a piece
-    /// before the move, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing).
+    /// A move by the game's template: `{from}`, `{to}`, `{sep}` (`x` when the move captures, `+` for a
+    /// merger, else `-`) and `{promotion}` (`=` and the new piece's letter, or nothing; a merger's
+    /// result is not written).
     fn templated_move(&self, pos: &Position, mv: Move) -> String {
         let capture = mv.kind == MoveKind::Normal && self.is_capture(pos, mv);
         self.templated_move_as(mv, capture)
@@ -74,12 +82,18 @@ impl Interpreter {
     fn templated_move_as(&self, mv: Move, capture: bool) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
         let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
-        let promotion = if mv.piece > 0 {
+        let promotion = if mv.piece > 0 && !mv.merge {
             format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
         } else {
             String::new()
         };
-        let sep = if capture { "x" } else { "-" };
+        let sep = if mv.merge {
+            "+"
+        } else if capture {
+            "x"
+        } else {
+            "-"
+        };
         template
             .replace("{from}", name(mv.from))
             .replace("{to}", name(mv.to))
@@ -129,10 +143,62 @@ impl Interpreter {
                 }
             )));
         }
+        // Cells named by a board's `alias` template: read as the cells' own names.
+        if let Some(plain) = self.without_aliases(text) {
+            if let Ok(mv) = self.read_move(pos, &plain) {
+                return Ok(mv);
+            }
+        }
         Err(TextError::new(format!(
             "illegal move `{text}` in position {}",
             self.write_fen(pos)
         )))
+    }
+
+    /// `text` with every cell name written by an `alias` template replaced by the cell's own name
+    /// (the longest name wins where several start at the same place); `None` when it has none.
+    fn without_aliases(&self, text: &str) -> Option<String> {
+        if self.alias_names.is_empty() {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        let mut replaced = false;
+        while let Some(c) = rest.chars().next() {
+            let own = self
+                .game
+                .cells
+                .iter()
+                .map(|cell| cell.name.len())
+                .filter(|&n| n > 0 && rest.get(..n).is_some_and(|p| self.is_cell_name(p)))
+                .max()
+                .unwrap_or(0);
+            let alias = self
+                .alias_names
+                .iter()
+                .filter(|(name, _)| rest.starts_with(name.as_str()))
+                .max_by_key(|(name, _)| name.len());
+            match alias {
+                Some((name, cell)) if name.len() > own => {
+                    out.push_str(&self.game.cells[*cell].name);
+                    rest = &rest[name.len()..];
+                    replaced = true;
+                }
+                _ if own > 0 => {
+                    out.push_str(&rest[..own]);
+                    rest = &rest[own..];
+                }
+                _ => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        replaced.then_some(out)
+    }
+
+    fn is_cell_name(&self, text: &str) -> bool {
+        self.game.cells.iter().any(|c| c.name == text)
     }
 
     /// Splits `text` into capture suffixes (`x{cell}`), collecting the cell names; false if it is not
@@ -173,8 +239,10 @@ impl Interpreter {
             .iter()
             .find(|&&(c, _)| c == from)
             .map_or(Occupant::EMPTY, |&(_, below)| below);
-        let replaced =
-            mv.kind == MoveKind::Normal && !mv.stack && !before[mv.to as usize].is_empty();
+        let replaced = mv.kind == MoveKind::Normal
+            && !mv.stack
+            && !mv.merge
+            && !before[mv.to as usize].is_empty();
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
             .filter(|&c| c != mv.to as usize)

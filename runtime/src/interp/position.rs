@@ -208,7 +208,8 @@ pub struct Move {
     pub from: u16,
     /// The target cell.
     pub to: u16,
-    /// Promotion target or dropped piece, plus one; 0 for none.
+    /// Promotion target, dropped piece or (for a merger) the piece the two become, plus one; 0 for
+    /// none.
     pub piece: u8,
     /// An extra captured cell (en passant, locust), or the castling partner's start; `NONE` if unused.
     pub aux: u16,
@@ -224,6 +225,9 @@ pub struct Move {
     pub pair: bool,
     /// A stacking move: the piece climbs onto the one on `to`, which stays below it.
     pub stack: bool,
+    /// A merger: the piece moves onto a friendly piece on `to`, and both leave for one piece of type
+    /// `piece - 1`, owned by the mover, on `to`. Not a capture.
+    pub merge: bool,
 }
 
 impl Move {
@@ -244,6 +248,7 @@ impl Move {
             gate_cell: Move::NONE,
             pair: false,
             stack: false,
+            merge: false,
         }
     }
 }

@@ -55,6 +55,11 @@ pub struct Interpreter {
     pub(super) virgin_matters: u64,
     /// Per piece, per player: stacking moves (`stacks BETZA onto PIECE...`).
     pub(super) stack_moves: Vec<Vec<Vec<StackMove>>>,
+    /// Per piece, per player: merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`); empty
+    /// when the game has none.
+    pub(super) merge_moves: Vec<Vec<Vec<MergeMove>>>,
+    /// Cell names by the boards' `alias` templates, with their cells (accepted when reading moves).
+    pub(super) alias_names: Vec<(String, CellId)>,
     /// Per player: how to detect its attacks.
     pub(super) attack_plans: Vec<super::attacks::AttackPlan>,
     /// Compiled move generation, when a compiled engine provides it.
@@ -187,6 +192,17 @@ pub(super) struct StackMove {
     pub condition: Option<crate::model::Expr>,
 }
 
+/// A merger move of a piece for a player: the steps onto a friendly piece of an `onto` type, with the
+/// target in `zone` (for that player), that leave a piece of the `into` type there.
+#[derive(Clone, Debug)]
+pub(super) struct MergeMove {
+    pub first: Vec<Vec3>,
+    pub onto: Vec<PieceId>,
+    pub into: PieceId,
+    pub zone: Option<usize>,
+    pub condition: Option<crate::model::Expr>,
+}
+
 /// A castling rule.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Castle {
@@ -204,6 +220,26 @@ pub(super) struct Castle {
     /// Partners allowed only under a condition (`partner bishop along southwest when player ==
     /// sw`): (direction, type, condition); a type also listed without a condition needs none.
     pub partner_conditions: Vec<(Vec3, PieceId, crate::model::Expr)>,
+}
+
+/// The cell names the boards' `alias` templates give (`{rank}{file}{level}`), other than the cells'
+/// own names.
+fn alias_names(game: &Game) -> Vec<(String, CellId)> {
+    let mut names = Vec::new();
+    for (id, cell) in game.cells.iter().enumerate() {
+        let board = &game.boards[cell.board];
+        let label = |labels: &[String], i: i32| labels.get(i as usize).cloned().unwrap_or_default();
+        for template in &board.aliases {
+            let name = template
+                .replace("{file}", &label(&board.files, cell.coord[0]))
+                .replace("{rank}", &label(&board.ranks, cell.coord[1]))
+                .replace("{level}", &label(&board.levels, cell.coord[2]));
+            if name != cell.name && !game.cells.iter().any(|c| c.name == name) {
+                names.push((name, id));
+            }
+        }
+    }
+    names
 }
 
 /// Piece properties beyond moves.
@@ -375,6 +411,8 @@ impl Interpreter {
             read_shortcut: Vec::new(),
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),
+            merge_moves: Vec::new(),
+            alias_names: alias_names(&game),
             virgin_matters: 0,
             slider_lines: Vec::new(),
             generator: None,
@@ -396,6 +434,7 @@ impl Interpreter {
         };
         interpreter.attack_plans = interpreter.attack_plans();
         interpreter.stack_moves = interpreter.prepare_stack_moves();
+        interpreter.merge_moves = interpreter.prepare_merge_moves();
         interpreter.virgin_matters = interpreter.virgin_relevance();
         interpreter.prepare_legality_shortcut();
         interpreter.start_position = match interpreter.game.setup.fen.clone() {
@@ -420,33 +459,65 @@ impl Interpreter {
                         piece
                             .stacks
                             .iter()
-                            .map(|(moves, onto)| {
-                                let mut first = Vec::new();
-                                for part in &moves.parts {
-                                    for base in &part.vectors {
-                                        for v in symmetric_variants(*base, self.game.dimensions) {
-                                            if first_leg_selects(
-                                                &part.legs[0].directions,
-                                                v,
-                                                &frame,
-                                            ) && !first.contains(&v)
-                                            {
-                                                first.push(v);
-                                            }
-                                        }
-                                    }
-                                }
-                                StackMove {
-                                    first,
-                                    onto: onto.clone(),
-                                    condition: moves.condition.clone(),
-                                }
+                            .map(|(moves, onto)| StackMove {
+                                first: self.single_steps(moves, &frame),
+                                onto: onto.clone(),
+                                condition: moves.condition.clone(),
                             })
                             .collect()
                     })
                     .collect()
             })
             .collect()
+    }
+
+    fn prepare_merge_moves(&self) -> Vec<Vec<Vec<MergeMove>>> {
+        if self.game.pieces.iter().all(|p| p.merges.is_empty()) {
+            return Vec::new();
+        }
+        self.game
+            .pieces
+            .iter()
+            .map(|piece| {
+                self.game
+                    .players
+                    .iter()
+                    .map(|player| {
+                        let frame = Frame {
+                            forward: player.forward.clone(),
+                        };
+                        piece
+                            .merges
+                            .iter()
+                            .map(|merge| MergeMove {
+                                first: self.single_steps(&merge.moves, &frame),
+                                onto: merge.onto.clone(),
+                                into: merge.into,
+                                zone: merge.zone,
+                                condition: merge.moves.condition.clone(),
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The first steps of a move set's parts in a player's frame, each vector once (stacking and
+    /// merger moves go one step).
+    fn single_steps(&self, moves: &crate::model::Moves, frame: &Frame) -> Vec<Vec3> {
+        let mut first = Vec::new();
+        for part in &moves.parts {
+            for base in &part.vectors {
+                for v in symmetric_variants(*base, self.game.dimensions) {
+                    if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v)
+                    {
+                        first.push(v);
+                    }
+                }
+            }
+        }
+        first
     }
 
     fn virgin_relevance(&self) -> u64 {

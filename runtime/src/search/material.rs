@@ -179,6 +179,7 @@ impl Evaluator<Interpreter> for MaterialEvaluator {
             || mv.gate != 0
             || mv.pair
             || mv.stack
+            || mv.merge
             || mv.aux2 != crate::interp::Move::NONE
         {
             return None;
