@@ -35,9 +35,12 @@ struct Engine {
 fn game() -> vdl_runtime::model::Game {
     let path = workspace_root().join("examples/armies-of-faith-5.vdl");
     let checked = vdl_dsl::check::check_source(&read_text(&path));
-    checked
-        .game
-        .unwrap_or_else(|| panic!("armies-of-faith-5.vdl does not check: {:?}", checked.problems))
+    checked.game.unwrap_or_else(|| {
+        panic!(
+            "armies-of-faith-5.vdl does not check: {:?}",
+            checked.problems
+        )
+    })
 }
 
 fn options(raj: bool) -> Vec<(String, String)> {
@@ -253,7 +256,9 @@ impl Engine {
     /// The ranking of a finished game as `[(first, last place)]` per player C, P, B, I.
     fn ranking(&self, pos: &mut Position) -> Vec<(usize, usize)> {
         let result = self.outcome(pos).expect("the game is over");
-        self.v.ranking(pos, &result).expect("the game ranks its players")
+        self.v
+            .ranking(pos, &result)
+            .expect("the game ranks its players")
     }
 }
 
@@ -332,7 +337,8 @@ fn s04_ancress() {
 #[test]
 fn s05_pawn_double_step_from_pawn_start_cells() {
     for_both(|e| {
-        let pieces = "cK js4, pK jz4, bK az4, iK as4, iP dt2, iP du4, iR et1, cN eu2, cB et3, pP du1";
+        let pieces =
+            "cK js4, pK jz4, bK az4, iK as4, iP dt2, iP du4, iR et1, cN eu2, cB et3, pP du1";
         let mut pos = e.pos(I, pieces);
         assert_eq!(
             e.moves_of(&mut pos, "dt2"),
@@ -550,10 +556,7 @@ fn s13_pawn_in_the_zone_becomes_a_usurper() {
             "cK jt2, pK jz4, bK az4, iK as4, iP is2, iQ bs2, iQ as3, iN cs2",
         );
         assert_eq!(pos.eliminated, 1 << C);
-        e.expect(
-            &pos,
-            "jt2 ., is2 iUS, bs2 iES, as3 iES, as4 iEM, cs2 iN",
-        );
+        e.expect(&pos, "jt2 ., is2 iUS, bs2 iES, as3 iES, as4 iEM, cs2 iN");
         assert!(e.outcome(&mut pos).is_none());
         assert_eq!(pos.side, I);
     });
@@ -747,7 +750,10 @@ fn draw_by_repetition() {
         assert!(e.outcome(&mut pos).is_none());
         e.play(&mut pos, round);
         let result = e.outcome(&mut pos).expect("third occurrence");
-        assert_eq!((result.winner, result.reason.as_str()), (None, "repetition"));
+        assert_eq!(
+            (result.winner, result.reason.as_str()),
+            (None, "repetition")
+        );
         // Everyone still in the game shares the top places.
         assert_eq!(e.ranking(&mut pos), vec![(1, 4); 4]);
     });

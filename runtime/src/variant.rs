@@ -100,7 +100,11 @@ pub trait Variant {
     /// The places of the players when the game ended with `result`, in games that rank them
     /// (`ranking` in the end block): for each player, the first and last place he shares. `None`
     /// for games without a ranking.
-    fn ranking(&self, _position: &Self::Position, _result: &GameResult) -> Option<Vec<(usize, usize)>> {
+    fn ranking(
+        &self,
+        _position: &Self::Position,
+        _result: &GameResult,
+    ) -> Option<Vec<(usize, usize)>> {
         None
     }
 

@@ -86,7 +86,8 @@ impl Interpreter {
                                 && prepared.condition.is_none()
                                 && prepared.boards.is_empty();
                             if legs.len() == 2 && plain_setting {
-                                if let Some(bent) = self.bent_probes(part, piece, prepared, confined)
+                                if let Some(bent) =
+                                    self.bent_probes(part, piece, prepared, confined)
                                 {
                                     plan.probes.extend(bent);
                                     continue;
@@ -288,9 +289,7 @@ impl Interpreter {
                 if !own && self.cell_attacked(pos, cell, by) != want {
                     return Err(format!(
                         "player {} attacks {}: generation says {want}, detection says {}",
-                        self.game.players[by].name,
-                        self.game.cells[cell].name,
-                        !want
+                        self.game.players[by].name, self.game.cells[cell].name, !want
                     ));
                 }
             }

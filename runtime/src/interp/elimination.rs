@@ -145,9 +145,10 @@ fn pieces_of(d: &Directive) -> Vec<PieceId> {
 
 /// The pairs of a `typemap` block named `name`: (from, to) for every type it maps.
 fn typemap(game: &Game, name: &str) -> Option<Vec<(PieceId, PieceId)>> {
-    let block = game.directives.iter().find(|d| {
-        d.keyword == "typemap" && d.arguments.first().is_some_and(|a| a.is_word(name))
-    })?;
+    let block = game
+        .directives
+        .iter()
+        .find(|d| d.keyword == "typemap" && d.arguments.first().is_some_and(|a| a.is_word(name)))?;
     let mut pairs = Vec::new();
     for map in block.children.iter().filter(|c| c.keyword == "map") {
         let pieces = pieces_of(map);
@@ -175,12 +176,12 @@ fn checkmate_effect(game: &Game, d: &Directive) -> Option<Effect> {
         "send" if w.contains(&"checkmated") => reserve_of(game, d).map(Effect::Send),
         "transform" => {
             let pieces = pieces_of(d);
-            if let Some(map) = w
-                .iter()
-                .position(|&x| x == "by")
-                .and_then(|i| w.get(i + 1))
-            {
-                Some(Effect::Transform(whose, pieces, Into::Map(typemap(game, map)?)))
+            if let Some(map) = w.iter().position(|&x| x == "by").and_then(|i| w.get(i + 1)) {
+                Some(Effect::Transform(
+                    whose,
+                    pieces,
+                    Into::Map(typemap(game, map)?),
+                ))
             } else {
                 let (&to, from) = pieces.split_last()?;
                 Some(Effect::Transform(whose, from.to_vec(), Into::Piece(to)))
@@ -644,7 +645,11 @@ impl Interpreter {
     /// eliminated in the same turn sharing. Players no group names share the last places. `None`
     /// when the game has no ranking line.
     pub fn ranking(&self, pos: &Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
-        let line = self.game.directives.iter().find(|d| d.keyword == "ranking")?;
+        let line = self
+            .game
+            .directives
+            .iter()
+            .find(|d| d.keyword == "ranking")?;
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let alive = |p: &usize| !pos.is_eliminated(*p);
         for word in words(line) {
@@ -657,14 +662,16 @@ impl Interpreter {
                         .collect(),
                 ),
                 "reverse_elimination" => {
-                    let mut out: Vec<usize> =
-                        (0..self.players).filter(|p| pos.is_eliminated(*p)).collect();
+                    let mut out: Vec<usize> = (0..self.players)
+                        .filter(|p| pos.is_eliminated(*p))
+                        .collect();
                     out.sort_by_key(|&p| pos.dropped_among[p]);
                     for p in out {
                         match groups.last_mut() {
                             Some(g)
                                 if g.first().is_some_and(|&q| {
-                                    pos.is_eliminated(q) && pos.dropped_among[q] == pos.dropped_among[p]
+                                    pos.is_eliminated(q)
+                                        && pos.dropped_among[q] == pos.dropped_among[p]
                                 }) =>
                             {
                                 g.push(p)

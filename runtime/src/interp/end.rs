@@ -285,11 +285,9 @@ impl Interpreter {
                         return Some(self.result(rule, mater, None));
                     }
                 }
-                "all_pass" => {
-                    // Every player still in the game passed on his latest turn.
-                    if pos.passes as usize >= self.survivors(pos).max(1) {
-                        return Some(self.result(rule, self.last_mover(pos), None));
-                    }
+                // Every player still in the game passed on his latest turn.
+                "all_pass" if pos.passes as usize >= self.survivors(pos).max(1) => {
+                    return Some(self.result(rule, self.last_mover(pos), None));
                 }
                 "last_survivor" => {
                         if let Some(player) = self.last_survivor(pos) {
