@@ -71,20 +71,10 @@ fn for_both(scenario: fn(&Engine)) {
 /// Runs a scenario (with or without the Raj option) on both engines; the test fails naming every
 /// engine that failed.
 fn for_both_in(raj: bool, scenario: fn(&Engine)) {
-    let mut failures = Vec::new();
-    for make in [interpreter as fn(bool) -> Engine, compiled] {
-        let engine = make(raj);
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
-        if let Err(payload) = run {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", engine.name));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    vdl_tests::on_each_engine(
+        [interpreter(raj), compiled(raj)].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 fn set(moves: &str) -> BTreeSet<String> {

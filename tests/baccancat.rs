@@ -69,20 +69,10 @@ fn for_both(scenario: fn(&Engine)) {
 
 /// Runs a scenario in a sub-variant on both engines; the test fails naming every engine that failed.
 fn for_both_in(sub: u32, scenario: fn(&Engine)) {
-    let mut failures = Vec::new();
-    for make in [interpreter as fn(u32) -> Engine, compiled] {
-        let engine = make(sub);
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
-        if let Err(payload) = run {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", engine.name));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    vdl_tests::on_each_engine(
+        [interpreter(sub), compiled(sub)].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 fn set(moves: &str) -> BTreeSet<String> {

@@ -76,20 +76,10 @@ fn for_both(scenario: fn(&Engine)) {
 }
 
 fn for_both_with(setup: &[(&str, &str)], scenario: fn(&Engine)) {
-    let mut failures = Vec::new();
-    for make in [interpreter as fn(&[(&str, &str)]) -> Engine, compiled] {
-        let engine = make(setup);
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
-        if let Err(payload) = run {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{}: {message}", engine.name));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    vdl_tests::on_each_engine(
+        [interpreter(setup), compiled(setup)].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 fn set(moves: &str) -> BTreeSet<String> {

@@ -51,20 +51,7 @@ fn compiled() -> Engine {
 /// Runs a scenario against the interpreter and against the compiled engine; both always run, and the
 /// test fails naming every engine that failed.
 fn for_both(scenario: fn(&Engine)) {
-    let mut failures = Vec::new();
-    for make in [interpreter as fn() -> Engine, compiled] {
-        let engine = make();
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
-        if let Err(payload) = run {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(message);
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    vdl_tests::on_each_engine([interpreter(), compiled()].map(|e| (e.name, e)), scenario);
 }
 
 impl Engine {

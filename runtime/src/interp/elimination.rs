@@ -520,25 +520,8 @@ impl Interpreter {
     /// (a position text always holds a position after it, so this is for positions set up to be
     /// before it, such as a specification's "position at the start of the turn").
     pub fn start_turn(&self, pos: &mut Position) {
-        let mut undo = Undo {
-            changed: super::position::ChangeLog::default(),
-            hand_changes: Vec::new(),
-            side: pos.side,
-            en_passant: pos.en_passant.clone(),
-            halfmove: pos.halfmove,
-            fullmove: pos.fullmove,
-            checks: pos.checks,
-            hash: pos.hash,
-            last: pos.last,
-            passes: pos.passes,
-            turn_moves: pos.turn_moves,
-            eliminated: pos.eliminated,
-            dropped_among: pos.dropped_among,
-            mated_by: pos.mated_by,
-            stacks: pos.stacks.clone(),
-            captured: pos.captured.clone(),
-            reset_in_turn: pos.reset_in_turn,
-        };
+        let mut undo = super::make::save_state(pos);
+        pos.en_passant = undo.en_passant.clone();
         if self.elimination.enabled {
             probing(|| self.start_turns_now(pos, &mut undo));
         }

@@ -122,25 +122,7 @@ impl Interpreter {
     /// Plays a move and returns what is needed to take it back.
     pub(super) fn make_move(&self, pos: &mut Position, mv: Move) -> Undo {
         let old_state = state_key(pos);
-        let mut undo = Undo {
-            changed: super::position::ChangeLog::default(),
-            hand_changes: Vec::new(),
-            side: pos.side,
-            en_passant: std::mem::take(&mut pos.en_passant),
-            halfmove: pos.halfmove,
-            fullmove: pos.fullmove,
-            checks: pos.checks,
-            hash: pos.hash,
-            last: pos.last,
-            passes: pos.passes,
-            turn_moves: pos.turn_moves,
-            eliminated: pos.eliminated,
-            dropped_among: pos.dropped_among,
-            mated_by: pos.mated_by,
-            stacks: pos.stacks.clone(),
-            captured: pos.captured.clone(),
-            reset_in_turn: pos.reset_in_turn,
-        };
+        let mut undo = save_state(pos);
         pos.hash ^= old_state;
         pos.history.push(undo.hash);
         let mover = pos.side;
@@ -504,5 +486,29 @@ impl Interpreter {
     /// The player who moved before `player`.
     pub(super) fn previous_player(&self, player: usize) -> usize {
         (player + self.players - 1) % self.players
+    }
+}
+
+/// What a move must restore, saved before it: the move takes the en-passant rights out of the
+/// position (they are made anew).
+pub(super) fn save_state(pos: &mut Position) -> Undo {
+    Undo {
+        changed: super::position::ChangeLog::default(),
+        hand_changes: Vec::new(),
+        side: pos.side,
+        en_passant: std::mem::take(&mut pos.en_passant),
+        halfmove: pos.halfmove,
+        fullmove: pos.fullmove,
+        checks: pos.checks,
+        hash: pos.hash,
+        last: pos.last,
+        passes: pos.passes,
+        turn_moves: pos.turn_moves,
+        eliminated: pos.eliminated,
+        dropped_among: pos.dropped_among,
+        mated_by: pos.mated_by,
+        stacks: pos.stacks.clone(),
+        captured: pos.captured.clone(),
+        reset_in_turn: pos.reset_in_turn,
     }
 }

@@ -321,22 +321,27 @@ impl Interpreter {
         }
     }
 
-    /// Stacking moves: a piece climbs onto an unstacked piece of a listed type (either owner).
-    fn stacking(&self, pos: &Position, out: &mut Vec<Move>) {
+    /// Calls `visit(rule, from, to)` for every one-step target of the side to move's pieces under
+    /// per-piece, per-player rules (stacking, mergers) whose condition holds.
+    fn one_step_targets<R: super::tables::StepRule>(
+        &self,
+        pos: &Position,
+        rules_of: &[Vec<Vec<R>>],
+        mut visit: impl FnMut(&R, CellId, CellId),
+    ) {
         let side = pos.side;
         for (cell, &occ) in pos.cells.iter().enumerate() {
             if occ.is_empty() || occ.owner() != side || occ.is_frozen() {
                 continue;
             }
-            let Some(rules) = self
-                .stack_moves
+            let Some(rules) = rules_of
                 .get(occ.piece())
                 .and_then(|per_player| per_player.get(side))
             else {
                 continue;
             };
             for rule in rules {
-                if let Some(condition) = &rule.condition {
+                if let Some(condition) = rule.condition() {
                     let scope = super::conditions::Scope {
                         cell,
                         owner: side,
@@ -347,21 +352,27 @@ impl Interpreter {
                         continue;
                     }
                 }
-                for &v in &rule.first {
-                    let Some(to) = self.step(cell, v) else {
-                        continue;
-                    };
-                    let target = pos.cells[to];
-                    let stacked = pos.stacks.iter().any(|&(c, _)| c == to);
-                    if !target.is_empty() && !stacked && rule.onto.contains(&target.piece()) {
-                        out.push(Move {
-                            stack: true,
-                            ..Move::normal(cell, to)
-                        });
+                for &v in rule.first() {
+                    if let Some(to) = self.step(cell, v) {
+                        visit(rule, cell, to);
                     }
                 }
             }
         }
+    }
+
+    /// Stacking moves: a piece climbs onto an unstacked piece of a listed type (either owner).
+    fn stacking(&self, pos: &Position, out: &mut Vec<Move>) {
+        self.one_step_targets(pos, &self.stack_moves, |rule, from, to| {
+            let target = pos.cells[to];
+            let stacked = pos.stacks.iter().any(|&(c, _)| c == to);
+            if !target.is_empty() && !stacked && rule.onto.contains(&target.piece()) {
+                out.push(Move {
+                    stack: true,
+                    ..Move::normal(from, to)
+                });
+            }
+        });
     }
 
     /// Merger moves: one step onto a friendly piece of a listed type, with the target in the zone; both
@@ -369,50 +380,22 @@ impl Interpreter {
     /// (the compiled hook replaces only a piece's ordinary moves).
     fn mergers(&self, pos: &Position, out: &mut Vec<Move>) {
         let side = pos.side;
-        for (cell, &occ) in pos.cells.iter().enumerate() {
-            if occ.is_empty() || occ.owner() != side || occ.is_frozen() {
-                continue;
+        self.one_step_targets(pos, &self.merge_moves, |rule, from, to| {
+            let target = pos.cells[to];
+            if target.is_empty()
+                || target.owner() != side
+                || !rule.onto.contains(&target.piece())
+                || rule.zone.is_some_and(|z| !self.in_zone(z, side, to))
+                || pos.stacks.iter().any(|&(c, _)| c == to || c == from)
+            {
+                return;
             }
-            let Some(rules) = self
-                .merge_moves
-                .get(occ.piece())
-                .and_then(|per_player| per_player.get(side))
-            else {
-                continue;
-            };
-            for rule in rules {
-                if let Some(condition) = &rule.condition {
-                    let scope = super::conditions::Scope {
-                        cell,
-                        owner: side,
-                        player: side,
-                        hurdle: None,
-                    };
-                    if !self.condition_holds(pos, &scope, condition) {
-                        continue;
-                    }
-                }
-                for &v in &rule.first {
-                    let Some(to) = self.step(cell, v) else {
-                        continue;
-                    };
-                    let target = pos.cells[to];
-                    if target.is_empty()
-                        || target.owner() != side
-                        || !rule.onto.contains(&target.piece())
-                        || rule.zone.is_some_and(|z| !self.in_zone(z, side, to))
-                        || pos.stacks.iter().any(|&(c, _)| c == to || c == cell)
-                    {
-                        continue;
-                    }
-                    out.push(Move {
-                        merge: true,
-                        piece: rule.into as u8 + 1,
-                        ..Move::normal(cell, to)
-                    });
-                }
-            }
-        }
+            out.push(Move {
+                merge: true,
+                piece: rule.into as u8 + 1,
+                ..Move::normal(from, to)
+            });
+        });
     }
 
     /// The cell of one of `player`'s royal pieces (where a pass is written).

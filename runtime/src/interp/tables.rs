@@ -192,6 +192,32 @@ pub(super) struct StackMove {
     pub condition: Option<crate::model::Expr>,
 }
 
+/// A per-piece rule of one-step moves onto a piece (stacking, mergers).
+pub(super) trait StepRule {
+    /// The steps, in the player's frame.
+    fn first(&self) -> &[Vec3];
+    /// The rule's condition, if any.
+    fn condition(&self) -> Option<&crate::model::Expr>;
+}
+
+impl StepRule for StackMove {
+    fn first(&self) -> &[Vec3] {
+        &self.first
+    }
+    fn condition(&self) -> Option<&crate::model::Expr> {
+        self.condition.as_ref()
+    }
+}
+
+impl StepRule for MergeMove {
+    fn first(&self) -> &[Vec3] {
+        &self.first
+    }
+    fn condition(&self) -> Option<&crate::model::Expr> {
+        self.condition.as_ref()
+    }
+}
+
 /// A merger move of a piece for a player: the steps onto a friendly piece of an `onto` type, with the
 /// target in `zone` (for that player), that leave a piece of the `into` type there.
 #[derive(Clone, Debug)]
