@@ -1,7 +1,7 @@
 //! Attack detection by looking outwards from the attacked cell: for each single-leg move part of each
-//! piece type (and each two-leg lame leap such as the xiangqi horse `mafsW`), step backwards along its
-//! vectors and see whether such a piece stands there. Other multi-leg parts fall back to generating the
-//! moves of the pieces of that type.
+//! piece type (and each two-leg lame leap such as the xiangqi horse `mafsW`, and each bent rider such
+//! as the Gryphon `yafsF`), step backwards along its vectors and see whether such a piece stands there.
+//! Other multi-leg parts fall back to generating the moves of the pieces of that type.
 
 use crate::model::{CellId, Vec3};
 
@@ -145,7 +145,7 @@ impl Interpreter {
             .collect()
     }
 
-    /// The probes of a two-leg part that is a lame leap: a first leg of one step that must end on an
+    /// The probes of a two-leg part that is a bent rider: a first leg of one step that must end on an
     /// empty cell and turns into a slide (`y`), then slides and may capture (modes `m`, `c`): the
     /// Gryphon and the Anchorite. Returns `None` when the part is not of that form.
     fn bent_probes(
@@ -170,13 +170,7 @@ impl Interpreter {
         }
         let mut probes = Vec::new();
         for &first in &part.first {
-            let base = part
-                .part
-                .vectors
-                .iter()
-                .copied()
-                .find(|b| super::movegen::same_family(*b, first))
-                .unwrap_or(part.part.vectors[0]);
+            let base = part.base_for(first);
             for &c in part.continuations(0, base, first)? {
                 probes.push(Probe {
                     piece,
@@ -220,13 +214,7 @@ impl Interpreter {
         let mut probes: Vec<Probe> = Vec::new();
         for &first in &part.first {
             // The same continuations as the walk (`movegen::walk`) tries.
-            let base = part
-                .part
-                .vectors
-                .iter()
-                .copied()
-                .find(|b| super::movegen::same_family(*b, first))
-                .unwrap_or(part.part.vectors[0]);
+            let base = part.base_for(first);
             let (candidates, straight) =
                 crate::geometry::continuation_candidates(base, self.game.dimensions);
             for c in candidates {

@@ -95,9 +95,6 @@ pub(super) struct Elimination {
     pub(super) enabled: bool,
     /// Whether the player about to move checkmates every player whose royal piece he attacks.
     attacked_at_turn_start: bool,
-    /// Whether a player with no legal move passes (`pass when_stuck`) rather than being eliminated
-    /// when in check.
-    pass_when_stuck: bool,
     /// What a checkmate does, in the rule's order.
     steps: Vec<Step>,
     /// Promotions on capture, in file order (the first that applies is played).
@@ -202,9 +199,6 @@ impl Elimination {
                     && d.arguments
                         .first()
                         .is_some_and(|a| a.is_word("attacked_at_turn_start"))
-            }),
-            pass_when_stuck: game.turn.iter().any(|d| {
-                d.keyword == "pass" && d.arguments.iter().any(|a| a.is_word("when_stuck"))
             }),
             ..Elimination::default()
         };
@@ -552,7 +546,7 @@ impl Interpreter {
                     self.checkmate(pos, undo, Some(side), *victim, delivering, among);
                 }
             }
-            if self.survivors(pos) <= 1 || self.elimination.pass_when_stuck {
+            if self.survivors(pos) <= 1 || self.pass_when_stuck {
                 return;
             }
             if !self.royal_attacked(pos, side) || self.any_legal(pos) {

@@ -537,13 +537,7 @@ impl Interpreter {
                     continue;
                 }
                 for &first in &part.first {
-                    let base = part
-                        .part
-                        .vectors
-                        .iter()
-                        .copied()
-                        .find(|b| same_family(*b, first))
-                        .unwrap_or(part.part.vectors[0]);
+                    let base = part.base_for(first);
                     let walk = Walk {
                         origin: cell,
                         mover: frame,

@@ -157,6 +157,17 @@ pub(super) struct PreparedPart {
 }
 
 impl PreparedPart {
+    /// The part's base vector a first-leg vector belongs to (same absolute components), which
+    /// decides its continuations.
+    pub fn base_for(&self, first: Vec3) -> Vec3 {
+        self.part
+            .vectors
+            .iter()
+            .copied()
+            .find(|b| super::movegen::same_family(*b, first))
+            .unwrap_or(self.part.vectors[0])
+    }
+
     /// The vectors the leg after `leg` may continue with after `step` (`None`: not prepared).
     #[inline]
     pub fn continuations(&self, leg: usize, base: Vec3, step: Vec3) -> Option<&[Vec3]> {
@@ -398,6 +409,12 @@ impl Interpreter {
         // Royal pieces may not be left attacked, unless the game is won by capturing them.
         let royal_check = pieces.iter().any(|p| p.royal) && !end_kinds.contains(&"royal_capture");
         let turn_flag = |word: &str| game.turn.iter().any(|d| d.keyword == word);
+        // A turn statement with a given word: `pass when_stuck`.
+        let turn_setting = |keyword: &str, word: &str| {
+            game.turn
+                .iter()
+                .any(|d| d.keyword == keyword && d.arguments.iter().any(|a| a.is_word(word)))
+        };
         let reserve_flag = |f: fn(&crate::model::Reserve) -> bool| game.reserves.iter().any(f);
         let mut interpreter = Interpreter {
             start_position: Position::empty(0, 0, 0),
@@ -411,14 +428,8 @@ impl Interpreter {
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn_flag("must_capture"),
-            en_passant_owner_turn: game.turn.iter().any(|d| {
-                d.keyword == "en_passant_expires"
-                    && d.arguments.iter().any(|a| a.is_word("owner_turn"))
-            }),
-            en_passant_when_capturable: game.turn.iter().any(|d| {
-                d.keyword == "en_passant_right"
-                    && d.arguments.iter().any(|a| a.is_word("when_capturable"))
-            }),
+            en_passant_owner_turn: turn_setting("en_passant_expires", "owner_turn"),
+            en_passant_when_capturable: turn_setting("en_passant_right", "when_capturable"),
             forbid_checks: turn_flag("forbid_checks"),
             royal_check,
             has_checks_rule: end_kinds.contains(&"checks"),
@@ -447,15 +458,8 @@ impl Interpreter {
             transfers: super::transfer::transfers(&game),
             effects: super::effects::Effects::new(&game),
             elimination: super::elimination::Elimination::from_game(&game),
-            pass_when_stuck: game.turn.iter().any(|d| {
-                d.keyword == "pass" && d.arguments.iter().any(|a| a.is_word("when_stuck"))
-            }),
-            pass_allowed: game.turn.iter().any(|d| {
-                d.keyword == "pass"
-                    && d.arguments
-                        .iter()
-                        .any(|a| matches!(a, Arg::Word(w) if w == "allowed"))
-            }),
+            pass_when_stuck: turn_setting("pass", "when_stuck"),
+            pass_allowed: turn_setting("pass", "allowed"),
             game,
         };
         interpreter.attack_plans = interpreter.attack_plans();
@@ -470,7 +474,11 @@ impl Interpreter {
         Ok(interpreter)
     }
 
-    fn prepare_stack_moves(&self) -> Vec<Vec<Vec<StackMove>>> {
+    /// A table per piece type and player, made by `make` from the piece and the player's frame.
+    fn per_piece_and_player<T>(
+        &self,
+        make: impl Fn(&crate::model::Piece, &Frame) -> Vec<T>,
+    ) -> Vec<Vec<Vec<T>>> {
         self.game
             .pieces
             .iter()
@@ -482,51 +490,44 @@ impl Interpreter {
                         let frame = Frame {
                             forward: player.forward.clone(),
                         };
-                        piece
-                            .stacks
-                            .iter()
-                            .map(|(moves, onto)| StackMove {
-                                first: self.single_steps(moves, &frame),
-                                onto: onto.clone(),
-                                condition: moves.condition.clone(),
-                            })
-                            .collect()
+                        make(piece, &frame)
                     })
                     .collect()
             })
             .collect()
     }
 
+    fn prepare_stack_moves(&self) -> Vec<Vec<Vec<StackMove>>> {
+        self.per_piece_and_player(|piece, frame| {
+            piece
+                .stacks
+                .iter()
+                .map(|(moves, onto)| StackMove {
+                    first: self.single_steps(moves, frame),
+                    onto: onto.clone(),
+                    condition: moves.condition.clone(),
+                })
+                .collect()
+        })
+    }
+
     fn prepare_merge_moves(&self) -> Vec<Vec<Vec<MergeMove>>> {
         if self.game.pieces.iter().all(|p| p.merges.is_empty()) {
             return Vec::new();
         }
-        self.game
-            .pieces
-            .iter()
-            .map(|piece| {
-                self.game
-                    .players
-                    .iter()
-                    .map(|player| {
-                        let frame = Frame {
-                            forward: player.forward.clone(),
-                        };
-                        piece
-                            .merges
-                            .iter()
-                            .map(|merge| MergeMove {
-                                first: self.single_steps(&merge.moves, &frame),
-                                onto: merge.onto.clone(),
-                                into: merge.into,
-                                zone: merge.zone,
-                                condition: merge.moves.condition.clone(),
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect()
+        self.per_piece_and_player(|piece, frame| {
+            piece
+                .merges
+                .iter()
+                .map(|merge| MergeMove {
+                    first: self.single_steps(&merge.moves, frame),
+                    onto: merge.onto.clone(),
+                    into: merge.into,
+                    zone: merge.zone,
+                    condition: merge.moves.condition.clone(),
+                })
+                .collect()
+        })
     }
 
     /// The first steps of a move set's parts in a player's frame, each vector once (stacking and
