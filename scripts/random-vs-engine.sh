@@ -15,5 +15,5 @@ for game in team-mate-chess lords-and-vassals afterlife-chess baccancat armies-o
     esac
     echo "== $game"
     target/release/vdl match "examples/$game.vdl" --players "$players" --depth "$depth" \
-        --games "$games" --max-plies 1000 --seed 1 | tail -n "$(( $(tr -cd ',' <<<"$players" | wc -c) + 2 ))"
+        --games "$games" --max-plies 4000 --seed 1 | tail -n "$(( $(tr -cd ',' <<<"$players" | wc -c) + 2 ))"
 done
