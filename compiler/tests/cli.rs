@@ -120,6 +120,56 @@ fn show_and_random_play_work_on_a_seed_game() {
 }
 
 #[test]
+fn armies_of_faith_positions_passes_and_setups() {
+    // §10 scenario 10(a): Islamic, not in check, has no legal move and passes.
+    let fen = "cKjs4,cRjt1,cRjs2,cRjt2,pKjz4,pRbz1,bKaz4,iKas1 i - - 0";
+    let output = vdl(&[
+        "perft",
+        "examples/armies-of-faith-5.vdl",
+        "1",
+        "--fen",
+        fen,
+        "--divide",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "pass: 1\nnodes 1\n");
+    // Rank-first cell names are read (`tb1` = `bt1`), file-first written.
+    let output = vdl(&[
+        "show",
+        "examples/armies-of-faith-5.vdl",
+        "--fen",
+        "cKjs4,pKjz4,bKaz4,iKas4,iCMtb1 i - - 0",
+        "--moves",
+        "tb1-wc1",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("cKjs4,pKjz4,bKaz4,iKas4,iCMcw1 c - - 1"),
+        "{}",
+        stdout(&output)
+    );
+    // §6.11 setups: `standard` and `raj` (74 first moves either way); anything else is refused.
+    for setup in ["standard", "raj", "variant=raj"] {
+        let output = vdl(&[
+            "perft",
+            "examples/armies-of-faith-5.vdl",
+            "1",
+            "--setup",
+            setup,
+        ]);
+        assert_eq!(stdout(&output), "nodes 74\n", "{setup}");
+    }
+    let output = vdl(&[
+        "perft",
+        "examples/armies-of-faith-5.vdl",
+        "1",
+        "--setup",
+        "rajah",
+    ]);
+    assert_ne!(output.status.code(), Some(0));
+}
+
+#[test]
 fn emit_prints_deterministic_rust() {
     let first = stdout(&vdl(&["emit", "examples/dobutsu.vdl"]));
     let second = stdout(&vdl(&["emit", "examples/dobutsu.vdl"]));
