@@ -4,7 +4,9 @@
 //! A piece's value is the rule file's `value` when it gives one. Otherwise it is estimated from the
 //! piece's mobility: the average number of cells its moves reach on an empty board, over every cell it
 //! may stand on and every player's orientation. The mobility term rewards a piece for standing where
-//! its moves reach more cells than that average, so pieces head for the centre.
+//! its moves reach more cells than that average, so pieces head for the centre. Against an enemy left
+//! with at most a third of the player's material, a mop-up term rewards that enemy's royal piece
+//! standing near the edge and the player's pieces standing near it.
 
 use crate::geometry::{expand_on_empty, Frame, Shape};
 use crate::interp::{Interpreter, Position};
@@ -19,6 +21,13 @@ const BASE_VALUE: f64 = 50.0;
 const VALUE_PER_CELL: f64 = 33.0;
 /// Centipawns per cell reached beyond the piece's average, for the mobility term.
 const MOBILITY_PER_CELL: f64 = 2.0;
+/// Centipawns per step (in half cells) a clearly weaker enemy's royal piece stands away from the
+/// board's centre (the mop-up term).
+const EDGE_PER_STEP: i32 = 6;
+/// Centipawns per cell one of the player's pieces stands closer to that royal piece.
+const NEAR_PER_CELL: i32 = 2;
+/// The mop-up term applies to an enemy with at most this fraction of the player's material.
+const MOP_UP_RATIO: i32 = 3;
 /// Owners a position can name (four bits).
 const MAX_OWNERS: usize = 16;
 
@@ -29,6 +38,12 @@ pub struct MaterialEvaluator {
     values: Vec<i32>,
     /// `mobility[piece][player][cell]`: the bonus of that player's piece standing on the cell.
     mobility: Vec<Vec<Vec<i16>>>,
+    /// Whether each piece type is royal.
+    royal: Vec<bool>,
+    /// Each cell's board and coordinates.
+    places: Vec<(usize, Vec3)>,
+    /// Each cell's distance from its board's centre, in half cells summed over the axes.
+    edge: Vec<i32>,
 }
 
 impl MaterialEvaluator {
@@ -67,10 +82,23 @@ impl MaterialEvaluator {
                     .collect(),
             );
         }
+        let edge = game
+            .cells
+            .iter()
+            .map(|cell| {
+                let size = game.boards[cell.board].size;
+                (0..3)
+                    .map(|i| (2 * cell.coord[i] - (size[i] as i32 - 1)).abs())
+                    .sum()
+            })
+            .collect();
         MaterialEvaluator {
             players,
             values,
             mobility,
+            royal: game.pieces.iter().map(|p| p.royal).collect(),
+            places: game.cells.iter().map(|c| (c.board, c.coord)).collect(),
+            edge,
         }
     }
 
@@ -139,6 +167,38 @@ impl MaterialEvaluator {
             .map_or(0, Vec::len)
     }
 
+    /// The mop-up term: against an enemy still in the game with at most a third of the player's
+    /// material, a bonus for that enemy's royal pieces standing near the edge, and for the player's
+    /// pieces standing near them, so that a won ending is driven to a checkmate.
+    fn mop_up(&self, totals: &[i32; MAX_OWNERS], position: &Position, player: usize) -> i32 {
+        let own = totals.get(player).copied().unwrap_or(0);
+        let weak = |o: usize| {
+            o != player
+                && o < self.players.min(MAX_OWNERS)
+                && !position.is_eliminated(o)
+                && totals[o] * MOP_UP_RATIO <= own
+        };
+        let mut bonus = 0;
+        for (cell, occ) in position.cells.iter().enumerate() {
+            if occ.is_empty() || !self.royal[occ.piece()] || !weak(occ.owner()) {
+                continue;
+            }
+            bonus += EDGE_PER_STEP * self.edge.get(cell).copied().unwrap_or(0);
+            let (board, at) = self.places[cell];
+            for (other, mine) in position.cells.iter().enumerate() {
+                if mine.is_empty() || mine.owner() != player {
+                    continue;
+                }
+                let (b, c) = self.places[other];
+                if b == board {
+                    let distance = (0..3).map(|i| (c[i] - at[i]).abs()).max().unwrap_or(0);
+                    bonus -= NEAR_PER_CELL * distance;
+                }
+            }
+        }
+        bonus
+    }
+
     /// A player's total minus the average total of the other players still in the game.
     fn balance(&self, totals: &[i32; MAX_OWNERS], position: &Position, player: usize) -> i32 {
         let others: Vec<i32> = (0..self.players.min(MAX_OWNERS))
@@ -168,7 +228,8 @@ impl Evaluator<Interpreter> for MaterialEvaluator {
     }
 
     fn evaluate(&self, position: &Position, player: usize) -> i32 {
-        self.balance(&self.totals(position, true), position, player)
+        let totals = self.totals(position, true);
+        self.balance(&totals, position, player) + self.mop_up(&totals, position, player)
     }
 
     /// The value of what a plain move captures, plus what a promotion adds. Moves whose effects go
