@@ -5,7 +5,8 @@
 //! `VDL_SEED_GAMES` sets the number of games per game and setup (default 2; the full run is
 //! `VDL_SEED_GAMES=1000 cargo test --release -p vdl-tests --test seed_games`), `VDL_SEED_SUBGAMES` the
 //! number for each further sub-variant or setup (default 1; the full run uses 200). `VDL_SEED_ONLY`
-//! (a game's file stem) plays only that game, and `VDL_SEED_RNG` seeds the random moves differently
+//! (a game's file stem) plays only that game, `VDL_SEED_SETUP` (`subvariant=3`) only that setup, and
+//! `VDL_SEED_RNG` seeds the random moves differently
 //! (default 0x5eed), so that a long run can be split over several processes.
 
 use std::collections::BTreeSet;
@@ -231,9 +232,11 @@ fn random_seed_games_end_as_the_rules_allow_and_engines_agree() {
     let sub_games = count("VDL_SEED_SUBGAMES", 1);
     let mut rng = Rng::new(count("VDL_SEED_RNG", 0x5eed) as u64);
     let only = std::env::var("VDL_SEED_ONLY").ok();
+    let setup = std::env::var("VDL_SEED_SETUP").ok();
     for case in CASES
         .iter()
         .filter(|c| only.as_deref().is_none_or(|stem| stem == c.stem))
+        .filter(|c| setup.as_deref().is_none_or(|s| c.setups.contains(&s)))
     {
         let path = workspace_root()
             .join("examples")
