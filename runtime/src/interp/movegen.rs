@@ -398,6 +398,16 @@ impl Interpreter {
         });
     }
 
+    /// The piece an en-passant capture landing on `cell` takes: one a right names for that cell, of
+    /// another owner (or any, under `captures any`).
+    #[inline]
+    fn en_passant_victim(&self, pos: &Position, w: &Walk, cell: CellId) -> Option<u16> {
+        let &(_, victim) = pos.en_passant.iter().find(|(target, _)| *target == cell)?;
+        let occ = pos.cells[victim];
+        (!occ.is_empty() && (occ.owner() != w.owner || self.control.captures_any))
+            .then_some(victim as u16)
+    }
+
     /// The cell of one of `player`'s royal pieces (where a pass is written).
     fn royal_cell(&self, pos: &Position, player: usize) -> Option<CellId> {
         pos.cells
@@ -623,15 +633,8 @@ impl Interpreter {
                         self.emit(pos, w, next, locust, out);
                     }
                     if has(b'e') && !w.attacks {
-                        if let Some(&(_, victim)) =
-                            pos.en_passant.iter().find(|(target, _)| *target == next)
-                        {
-                            if !pos.cells[victim].is_empty()
-                                && (pos.cells[victim].owner() != w.owner
-                                    || self.control.captures_any)
-                            {
-                                self.emit(pos, w, next, victim as u16, out);
-                            }
+                        if let Some(victim) = self.en_passant_victim(pos, w, next) {
+                            self.emit(pos, w, next, victim, out);
                         }
                     }
                 } else {
@@ -718,15 +721,8 @@ impl Interpreter {
                         self.emit(pos, w, next, Move::NONE, out);
                     }
                     if simple.en_passant && !w.attacks {
-                        if let Some(&(_, victim)) =
-                            pos.en_passant.iter().find(|(target, _)| *target == next)
-                        {
-                            if !pos.cells[victim].is_empty()
-                                && (pos.cells[victim].owner() != w.owner
-                                    || self.control.captures_any)
-                            {
-                                self.emit(pos, w, next, victim as u16, out);
-                            }
+                        if let Some(victim) = self.en_passant_victim(pos, w, next) {
+                            self.emit(pos, w, next, victim, out);
                         }
                     }
                 } else {
