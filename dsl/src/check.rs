@@ -2,6 +2,7 @@
 //! the [`Game`] model. All problems in a file are collected and returned sorted by position.
 
 mod boards;
+mod cascade;
 mod expr;
 mod fen;
 mod model;
@@ -57,7 +58,7 @@ pub fn check_file(file: &ast::File) -> Checked {
     checker.build_boards(&file.statements);
     let directives = checker.check_block(&file.statements, Context::Top);
     let game = checker.build_model(&file.statements, &directives);
-    let mut problems = checker.problems;
+    let mut problems = checker.drop_follow_ons(&file.statements, &game);
     problems.sort_by_key(|e| (e.span, e.code()));
     problems.dedup();
     let has_errors = problems.iter().any(|p| !p.is_warning());
@@ -254,22 +255,31 @@ pub(crate) fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>)
         .map(|(_, c)| c.to_string())
 }
 
-/// Levenshtein distance.
+/// Edit distance counting an insertion, a deletion, a substitution or a swap of two neighbouring
+/// characters as one edit (`peice` is one edit from `piece`).
 fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for j in 0..b.len() {
-            let current = row[j + 1];
-            row[j + 1] = (previous + usize::from(ca != b[j]))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            previous = current;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: distance between the first i characters of a and the first j of b.
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j - 1] + cost)
+                .min(d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]

@@ -14,7 +14,13 @@ pub struct Error {
     pub span: Span,
     /// What is wrong.
     pub kind: ErrorKind,
+    /// Other places where the same mistake is written (the same unknown name used again), reported
+    /// with this error instead of as errors of their own.
+    pub also: Vec<Span>,
 }
+
+/// Most `also` places labelled in one diagnostic; the rest are counted in a note.
+const MAX_ALSO_LABELS: usize = 4;
 
 /// The kinds of problem, each with the facts needed to explain it.
 #[derive(Clone, Debug, PartialEq)]
@@ -132,9 +138,9 @@ pub enum ErrorKind {
     InvalidFen { detail: String },
     /// A FEN letter no piece has.
     FenUnknownLetter { letter: String },
-    /// A FEN rank with the wrong number of cells.
+    /// A FEN rank with the wrong number of cells (`rank: None`: every rank, with the same number).
     FenRankWidth {
-        rank: usize,
+        rank: Option<usize>,
         found: usize,
         expected: usize,
     },
@@ -217,7 +223,11 @@ pub enum ErrorKind {
 impl Error {
     /// Makes an error.
     pub fn new(span: Span, kind: ErrorKind) -> Error {
-        Error { span, kind }
+        Error {
+            span,
+            kind,
+            also: Vec::new(),
+        }
     }
 
     /// Returns true for warnings.
@@ -311,14 +321,24 @@ impl Error {
         for (span, text) in self.secondary() {
             labels.push(Label::secondary(file_id, span.range()).with_message(text));
         }
-        let mut diagnostic = Diagnostic::new(severity)
+        for span in self.also.iter().take(MAX_ALSO_LABELS) {
+            labels.push(Label::secondary(file_id, span.range()).with_message("also here"));
+        }
+        let mut notes = Vec::new();
+        if let Some(help) = help {
+            notes.push(format!("help: {help}"));
+        }
+        if self.also.len() > MAX_ALSO_LABELS {
+            notes.push(format!(
+                "note: written in {} more places",
+                self.also.len() - MAX_ALSO_LABELS
+            ));
+        }
+        Diagnostic::new(severity)
             .with_code(self.code())
             .with_message(message)
-            .with_labels(labels);
-        if let Some(help) = help {
-            diagnostic = diagnostic.with_notes(vec![format!("help: {help}")]);
-        }
-        diagnostic
+            .with_labels(labels)
+            .with_notes(notes)
     }
 
     fn secondary(&self) -> Vec<(Span, String)> {
@@ -512,10 +532,15 @@ impl Error {
                 "unknown piece letter".into(),
                 Some("declare a piece with `letter` or fix the FEN".into()),
             ),
-            FenRankWidth { rank, found, expected } => (
+            FenRankWidth { rank: Some(rank), found, expected } => (
                 format!("FEN rank field {rank} (counted from the top) has {found} cells, the board has {expected} files"),
                 format!("{found} cells"),
                 None,
+            ),
+            FenRankWidth { rank: None, found, expected } => (
+                format!("every FEN rank field has {found} cells, the board has {expected} files"),
+                format!("{found} cells in each rank"),
+                Some("make the board's width and the FEN agree".into()),
             ),
             NoRoyal { rule } => (
                 format!("`{rule}` needs a royal piece, and no piece is `royal`"),

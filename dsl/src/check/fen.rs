@@ -41,6 +41,7 @@ impl Checker {
             return Vec::new();
         }
         let mut filled = Vec::new();
+        let mut widths = Vec::new();
         let mut offset = 0;
         for (r, rank) in ranks.iter().enumerate() {
             let y = height - 1 - r;
@@ -99,18 +100,10 @@ impl Checker {
                 }
                 x = x.saturating_add(1);
             }
-            if x != width {
-                self.error(
-                    at(offset, rank.len()),
-                    ErrorKind::FenRankWidth {
-                        rank: r + 1,
-                        found: x,
-                        expected: width,
-                    },
-                );
-            }
+            widths.push((x, at(offset, rank.len())));
             offset += rank.len() + 1;
         }
+        self.check_rank_widths(&widths, width, at(0, grid.len()));
         if let Some((open, pocket)) = pocket {
             for (i, c) in pocket
                 .char_indices()
@@ -141,6 +134,36 @@ impl Checker {
             }
         }
         filled
+    }
+
+    /// Rank fields whose cells do not fill the board's width (E2021): one error for the whole
+    /// placement when every field has the same wrong width (the board's size and the FEN disagree),
+    /// otherwise one per field.
+    fn check_rank_widths(&mut self, widths: &[(usize, Span)], width: usize, grid: Span) {
+        let first = widths.first().map_or(width, |(x, _)| *x);
+        if widths.len() > 1 && first != width && widths.iter().all(|(x, _)| *x == first) {
+            self.error(
+                grid,
+                ErrorKind::FenRankWidth {
+                    rank: None,
+                    found: first,
+                    expected: width,
+                },
+            );
+            return;
+        }
+        for (r, (x, span)) in widths.iter().enumerate() {
+            if *x != width {
+                self.error(
+                    *span,
+                    ErrorKind::FenRankWidth {
+                        rank: Some(r + 1),
+                        found: *x,
+                        expected: width,
+                    },
+                );
+            }
+        }
     }
 
     /// Marks the piece with this FEN letter (either case) as used; false if there is none.

@@ -37,6 +37,18 @@ impl Checker {
         }
         let table = specs(context);
         let Some(spec) = table.iter().find(|spec| spec.keyword == keyword) else {
+            if context == Context::Zone && owner.is_none() && self.is_owner_prefix(s) {
+                let suggestion = self.players.suggest(keyword);
+                self.error(
+                    s.keyword.span,
+                    ErrorKind::UnknownName {
+                        kind: "player",
+                        name: keyword.to_string(),
+                        suggestion,
+                    },
+                );
+                return None;
+            }
             let mut candidates: Vec<&str> = table.iter().map(|spec| spec.keyword).collect();
             if context == Context::Zone {
                 candidates.extend(self.players.order.iter().map(String::as_str));
@@ -85,6 +97,18 @@ impl Checker {
             condition,
             children,
         })
+    }
+
+    /// `NAME rank 8` in a zone: an unknown word followed by a cell specification is meant as a player.
+    fn is_owner_prefix(&self, s: &Statement) -> bool {
+        s.arguments
+            .first()
+            .and_then(Value::as_name)
+            .is_some_and(|n| {
+                specs(Context::Zone)
+                    .iter()
+                    .any(|spec| spec.keyword == n.text && spec.keyword != "except")
+            })
     }
 
     /// Checks what the argument kinds alone cannot: a promotion with no choice, a capacity of zero, an

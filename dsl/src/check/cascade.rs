@@ -1,0 +1,422 @@
+//! Follow-on errors. One mistake can break a declaration (a misspelt `piece` or `letter`, a bad
+//! argument, a board whose cells could not be made), and every later use of what it declares then fails
+//! too: each letter of the setup FEN, each reference to the piece, zone or player, each cell of the
+//! board. Those errors say nothing the first one does not, so once the mistake itself is reported they
+//! are dropped: one mistake gives one error.
+//!
+//! The rules are applied to the finished list of problems, from facts about the file: which
+//! declarations are broken (misspelt, or with an error inside them and missing from the model), and
+//! which statements were misspelt (an E2001 with a suggestion says which keyword was meant).
+
+use vdl_runtime::model::Game;
+
+use super::Checker;
+use crate::ast::{Statement, Value, ValueKind};
+use crate::error::{Error, ErrorKind};
+use crate::schema::{specs, Context};
+use crate::span::Span;
+
+/// What is broken in a file.
+#[derive(Debug, Default)]
+struct Broken {
+    /// Names whose declaration is broken, with the kind it meant to declare (`None`: a statement of no
+    /// known keyword declared it, so it may be of any kind). A declaration whose name is lost (`piece 5`)
+    /// is `None` here: any unknown name of its kind may have been it.
+    names: Vec<(Option<&'static str>, Option<String>)>,
+    /// A board could not be built (or its statement is misspelt): any cell name may have been one of
+    /// its cells, and a FEN may have been meant for it.
+    boards: bool,
+    /// A broken board statement was three-dimensional: the game's dimension is not known.
+    dimensions: bool,
+    /// A player or neutral side could not be declared.
+    players: bool,
+    /// The game has too few players (E2036), so unknown players may be the missing ones.
+    too_few_players: bool,
+    /// Letters of custom Betza atoms whose `atom` statement is broken (`None`: its letter is lost).
+    atoms: Vec<Option<char>>,
+    /// Zones whose declaration has an error, and the zones made of them.
+    zones: Vec<String>,
+    /// Spans of board statements whose size or shape is broken.
+    board_spans: Vec<Span>,
+    /// The letters of pieces whose letter was lost with a broken statement: `Some` when it can be read
+    /// from the broken statement, `None` when it cannot (then any FEN letter may have been it).
+    letters: Vec<Option<String>>,
+    /// A piece meant to be `royal` is broken.
+    royal: bool,
+    /// Misspelt statements: the keyword meant and the span of the misspelt keyword.
+    misspelt: Vec<(String, Span)>,
+}
+
+impl Checker {
+    /// Drops the problems that follow from another reported mistake.
+    pub(super) fn drop_follow_ons(&self, statements: &[Statement], game: &Game) -> Vec<Error> {
+        let broken = self.broken(statements, game);
+        let mut kept: Vec<Error> = Vec::new();
+        let mut dropped = 0;
+        // One error per unknown FEN letter (either case): its first use.
+        let mut letters: Vec<(String, Span)> = self
+            .problems
+            .iter()
+            .filter_map(|p| match &p.kind {
+                ErrorKind::FenUnknownLetter { letter } => {
+                    Some((letter.trim_start_matches('+').to_ascii_uppercase(), p.span))
+                }
+                _ => None,
+            })
+            .collect();
+        letters.sort_by_key(|(_, span)| *span);
+        let repeated = |problem: &Error| match &problem.kind {
+            ErrorKind::FenUnknownLetter { letter } => {
+                let letter = letter.trim_start_matches('+').to_ascii_uppercase();
+                letters
+                    .iter()
+                    .find(|(l, _)| *l == letter)
+                    .is_some_and(|(_, first)| *first != problem.span)
+            }
+            _ => false,
+        };
+        for problem in &self.problems {
+            if !problem.is_warning()
+                && (repeated(problem) || self.follows(problem, &broken, statements))
+            {
+                dropped += 1;
+            } else {
+                kept.push(problem.clone());
+            }
+        }
+        // A follow-on is dropped only because its cause is reported; never leave a file without errors.
+        if dropped > 0 && !kept.iter().any(|p| !p.is_warning()) {
+            return self.problems.clone();
+        }
+        merge_repeats(kept)
+    }
+
+    /// Tells whether a problem only repeats a mistake that `broken` records.
+    fn follows(&self, problem: &Error, broken: &Broken, statements: &[Statement]) -> bool {
+        use ErrorKind::*;
+        let meant = |keyword: &str| broken.misspelt.iter().any(|(k, _)| k == keyword);
+        let broken_name = |kind: &str, name: &str| {
+            broken.names.iter().any(|(k, n)| {
+                n.as_ref().is_none_or(|n| n == name)
+                    && k.is_none_or(|k| kind == "any" || kind.split(" or ").any(|w| w == k))
+            })
+        };
+        match &problem.kind {
+            UnknownName { kind, name, .. } => {
+                broken_name(kind, name)
+                    || (broken.boards && kind.contains("cell"))
+                    || ((broken.players || broken.too_few_players) && *kind == "player")
+            }
+            UnknownPath { path, .. } => broken_name("any", path) || broken.too_few_players,
+            UnknownCell { .. } => broken.boards,
+            NotADestination { name } => {
+                broken_name("board or zone or reserve", name) || broken.boards
+            }
+            // The cells a board with a broken shape statement names are not the ones it meant.
+            DuplicateCell { .. } => broken.boards,
+            BetzaUnknownLetter { letter } => broken
+                .atoms
+                .iter()
+                .any(|a| a.map_or(letter.is_ascii_uppercase(), |a| a == *letter)),
+            // Labels counted against a size that was lost.
+            LabelCount { .. } => broken
+                .board_spans
+                .iter()
+                .any(|span| within(problem.span, *span)),
+            BetzaAtomDimension { .. } | VectorDimension { .. } | BetzaNoDirection { .. } => {
+                broken.dimensions
+            }
+            FenUnknownLetter { letter } => {
+                let letter = letter.trim_start_matches('+');
+                broken.boards
+                    || broken
+                        .letters
+                        .iter()
+                        .any(|l| l.as_ref().is_none_or(|l| l.eq_ignore_ascii_case(letter)))
+            }
+            InvalidFen { .. } | FenRankWidth { .. } => broken.boards,
+            EmptyZone { name } => broken.boards || broken.zones.contains(name),
+            MissingStatement { keyword, .. } => meant(keyword),
+            NoSetup => meant("setup"),
+            NoEnd => meant("end"),
+            TooFewPlayers { .. } => broken.players,
+            NoRoyal { .. } => broken.royal,
+            PieceWithoutMoves { name } => {
+                let moving = ["moves", "moves_only_on", "stacks", "merge"];
+                let Some(piece) = statements.iter().find(|s| {
+                    s.keyword.text == "piece"
+                        && s.arguments
+                            .first()
+                            .and_then(Value::as_name)
+                            .is_some_and(|n| n.text == *name)
+                }) else {
+                    return false;
+                };
+                broken
+                    .misspelt
+                    .iter()
+                    .any(|(k, span)| moving.contains(&k.as_str()) && within(*span, piece.span))
+            }
+            _ => false,
+        }
+    }
+
+    /// Collects what is broken in the file.
+    fn broken(&self, statements: &[Statement], game: &Game) -> Broken {
+        let mut broken = Broken::default();
+        for problem in &self.problems {
+            if let ErrorKind::UnknownStatement {
+                suggestion: Some(meant),
+                ..
+            } = &problem.kind
+            {
+                broken.misspelt.push((meant.clone(), problem.span));
+            }
+        }
+        // Too few players, or no board at all: the missing ones are what unknown names may be.
+        for problem in &self.problems {
+            match &problem.kind {
+                ErrorKind::TooFewPlayers { .. } => broken.too_few_players = true,
+                ErrorKind::MissingStatement {
+                    keyword: "board", ..
+                } => {
+                    broken.boards = true;
+                    broken.dimensions = true;
+                    broken.names.push((Some("board"), None));
+                }
+                _ => {}
+            }
+        }
+        for s in statements {
+            let spelt = specs(Context::Top)
+                .iter()
+                .any(|spec| spec.keyword == s.keyword.text);
+            let keyword = if spelt {
+                Some(s.keyword.text.clone())
+            } else {
+                self.meant(s.keyword.span)
+            };
+            if !self.has_error_in(s.span) {
+                continue;
+            }
+            let name = s.arguments.first().and_then(|v| {
+                v.as_name()
+                    .map(|n| n.text.clone())
+                    .or_else(|| v.as_str().map(str::to_string))
+            });
+            if keyword.as_deref() == Some("atom") {
+                let mut chars = name.iter().flat_map(|n| n.chars());
+                broken.atoms.push(match (chars.next(), chars.next()) {
+                    (Some(letter), None) => Some(letter),
+                    _ => None,
+                });
+                continue;
+            }
+            let kind = match keyword.as_deref() {
+                Some("board") => Some("board"),
+                Some("player" | "neutral") => Some("player"),
+                Some("zone") => Some("zone"),
+                Some("piece") => Some("piece"),
+                Some("reserve") => Some("reserve"),
+                Some("option") => Some("option"),
+                Some("rule") => Some("rule"),
+                Some("typemap") => Some("typemap"),
+                Some(_) => continue,
+                None if spelt => continue,
+                None => None,
+            };
+            // A declaration that failed, or a statement of no known keyword with a name after it.
+            let registered = spelt && s.arguments.first().and_then(Value::as_name).is_some();
+            if !registered || kind.is_none() {
+                broken.names.push((kind, name.clone()));
+            }
+            match kind {
+                Some("board") => {
+                    let built = spelt && game.boards.iter().any(|b| Some(&b.name) == name.as_ref());
+                    // A misspelt `files`, `cells`, `name` ... gives the board other cell names.
+                    let shape = s.children().iter().any(|c| {
+                        let meant = child_keyword(Context::Board, &c.keyword.text);
+                        SHAPE.contains(&meant.as_deref().unwrap_or("")) && self.has_error_in(c.span)
+                    });
+                    let size = self.has_error_in(s.arguments_span());
+                    if !built || shape || size {
+                        broken.boards = true;
+                        broken.board_spans.push(s.span);
+                        broken.dimensions |= s.children().iter().any(|c| {
+                            child_keyword(Context::Board, &c.keyword.text).as_deref()
+                                == Some("levels")
+                        }) || s
+                            .arguments
+                            .iter()
+                            .any(|v| matches!(&v.kind, ValueKind::Size(d) if d.len() == 3));
+                    }
+                }
+                Some("option") => {
+                    // The values it lists, which conditions compare options with.
+                    for values in s.children().iter().filter(|c| {
+                        child_keyword(Context::Option, &c.keyword.text).as_deref() == Some("values")
+                    }) {
+                        for v in &values.arguments {
+                            if let Some(n) = v.as_name() {
+                                broken.names.push((None, Some(n.text.clone())));
+                            }
+                        }
+                    }
+                }
+                Some("player") => broken.players |= !registered,
+                Some("piece") => self.broken_piece(s, spelt, name.as_deref(), game, &mut broken),
+                _ => {}
+            }
+        }
+        broken.zones = broken_zones(statements, |span| self.has_error_in(span));
+        broken
+    }
+
+    /// A piece whose letter or royalty was lost with a broken statement: the piece is missing from the
+    /// model, or its `letter`/`royal` statement is.
+    fn broken_piece(
+        &self,
+        s: &Statement,
+        spelt: bool,
+        name: Option<&str>,
+        game: &Game,
+        broken: &mut Broken,
+    ) {
+        let model = name
+            .filter(|_| spelt)
+            .and_then(|name| game.pieces.iter().find(|p| p.name == name));
+        let meant = |c: &Statement, keyword: &str| {
+            child_keyword(Context::Piece, &c.keyword.text).as_deref() == Some(keyword)
+        };
+        if let Some(letter) = s.children().iter().find(|c| meant(c, "letter")) {
+            if model.is_none_or(|p| p.letter.is_empty() || !valid_letter(&p.letter)) {
+                let recovered = letter
+                    .arguments
+                    .first()
+                    .and_then(|v| {
+                        v.as_str()
+                            .map(str::to_string)
+                            .or_else(|| v.as_name().map(|n| n.text.clone()))
+                    })
+                    .filter(|l| valid_letter(l));
+                broken.letters.push(recovered);
+            }
+        }
+        if s.children().iter().any(|c| meant(c, "royal")) && model.is_none_or(|p| !p.royal) {
+            broken.royal = true;
+        }
+    }
+
+    /// The keyword an E2001 at `span` suggests.
+    fn meant(&self, span: Span) -> Option<String> {
+        self.problems.iter().find_map(|p| match &p.kind {
+            ErrorKind::UnknownStatement { suggestion, .. } if p.span == span => suggestion.clone(),
+            _ => None,
+        })
+    }
+
+    fn has_error_in(&self, span: Span) -> bool {
+        self.problems
+            .iter()
+            .any(|p| !p.is_warning() && within(p.span, span))
+    }
+}
+
+/// The same unknown name (keyword, cell, Betza letter, function) written in several places is one
+/// mistake, often in the declaration all of them refer to (`piece rok` and every `rook`): one error,
+/// at the first place, with the others as its `also` places.
+fn merge_repeats(mut problems: Vec<Error>) -> Vec<Error> {
+    use ErrorKind::*;
+    fn key(kind: &ErrorKind) -> Option<String> {
+        Some(match kind {
+            // An unknown piece `king` and an unknown value `king` in a condition: one word.
+            UnknownName { name, .. }
+            | UnknownPath { path: name, .. }
+            | NotADestination { name }
+            | UnknownOptionValue { value: name, .. } => format!("name {name}"),
+            UnknownCell { name, .. } => format!("cell {name}"),
+            UnknownStatement {
+                keyword, context, ..
+            } => format!("statement {context} {keyword}"),
+            UnknownFunction { name, .. } => format!("function {name}"),
+            BetzaUnknownLetter { letter } => format!("betza {letter}"),
+            _ => return None,
+        })
+    }
+    problems.sort_by_key(|p| p.span);
+    let mut out: Vec<Error> = Vec::new();
+    for problem in problems {
+        let first = key(&problem.kind)
+            .and_then(|k| out.iter_mut().find(|o| key(&o.kind).as_ref() == Some(&k)));
+        match first {
+            Some(first) if first.span != problem.span => first.also.push(problem.span),
+            Some(_) => {}
+            None => out.push(problem),
+        }
+    }
+    out
+}
+
+/// Zones with an error in their declaration, and the zones whose specifications name one of them
+/// (those cannot be evaluated either).
+fn broken_zones(statements: &[Statement], has_error_in: impl Fn(Span) -> bool) -> Vec<String> {
+    let zones: Vec<(&str, &Statement)> = statements
+        .iter()
+        .filter(|s| s.keyword.text == "zone")
+        .filter_map(|s| Some((s.arguments.first()?.as_name()?.text.as_str(), s)))
+        .collect();
+    let mut out: Vec<String> = zones
+        .iter()
+        .filter(|(_, s)| has_error_in(s.span))
+        .map(|(name, _)| name.to_string())
+        .collect();
+    loop {
+        let more: Vec<String> = zones
+            .iter()
+            .filter(|(name, _)| !out.iter().any(|o| o == name))
+            .filter(|(_, s)| names_in(s).iter().any(|n| out.contains(n)))
+            .map(|(name, _)| name.to_string())
+            .collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
+/// Every name written in a statement's block, as arguments or keywords (`zone camp`, `except enemies
+/// camp`).
+fn names_in(s: &Statement) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in s.children() {
+        out.push(c.keyword.text.clone());
+        out.extend(
+            c.arguments
+                .iter()
+                .filter_map(|v| v.as_name().map(|n| n.text.clone())),
+        );
+        out.extend(names_in(c));
+    }
+    out
+}
+
+/// Board statements that decide which cells a board has and their names.
+const SHAPE: &[&str] = &["cells", "files", "ranks", "levels", "name", "alias"];
+
+/// The statement of a block a keyword means: itself, or the one it is a typo of.
+fn child_keyword(context: Context, keyword: &str) -> Option<String> {
+    let table = specs(context);
+    if table.iter().any(|s| s.keyword == keyword) {
+        return Some(keyword.to_string());
+    }
+    super::suggest(keyword, table.iter().map(|s| s.keyword))
+}
+
+/// A letter a FEN can write: ASCII letters only.
+pub(super) fn valid_letter(letter: &str) -> bool {
+    !letter.is_empty() && letter.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+fn within(inner: Span, outer: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
