@@ -91,6 +91,38 @@ fn err_inputs_produce_the_code_they_announce() {
     }
 }
 
+/// A `_cascade` input pins one mistake whose follow-on errors are dropped: it gives exactly one error.
+#[test]
+fn cascade_inputs_give_one_error() {
+    let cascades: Vec<_> = inputs("err")
+        .into_iter()
+        .filter(|p| {
+            p.file_stem()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.ends_with("_cascade"))
+        })
+        .collect();
+    assert!(
+        !cascades.is_empty(),
+        "no `_cascade` inputs under inputs/check/err"
+    );
+    for path in cascades {
+        let checked = check_source(&read_text(&path));
+        let errors: Vec<&str> = checked
+            .problems
+            .iter()
+            .filter(|p| !p.is_warning())
+            .map(|p| p.code())
+            .collect();
+        assert_eq!(
+            errors.len(),
+            1,
+            "{} should give one error, got {errors:?}",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn every_code_has_an_err_input() {
     let declared = declared_codes(&read_text(&workspace_root().join("dsl/src/error.rs")));
