@@ -18,6 +18,7 @@ mod generator;
 mod make;
 mod movegen;
 mod notation;
+mod overlap;
 mod position;
 mod rules;
 mod setup;

@@ -771,15 +771,9 @@ impl Emitter<'_> {
                 if targets.is_empty() && !has_steps {
                     continue;
                 }
-                let add = if targets.is_empty() {
-                    quote! {}
-                } else {
-                    quote! {
-                        let mut targets: Bits = 0;
-                        #(#targets)*
-                        count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out);
-                    }
-                };
+                // Steps to one target by several paths (or a step that is also a leap) are one move:
+                // steps without an en-passant cell join the leap and slide targets, and all of them
+                // are added once.
                 let steps = if has_steps {
                     let table = format_ident!("STEPS_{}", index);
                     quote! {
@@ -795,7 +789,7 @@ impl Emitter<'_> {
                                 continue;
                             }
                             if ep == NO_CELL {
-                                count += add::<LIST>(board, &cx, them, from, bit(to as usize), #forced, #optional, #choices, out);
+                                targets |= target;
                             } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, 0) {
                                 count += 1;
                                 if LIST {
@@ -807,6 +801,12 @@ impl Emitter<'_> {
                 } else {
                     quote! {}
                 };
+                let add = quote! {
+                    let mut targets: Bits = 0;
+                    #(#targets)*
+                    #steps
+                    count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out);
+                };
                 pieces.push(quote! {
                     {
                         let mut movers = board.pieces[#piece_index] & own;
@@ -814,7 +814,6 @@ impl Emitter<'_> {
                             let from = movers.trailing_zeros() as usize;
                             movers &= movers - 1;
                             #add
-                            #steps
                         }
                     }
                 });

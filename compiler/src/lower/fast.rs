@@ -539,14 +539,17 @@ impl Lowering<'_> {
                                     out.lame_attacks[to].push((cell, block));
                                 }
                             }
-                            out.steps[cell].push(Step {
+                            let step = Step {
                                 to,
                                 block,
                                 initial: part.initial,
                                 en_passant,
                                 quiet,
                                 capture: captures,
-                            });
+                            };
+                            if !out.steps[cell].contains(&step) {
+                                out.steps[cell].push(step);
+                            }
                             continue;
                         }
                         if quiet {
@@ -609,14 +612,17 @@ impl Lowering<'_> {
                         if capture {
                             out.lame_attacks[to].push((cell, middle));
                         }
-                        out.steps[cell].push(Step {
+                        let step = Step {
                             to,
                             block: Some(middle),
                             initial: false,
                             en_passant: None,
                             quiet,
                             capture,
-                        });
+                        };
+                        if !out.steps[cell].contains(&step) {
+                            out.steps[cell].push(step);
+                        }
                     }
                 }
             }

@@ -469,6 +469,11 @@ impl Interpreter {
         let owner = occ.owner();
         // The player whose forward, zones and promotions the move uses (`perspective player`).
         let frame = self.frame_of(occ, mover);
+        let frame_index = frame.min(self.moves[piece].len() - 1);
+        // Pieces whose parts or paths can reach one result twice drop the repeats (one move per
+        // distinct result); attacks need no such care.
+        let start = out.len();
+        let unique = !attacks && self.overlaps[piece][frame_index];
         if let Some(hook) = self.generator.as_ref().filter(|_| frame == owner) {
             let mut raw = Vec::new();
             if hook.0.piece_moves(pos, cell, occ, attacks, &mut raw) {
@@ -486,11 +491,34 @@ impl Interpreter {
                         self.with_promotions(pos, piece, owner, cell, to, mv, out);
                     }
                 }
+                if unique {
+                    drop_repeats(out, start);
+                }
                 return;
             }
         }
+        self.interpreted_piece_moves(pos, cell, occ, frame, frame_index, attacks, out);
+        if unique {
+            drop_repeats(out, start);
+        }
+    }
+
+    /// The interpreter's own generation of [`Interpreter::piece_moves`] (repeats included).
+    #[allow(clippy::too_many_arguments)]
+    fn interpreted_piece_moves(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        occ: Occupant,
+        frame: usize,
+        frame_index: usize,
+        attacks: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let piece = occ.piece();
+        let owner = occ.owner();
         let board = self.game.cells[cell].board;
-        for prepared in &self.moves[piece][frame.min(self.moves[piece].len() - 1)] {
+        for prepared in &self.moves[piece][frame_index] {
             if !prepared.boards.is_empty() && !prepared.boards.contains(&board) {
                 continue;
             }
@@ -1332,6 +1360,19 @@ impl Interpreter {
         }
         false
     }
+}
+
+/// Removes from `out[start..]` every move equal to an earlier one there, keeping the first of each.
+fn drop_repeats(out: &mut Vec<Move>, start: usize) {
+    let mut kept = start;
+    for i in start..out.len() {
+        let mv = out[i];
+        if !out[start..kept].contains(&mv) {
+            out[kept] = mv;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// Whether a first-leg vector belongs to a base atom's family (same multiset of absolute components).

@@ -15,6 +15,9 @@ pub struct Interpreter {
     pub(super) grids: Vec<Grid>,
     /// Per piece, per player: its move sets.
     pub(super) moves: Vec<Vec<Vec<PreparedMoves>>>,
+    /// Per piece, per player: whether two of its moves may have the same result (two parts or two
+    /// paths reaching one cell), so that generation must drop repeats (`overlap`).
+    pub(super) overlaps: Vec<Vec<bool>>,
     /// Per zone, per player, per cell: membership.
     pub(super) zones: Vec<Vec<Vec<bool>>>,
     pub(super) castles: Vec<Castle>,
@@ -375,7 +378,7 @@ impl Interpreter {
                     .collect()
             })
             .collect();
-        let moves = game
+        let moves: Vec<Vec<Vec<PreparedMoves>>> = game
             .pieces
             .iter()
             .map(|piece| {
@@ -393,6 +396,36 @@ impl Interpreter {
                                 prepare_moves(m, &frame, game.dimensions)
                             })
                             .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let extent = game.boards.iter().flat_map(|b| b.size).max().unwrap_or(1) as i32;
+        // Two move sets of a piece both apply only if they share a board and, when both start from
+        // a zone, the zones share a cell (for the player whose frame the sets are prepared in).
+        let overlaps: Vec<Vec<bool>> = moves
+            .iter()
+            .map(|per_player| {
+                per_player
+                    .iter()
+                    .enumerate()
+                    .map(|(player, sets)| {
+                        let co_apply = |a: &PreparedMoves, b: &PreparedMoves| {
+                            let boards = a.boards.is_empty()
+                                || b.boards.is_empty()
+                                || a.boards.iter().any(|x| b.boards.contains(x));
+                            let starts = match (a.from_zone, b.from_zone) {
+                                (Some(x), Some(y)) => {
+                                    let cells = |z: usize| -> &[CellId] {
+                                        game.zones[z].cells.get(player).map_or(&[], Vec::as_slice)
+                                    };
+                                    cells(x).iter().any(|c| cells(y).contains(c))
+                                }
+                                _ => true,
+                            };
+                            boards && starts
+                        };
+                        super::overlap::may_overlap(sets, extent, game.dimensions, co_apply)
                     })
                     .collect()
             })
@@ -420,6 +453,7 @@ impl Interpreter {
             start_position: Position::empty(0, 0, 0),
             grids,
             moves,
+            overlaps,
             zones,
             castles,
             pieces,
