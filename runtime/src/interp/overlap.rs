@@ -182,7 +182,7 @@ fn single_leg(part: &super::tables::PreparedPart, extent: i32, out: &mut Vec<Rea
                 } else {
                     Path::Empty
                 }
-            } else if (has('n') || has('j')) && (span > 1 && straight || !straight) {
+            } else if (has('n') || has('j')) && (span > 1 || !straight) {
                 if has('n') {
                     Path::Empty
                 } else {
