@@ -2,6 +2,7 @@
 //! the [`Game`] model. All problems in a file are collected and returned sorted by position.
 
 mod boards;
+mod bounds;
 mod cascade;
 mod expr;
 mod fen;
@@ -57,6 +58,7 @@ pub fn check_file(file: &ast::File) -> Checked {
     checker.collect_declarations(&file.statements);
     checker.build_boards(&file.statements);
     let directives = checker.check_block(&file.statements, Context::Top);
+    checker.check_zone_labels(&file.statements);
     let game = checker.build_model(&file.statements, &directives);
     let mut problems = checker.drop_follow_ons(&file.statements, &game);
     problems.sort_by_key(|e| (e.span, e.code()));
@@ -133,6 +135,11 @@ struct Checker {
     cells: HashMap<String, usize>,
     cell_list: Vec<vdl_runtime::model::Cell>,
     board_models: Vec<vdl_runtime::model::Board>,
+    /// Each board's cell-name template (`None` for a board of listed cells), aligned with
+    /// `board_models`.
+    board_templates: Vec<Option<String>>,
+    /// Whether the game declares castling (a FEN's castling field is read only then).
+    castling: bool,
     dimensions: usize,
     /// Names used somewhere, for unused warnings.
     used_zones: Vec<bool>,
@@ -159,6 +166,7 @@ impl Checker {
         let mut players = Vec::new();
         let mut neutrals = Vec::new();
         for s in statements {
+            self.castling |= s.keyword.text == "castle";
             let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else {
                 continue;
             };
@@ -187,6 +195,7 @@ impl Checker {
                     (&mut self.options, "option")
                 }
                 "rule" => (&mut self.rules, "rule"),
+
                 "typemap" => (&mut self.maps, "typemap"),
                 "atom" => {
                     if let Some(vector) = s.arguments.get(1) {

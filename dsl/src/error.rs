@@ -19,6 +19,16 @@ pub struct Error {
     pub also: Vec<Span>,
 }
 
+/// Where a cell name that is on no board would be: the board whose name template splits it into
+/// labels, the board's bounds (`files a..h, ranks 1..8`), and the labels of the name that the board
+/// does not have (none: the cell is a hole).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffBoard {
+    pub board: String,
+    pub bounds: String,
+    pub missing: Vec<(&'static str, String)>,
+}
+
 /// Most `also` places labelled in one diagnostic; the rest are counted in a note.
 const MAX_ALSO_LABELS: usize = 4;
 
@@ -111,10 +121,12 @@ pub enum ErrorKind {
         keyword: &'static str,
         context: &'static str,
     },
-    /// A cell name that is on no board.
+    /// A cell name that is on no board; `off_board` says where it would be, when a board's name
+    /// template splits it into labels.
     UnknownCell {
         name: String,
         suggestion: Option<String>,
+        off_board: Option<OffBoard>,
     },
     /// Two pieces placed on one cell.
     OverlappingSetup { cell: String, first: Span },
@@ -210,6 +222,14 @@ pub enum ErrorKind {
     /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
     /// leaper.
     MergeNotAStep { part: String },
+    /// A rank, file, level or column label (in a zone specification) that the board does not have.
+    /// `board: None`: no board has it (a column, with several boards).
+    LabelNotOnBoard {
+        axis: &'static str,
+        label: String,
+        board: Option<String>,
+        bounds: String,
+    },
 
     // ---- warnings ----
     /// A zone nothing refers to.
@@ -303,6 +323,7 @@ impl Error {
             InvalidPositionTemplate { .. } => "E2042",
             NotADestination { .. } => "E2043",
             MergeNotAStep { .. } => "E2045",
+            LabelNotOnBoard { .. } => "E2048",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -488,10 +509,20 @@ impl Error {
                 format!("`{keyword}` is required"),
                 None,
             ),
-            UnknownCell { name, suggestion } => (
+            UnknownCell { name, suggestion, off_board: None } => (
                 format!("cell `{name}` is not on any board"),
                 "no such cell".into(),
                 did_you_mean(suggestion),
+            ),
+            UnknownCell { name, off_board: Some(OffBoard { board, missing, .. }), .. } if missing.is_empty() => (
+                format!("`{name}` is a hole of board `{board}`"),
+                "a hole".into(),
+                Some("no piece can stand on a hole: the board's `hole` statement removes this cell".into()),
+            ),
+            UnknownCell { name, off_board: Some(OffBoard { board, bounds, missing }), .. } => (
+                format!("`{name}` is not a cell of board `{board}` ({bounds})"),
+                missing.iter().map(|(axis, label)| format!("no {axis} `{label}`")).collect::<Vec<_>>().join(", "),
+                Some("name a cell inside the board, or make the board larger".into()),
             ),
             OverlappingSetup { cell, .. } => (
                 format!("two pieces are placed on `{cell}`"),
@@ -526,7 +557,11 @@ impl Error {
             ),
             TooManyPlayers { count } => (format!("{count} players; vdl supports up to 8"), "too many players".into(), None),
             TooManyPieces { count } => (format!("{count} piece types; vdl supports up to 64"), "too many piece types".into(), None),
-            InvalidFen { detail } => (format!("invalid FEN: {detail}"), detail.clone(), None),
+            InvalidFen { detail } => (
+                format!("invalid FEN: {detail}"),
+                detail.clone(),
+                Some("docs/fen.md describes the FEN fields vdl reads".into()),
+            ),
             FenUnknownLetter { letter } => (
                 format!("no piece has the FEN letter `{letter}`"),
                 "unknown piece letter".into(),
@@ -623,6 +658,16 @@ impl Error {
                 format!("a merger moves by plain steps, but `{part}` is not one"),
                 "modes, legs or `i` in a `merge` move".into(),
                 Some("write the steps without mode letters or `a` legs: the merger's target is always a friendly piece, `merge \"fWfF\" onto yeoman into queen`".into()),
+            ),
+            LabelNotOnBoard { axis, label, board: Some(board), bounds } => (
+                format!("{axis} `{label}` is not a {axis} of board `{board}` ({bounds})"),
+                format!("no such {axis}"),
+                Some(format!("name a {axis} of the board, or change the board's size or labels")),
+            ),
+            LabelNotOnBoard { axis, label, board: None, bounds } => (
+                format!("{axis} `{label}` is not a {axis} of any board ({bounds})"),
+                format!("no such {axis}"),
+                Some(format!("name a {axis} of a board, or change the boards' sizes or labels")),
             ),
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (

@@ -138,6 +138,7 @@ impl Checker {
                             ErrorKind::UnknownCell {
                                 name: n.text.clone(),
                                 suggestion,
+                                off_board: None,
                             },
                         );
                     }
@@ -187,6 +188,8 @@ impl Checker {
             .and_then(|c| c.arguments.first())
             .and_then(Value::as_int)
             .map(|n| n.max(0) as u32);
+        self.board_templates
+            .push(explicit_cells.is_none().then(|| template.clone()));
         self.board_models.push(Board {
             name,
             size,

@@ -51,11 +51,11 @@ impl Checker {
     /// Drops the problems that follow from another reported mistake.
     pub(super) fn drop_follow_ons(&self, statements: &[Statement], game: &Game) -> Vec<Error> {
         let broken = self.broken(statements, game);
+        let problems = &self.problems;
         let mut kept: Vec<Error> = Vec::new();
         let mut dropped = 0;
         // One error per unknown FEN letter (either case): its first use.
-        let mut letters: Vec<(String, Span)> = self
-            .problems
+        let mut letters: Vec<(String, Span)> = problems
             .iter()
             .filter_map(|p| match &p.kind {
                 ErrorKind::FenUnknownLetter { letter } => {
@@ -75,7 +75,7 @@ impl Checker {
             }
             _ => false,
         };
-        for problem in &self.problems {
+        for problem in problems {
             if !problem.is_warning()
                 && (repeated(problem) || self.follows(problem, &broken, statements))
             {
@@ -86,9 +86,41 @@ impl Checker {
         }
         // A follow-on is dropped only because its cause is reported; never leave a file without errors.
         if dropped > 0 && !kept.iter().any(|p| !p.is_warning()) {
-            return self.problems.clone();
+            kept = problems.clone();
         }
-        merge_repeats(kept)
+        merge_repeats(self.locate_cells(kept))
+    }
+
+    /// Says where an unknown cell would be (its board, the board's bounds, the labels it lacks), and
+    /// reads an unknown zone-or-cell or value in a condition that a board's names split into labels,
+    /// one of them the board's, as an unknown cell.
+    fn locate_cells(&self, mut problems: Vec<Error>) -> Vec<Error> {
+        for problem in &mut problems {
+            // A name that may be something else than a cell, and is close to a known name that is not
+            // a cell, is more likely that name misspelt.
+            let other =
+                |s: &Option<String>| s.as_ref().is_some_and(|s| !self.cells.contains_key(s));
+            let (name, strict) = match &problem.kind {
+                ErrorKind::UnknownCell { name, .. } => (name.clone(), false),
+                ErrorKind::UnknownName {
+                    kind,
+                    name,
+                    suggestion,
+                } if kind.contains("cell") && !other(suggestion) => (name.clone(), true),
+                ErrorKind::UnknownPath { path, suggestion } if !other(suggestion) => {
+                    (path.clone(), true)
+                }
+                _ => continue,
+            };
+            if let Some(off_board) = self.off_board(&name, strict) {
+                problem.kind = ErrorKind::UnknownCell {
+                    name,
+                    suggestion: None,
+                    off_board: Some(off_board),
+                };
+            }
+        }
+        problems
     }
 
     /// Tells whether a problem only repeats a mistake that `broken` records.
@@ -136,6 +168,7 @@ impl Checker {
             }
             InvalidFen { .. } | FenRankWidth { .. } => broken.boards,
             EmptyZone { name } => broken.boards || broken.zones.contains(name),
+            LabelNotOnBoard { .. } => broken.boards,
             MissingStatement { keyword, .. } => meant(keyword),
             NoSetup => meant("setup"),
             NoEnd => meant("end"),
@@ -334,6 +367,18 @@ fn merge_repeats(mut problems: Vec<Error>) -> Vec<Error> {
             | UnknownPath { path: name, .. }
             | NotADestination { name }
             | UnknownOptionValue { value: name, .. } => format!("name {name}"),
+            UnknownCell {
+                off_board: Some(off),
+                ..
+            } if !off.missing.is_empty() => {
+                // `beta1` and `beta3` when the board has no file `beta`: one mistake.
+                let missing: Vec<String> = off
+                    .missing
+                    .iter()
+                    .map(|(a, l)| format!("{a} {l}"))
+                    .collect();
+                format!("labels {} {}", off.board, missing.join(" "))
+            }
             UnknownCell { name, .. } => format!("cell {name}"),
             UnknownStatement {
                 keyword, context, ..

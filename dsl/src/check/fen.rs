@@ -4,6 +4,7 @@ use super::Checker;
 use crate::ast::{Value, ValueKind};
 use crate::error::ErrorKind;
 use crate::span::Span;
+use vdl_runtime::model::Board;
 
 impl Checker {
     /// Checks a FEN for a game with one 2D board. Returns the cells it fills, for overlap checks.
@@ -24,7 +25,7 @@ impl Checker {
         };
         let board = self.board_models[0].clone();
         let (width, height) = (board.size[0] as usize, board.size[1] as usize);
-        let placement_end = text.find(' ').unwrap_or(text.len());
+        let placement_end = text.find(char::is_whitespace).unwrap_or(text.len());
         let placement = &text[..placement_end];
         let (grid, pocket) = match placement.find('[') {
             Some(open) => (&placement[..open], Some((open, &placement[open..]))),
@@ -119,21 +120,92 @@ impl Checker {
                 }
             }
         }
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if let Some(side) = fields.get(1) {
-            if !matches!(*side, "w" | "b") {
-                let i = text[placement_end..]
-                    .find(side)
-                    .map_or(0, |i| i + placement_end);
+        self.check_fen_fields(text, &at, &board);
+        filled
+    }
+
+    /// The fields after the placement, as the loader reads them: side to move, castling rights (`KQkq`
+    /// or file letters of the board), en-passant cell (a cell of the board), an optional n-check
+    /// counter `N+N`, and the half-move and full-move counters.
+    fn check_fen_fields(&mut self, text: &str, at: &dyn Fn(usize, usize) -> Span, board: &Board) {
+        let mut fields = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            match (c.is_whitespace(), start) {
+                (true, Some(s)) => {
+                    fields.push((s, &text[s..i]));
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        let invalid = |detail: String| ErrorKind::InvalidFen { detail };
+        if let Some(&(i, side)) = fields.get(1) {
+            if !matches!(side, "w" | "b") {
                 self.error(
                     at(i, side.len()),
-                    ErrorKind::InvalidFen {
-                        detail: format!("side to move `{side}` is not `w` or `b`"),
+                    invalid(format!("side to move `{side}` is not `w` or `b`")),
+                );
+            }
+        }
+        if let Some(&(i, castling)) = fields.get(2).filter(|_| self.castling) {
+            let width = board.files.len();
+            let wrong = castling.char_indices().find(|&(_, c)| {
+                castling != "-"
+                    && !matches!(c.to_ascii_uppercase(), 'K' | 'Q')
+                    && !(c.is_ascii_alphabetic()
+                        && ((c.to_ascii_uppercase() as u8 - b'A') as usize) < width)
+            });
+            if let Some((j, c)) = wrong {
+                let detail = if c.is_ascii_alphabetic() {
+                    let files = match board.files.as_slice() {
+                        [first, .., last] => format!("{first}..{last}"),
+                        _ => board.files.join(""),
+                    };
+                    format!("castling file `{c}` is off the board (files {files})")
+                } else {
+                    format!("unexpected `{}` in the castling field", c.escape_default())
+                };
+                self.error(at(i + j, c.len_utf8()), invalid(detail));
+            }
+        }
+        let mut rest = fields.iter().skip(3).copied().peekable();
+        if let Some((i, ep)) = rest.next() {
+            let on_board = self.cell_list[board.first_cell..board.first_cell + board.cell_count]
+                .iter()
+                .any(|c| c.name == ep);
+            if ep != "-" && !on_board {
+                let off_board = self.off_board_of(ep, board);
+                self.error(
+                    at(i, ep.len()),
+                    ErrorKind::UnknownCell {
+                        name: ep.to_string(),
+                        suggestion: None,
+                        off_board,
                     },
                 );
             }
         }
-        filled
+        let number = |s: &str| s.parse::<u32>().is_ok();
+        if let Some(&(i, checks)) = rest.peek().filter(|(_, f)| f.contains('+')) {
+            rest.next();
+            if !checks.split('+').all(number) {
+                self.error(
+                    at(i, checks.len()),
+                    invalid(format!("check counter `{checks}` is not `N+N`")),
+                );
+            }
+        }
+        for what in ["half-move counter", "move number"] {
+            let Some((i, n)) = rest.next() else { break };
+            if !number(n) {
+                self.error(
+                    at(i, n.len()),
+                    invalid(format!("{what} `{n}` is not a number")),
+                );
+            }
+        }
     }
 
     /// Rank fields whose cells do not fill the board's width (E2021): one error for the whole

@@ -709,6 +709,7 @@ impl Checker {
                     ErrorKind::UnknownCell {
                         name: name.text.clone(),
                         suggestion,
+                        off_board: None,
                     },
                 );
                 None
