@@ -14,6 +14,9 @@ use crate::schema::{specs, Context};
 
 const AXES: [&str; 3] = ["file", "rank", "level"];
 
+/// A cell name split into labels: (axis, label, whether the board has it).
+type Parts = Vec<(usize, String, bool)>;
+
 impl Checker {
     /// Where an unknown cell name would be: the board whose name template splits it best (most labels
     /// the board has). `strict`: the name may be something else than a cell (a zone, a value in a
@@ -28,7 +31,7 @@ impl Checker {
     }
 
     fn locate(&self, name: &str, strict: bool, only: Option<&str>) -> Option<OffBoard> {
-        let mut best: Option<(usize, &Board, Vec<(usize, String, bool)>)> = None;
+        let mut best: Option<(usize, &Board, Parts)> = None;
         for (board, template) in self.board_models.iter().zip(&self.board_templates) {
             let Some(template) = template else { continue };
             if only.is_some_and(|only| only != board.name) {
@@ -247,7 +250,7 @@ fn split(
     axes: &[Vec<String>; 3],
 ) -> Option<Vec<(usize, String, bool)>> {
     let tokens = tokens(template);
-    let mut best: Option<Vec<(usize, String, bool)>> = None;
+    let mut best: Option<Parts> = None;
     let mut parts = Vec::new();
     walk(name, &tokens, axes, &mut parts, &mut best);
     best
@@ -257,12 +260,12 @@ fn walk(
     rest: &str,
     tokens: &[Token],
     axes: &[Vec<String>; 3],
-    parts: &mut Vec<(usize, String, bool)>,
-    best: &mut Option<Vec<(usize, String, bool)>>,
+    parts: &mut Parts,
+    best: &mut Option<Parts>,
 ) {
     let Some((token, more)) = tokens.split_first() else {
         if rest.is_empty() {
-            let valid = |p: &[(usize, String, bool)]| p.iter().filter(|x| x.2).count();
+            let valid = |p: &Parts| p.iter().filter(|x| x.2).count();
             if best.as_ref().is_none_or(|b| valid(parts) > valid(b)) {
                 *best = Some(parts.clone());
             }
