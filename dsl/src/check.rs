@@ -8,6 +8,7 @@ mod expr;
 mod fen;
 mod model;
 mod notation;
+mod start;
 mod statements;
 
 use std::collections::HashMap;
@@ -60,6 +61,9 @@ pub fn check_file(file: &ast::File) -> Checked {
     let directives = checker.check_block(&file.statements, Context::Top);
     checker.check_zone_labels(&file.statements);
     let game = checker.build_model(&file.statements, &directives);
+    if !checker.problems.iter().any(|p| !p.is_warning()) {
+        checker.check_start(&file.statements, &game);
+    }
     let mut problems = checker.drop_follow_ons(&file.statements, &game);
     problems.sort_by_key(|e| (e.span, e.code()));
     problems.dedup();

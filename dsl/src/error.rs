@@ -231,6 +231,15 @@ pub enum ErrorKind {
         bounds: String,
     },
 
+    /// An `extinction` rule that a player fulfils in the start position: the game would be over
+    /// before the first move. `option`: the option value whose start position it is, when not the
+    /// defaults'.
+    ExtinctAtStart {
+        player: String,
+        pieces: String,
+        option: Option<(String, String)>,
+    },
+
     // ---- warnings ----
     /// A zone nothing refers to.
     UnusedZone { name: String },
@@ -324,6 +333,7 @@ impl Error {
             NotADestination { .. } => "E2043",
             MergeNotAStep { .. } => "E2045",
             LabelNotOnBoard { .. } => "E2048",
+            ExtinctAtStart { .. } => "E2049",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -669,6 +679,22 @@ impl Error {
                 format!("no such {axis}"),
                 Some(format!("name a {axis} of a board, or change the boards' sizes or labels")),
             ),
+            ExtinctAtStart { player, pieces, option } => {
+                let what = if pieces == "all" { "no piece".to_string() } else { format!("no {}", pieces.replace(' ', " or ")) };
+                let when = match option {
+                    Some((name, value)) => format!(" (with option `{name}` = `{value}`)"),
+                    None => String::new(),
+                };
+                (
+                    format!("`extinction {pieces}` ends the game before the first move: `{player}` has {what} on the board at the start{when}"),
+                    format!("`{player}` starts with {what}"),
+                    Some(if pieces == "all" {
+                        "give each player a piece on the board in the setup, or remove the rule; pieces in a hand or reserve do not count".into()
+                    } else {
+                        "give each player one on the board in the setup, or remove the rule; pieces in a hand or reserve do not count".into()
+                    }),
+                )
+            }
             UnusedZone { name } => (format!("zone `{name}` is never used"), "unused".into(), None),
             UnusedPiece { name } => (
                 format!("piece `{name}` is never placed, promoted to or created"),
