@@ -9,6 +9,9 @@ use vdl_tests::{read_text, workspace_root, Rng};
 
 include!(concat!(env!("OUT_DIR"), "/compiled.rs"));
 
+#[path = "coverage_cases.rs"]
+mod coverage_cases;
+
 fn interpreter(stem: &str) -> Interpreter {
     let path = workspace_root()
         .join("examples")
@@ -249,4 +252,46 @@ fn uci_searches_with_a_compact_engine() {
         "{} is not legal after e2e4",
         reply[0]
     );
+}
+
+/// The semantic-coverage cases (tests/coverage.rs) on their compiled engines: the hook form and, where
+/// the case fits it, the compact form.
+#[test]
+fn coverage_cases_hold_on_the_compiled_engines() {
+    let cases = coverage_cases::cases();
+    let mut failures = Vec::new();
+    for (stem, build) in CASE_ENGINES {
+        let case = cases.iter().find(|c| c.name == *stem).expect("a case");
+        match build() {
+            Ok(engine) => failures.extend(
+                coverage_cases::run_on_interpreter(case, &engine)
+                    .into_iter()
+                    .map(|f| format!("{stem} (compiled): {f}")),
+            ),
+            Err(e) => failures.push(format!("{stem} (compiled): {e}")),
+        }
+    }
+    macro_rules! compact {
+        ($stem:expr, $build:expr) => {{
+            let case = cases.iter().find(|c| c.name == $stem).expect("a case");
+            let reference = coverage_cases::interpreter_of(&case.source).expect("the case checks");
+            let claims = reference.clone();
+            for e in &case.expectations {
+                let mut engine = $build().expect("the compact form builds");
+                if let Err(m) = coverage_cases::check(
+                    &mut engine,
+                    &reference.game,
+                    &|_| claims.claimable(&reference.start()),
+                    e,
+                ) {
+                    if !matches!(e.check, coverage_cases::Check::Claim(_)) {
+                        failures.push(format!("{} (compact) line {}: {m}", $stem, e.line));
+                    }
+                }
+            }
+        }};
+    }
+    for_each_compact_case!(compact);
+    assert_eq!(CASE_ENGINES.len(), cases.len(), "every case is compiled");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1,24 +1,57 @@
-//! Compiles the generated code of every example into this crate (tests/agreement.rs), so that the
-//! generated code of every rule file is known to build, and compiled and interpreted engines can be
-//! compared move for move.
+//! Compiles the generated code of every example and every semantic-coverage case into this crate
+//! (tests/agreement.rs, tests/coverage.rs), so that the generated code of every rule file is known to
+//! build, and compiled and interpreted engines can be compared move for move.
 
 use std::fmt::Write;
 use std::path::Path;
 
-fn main() {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    println!("cargo:rerun-if-changed={}", examples.display());
-    let mut files: Vec<_> = std::fs::read_dir(&examples)
-        .expect("examples/")
+/// The `.vdl` files of a directory, sorted.
+fn vdl_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("entry").path())
         .collect();
     files.retain(|p| p.extension().is_some_and(|e| e == "vdl"));
     files.sort();
-    let mut index = String::from(
-        "/// Builds a compiled engine.\npub type Constructor = fn() -> Result<vdl_runtime::Interpreter, String>;\n/// Every example's compiled engine: (file stem, engine constructor).\npub const ENGINES: &[(&str, Constructor)] = &[\n",
+    files
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = String::from(
+        "/// Builds a compiled engine.\n#[allow(dead_code)]\npub type Constructor = fn() -> Result<vdl_runtime::Interpreter, String>;\n",
     );
-    let mut fast = String::from(
-        "/// Invokes the macro `$check!(stem, constructor)` for every example with a compact form.\nmacro_rules! for_each_compact {\n    ($check:ident) => {\n",
+    // The examples, and the semantic-coverage cases (tests/coverage.rs).
+    for (files, prefix, list, each) in [
+        (
+            vdl_files(&root.join("../examples")),
+            "game",
+            "ENGINES",
+            "for_each_compact",
+        ),
+        (
+            vdl_files(&root.join("coverage")),
+            "case",
+            "CASE_ENGINES",
+            "for_each_compact_case",
+        ),
+    ] {
+        out.push_str(&generate(files, prefix, list, each));
+    }
+    let dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    std::fs::write(Path::new(&dir).join("compiled.rs"), out).expect("write compiled.rs");
+    movegen_inputs(&dir);
+}
+
+/// Generates the code of every file into `OUT_DIR` and returns the modules that include it, the list
+/// of engine constructors and the macro running a check on every compact form.
+fn generate(files: Vec<std::path::PathBuf>, prefix: &str, list: &str, each: &str) -> String {
+    let mut index = format!(
+        "/// Compiled engines: (file stem, engine constructor).\n#[allow(dead_code)]\npub const {list}: &[(&str, Constructor)] = &[\n",
+    );
+    let mut fast = format!(
+        "/// Invokes the macro `$check!(stem, constructor)` for every file with a compact form.\n#[allow(unused_macros)]\nmacro_rules! {each} {{\n    ($check:ident) => {{\n",
     );
     let mut modules = String::new();
     for path in files {
@@ -29,7 +62,7 @@ fn main() {
             .expect("a name")
             .to_string();
         let module = format!(
-            "game_{}",
+            "{prefix}_{}",
             stem.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         );
         let generated =
@@ -46,13 +79,7 @@ fn main() {
     }
     index.push_str("];\n");
     fast.push_str("    };\n}\n");
-    let out = std::env::var("OUT_DIR").expect("OUT_DIR");
-    std::fs::write(
-        Path::new(&out).join("compiled.rs"),
-        format!("{modules}\n{index}\n{fast}"),
-    )
-    .expect("write compiled.rs");
-    movegen_inputs(&out);
+    format!("{modules}\n{index}\n{fast}")
 }
 
 /// Compiles the small games of `inputs/movegen/` (tests/movegen.rs) the same way: `movegen.rs` in

@@ -209,7 +209,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
         let mut options = options;
-        options.max_plies.get_or_insert(1000 * engine.game.moves_per_turn.max(1) as usize);
+        options.max_plies.get_or_insert(1000 * engine.game.turn.moves.max(1) as usize);
         let players: Vec<String> = engine.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
         vdl_runtime::cli::run_random_games(&engine, &players, &options, &mut std::io::stdout());
         return ExitCode::SUCCESS;

@@ -41,6 +41,9 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
         None => game.pieces.iter().collect(),
     };
     let mut out = String::new();
+    if piece.is_none() {
+        let _ = writeln!(out, "{}\n", game.summary());
+    }
     let viewer = game.players.first();
     let frame = Frame {
         forward: viewer
@@ -53,7 +56,11 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
             "piece {} ({}){}",
             piece.name,
             piece.letter,
-            if piece.royal { ", royal" } else { "" }
+            match piece.royal {
+                vdl_runtime::model::Royalty::No => "",
+                vdl_runtime::model::Royalty::Yes => ", royal",
+                vdl_runtime::model::Royalty::When(_) => ", royal under a condition",
+            }
         );
         if let Some(p) = viewer {
             let _ = writeln!(out, "  seen from {}: forward is up", p.name);
@@ -61,7 +68,8 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
         for moves in &piece.moves {
             explain_moves(&mut out, game, moves, &frame);
         }
-        for (moves, onto) in &piece.stacks {
+        for stack in &piece.stacks {
+            let (moves, onto) = (&stack.moves, &stack.onto);
             let names: Vec<&str> = onto
                 .iter()
                 .filter_map(|p| game.pieces.get(*p))
@@ -94,8 +102,8 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
             );
             explain_moves(&mut out, game, &merge.moves, &frame);
         }
-        for property in piece.properties.iter().filter(|p| p.keyword != "name") {
-            let _ = writeln!(out, "  {}", property.keyword);
+        for property in properties(game, piece) {
+            let _ = writeln!(out, "  {property}");
         }
         out.push('\n');
     }
@@ -249,4 +257,80 @@ fn describe_part(part: &MovePart) -> String {
         }
     }
     words.join("; ")
+}
+
+/// The piece's properties beyond its moves, one line each.
+fn properties(game: &Game, piece: &vdl_runtime::model::Piece) -> Vec<String> {
+    let name = |p: usize| {
+        game.pieces
+            .get(p)
+            .map_or("?", |p| p.name.as_str())
+            .to_string()
+    };
+    let names = |ps: &[usize]| ps.iter().map(|&p| name(p)).collect::<Vec<_>>().join(" ");
+    let zone = |z: usize| {
+        game.zones
+            .get(z)
+            .map_or("?", |z| z.name.as_str())
+            .to_string()
+    };
+    let mut out = Vec::new();
+    if piece.pawn {
+        out.push("pawn".to_string());
+    }
+    if let Some(p) = piece.promoted_from {
+        out.push(format!("promoted_from {}", name(p)));
+    }
+    if let Some(p) = piece.demote_to {
+        out.push(format!("demote_to {}", name(p)));
+    }
+    if !piece.cannot_hop.is_empty() {
+        out.push(format!("cannot_hop {}", names(&piece.cannot_hop)));
+    }
+    match piece.facing {
+        Some(vdl_runtime::model::Facing::Illegal) => out.push("facing illegal".into()),
+        Some(vdl_runtime::model::Facing::MustBreak) => out.push("facing must_break".into()),
+        None => {}
+    }
+    if piece.perspective == vdl_runtime::model::Perspective::Player {
+        out.push("perspective player".into());
+    }
+    if !piece.movable_by.is_empty() {
+        out.push("movable_by".into());
+    }
+    if let Some(z) = piece.virgin_in {
+        out.push(format!("virgin_in {}", zone(z)));
+    }
+    if let Some((types, royal)) = &piece.captures_only {
+        let mut list = names(types);
+        if *royal {
+            list = format!("{list} royal").trim().to_string();
+        }
+        out.push(format!("captures_only {list}"));
+    }
+    if piece.never_captures {
+        out.push("never_captures".into());
+    }
+    if piece.immune {
+        out.push("immune".into());
+    }
+    if let Some(z) = piece.confined {
+        out.push(format!("confined {}", zone(z)));
+    }
+    if let Some(n) = piece.count_limit {
+        out.push(format!("count_limit {n}"));
+    }
+    if let Some(z) = piece.drop_zone {
+        out.push(format!("drop_zone {}", zone(z)));
+    }
+    if piece.no_drop_mate {
+        out.push("no_drop_mate".into());
+    }
+    if let Some(n) = piece.drop_file_limit {
+        out.push(format!("drop_file_limit {n}"));
+    }
+    if piece.points != 0 {
+        out.push(format!("points {}", piece.points));
+    }
+    out
 }

@@ -96,19 +96,13 @@ pub fn lower(game: &Game, source_path: &str, source: &str) -> Ir {
             ))
             .copied()
     };
-    let restricted_game = game
-        .pieces
-        .iter()
-        .any(|p| p.properties.iter().any(|d| d.keyword == "immune"));
+    let restricted_game = game.pieces.iter().any(|p| p.immune);
     let mut generators = Vec::new();
     for (piece_index, piece) in game.pieces.iter().enumerate() {
         let restricted = restricted_game
-            || piece.properties.iter().any(|d| {
-                matches!(
-                    d.keyword.as_str(),
-                    "captures_only" | "never_captures" | "cannot_hop"
-                )
-            });
+            || piece.captures_only.is_some()
+            || piece.never_captures
+            || !piece.cannot_hop.is_empty();
         if restricted || game.boards.len() != 1 {
             continue;
         }

@@ -572,7 +572,7 @@ fn play_command(args: &[String]) -> ExitCode {
     let rounds = if players.len() > 2 { players.len() } else { 1 };
     random
         .max_plies
-        .get_or_insert(1000 * rounds * interpreter.game.moves_per_turn.max(1) as usize);
+        .get_or_insert(1000 * rounds * interpreter.game.turn.moves.max(1) as usize);
     vdl_runtime::cli::run_random_games(&interpreter, &players, &random, &mut std::io::stdout());
     ExitCode::SUCCESS
 }
@@ -857,7 +857,12 @@ fn match_command(args: &[String]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let points = scores(&records, config.players.len());
+    let series_sum = interpreter
+        .game
+        .scoring
+        .as_ref()
+        .is_some_and(|s| s.series_sum);
+    let points = scores(&records, config.players.len(), series_sum);
     let faults = records.iter().filter(|r| r.fault.is_some()).count();
     let counts = vdl::referee::tallies(&records, config.players.len());
     for ((label, score), [won, drawn, lost]) in labels.iter().zip(&points).zip(&counts) {

@@ -89,7 +89,7 @@ pub struct MatchConfig {
 }
 
 /// How one game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// For each seat, the index of the player in it.
     pub seats: Vec<usize>,
@@ -101,6 +101,8 @@ pub struct GameRecord {
     pub fault: Option<usize>,
     /// The moves played, in the game's notation.
     pub moves: Vec<String>,
+    /// Each seat's points, when the game ended by its rules and scores games (`scoring`).
+    pub points: Option<Vec<f64>>,
 }
 
 /// A simple seeded generator (SplitMix64).
@@ -372,6 +374,7 @@ fn play_game(
         reason: String::new(),
         fault: None,
         moves: Vec::new(),
+        points: None,
     };
     let mut clocks = vec![config.base; seat_players.len()];
     for text in opening {
@@ -386,12 +389,14 @@ fn play_game(
     }
     loop {
         if let Some(result) = interpreter.outcome(&mut position) {
+            record.points = interpreter.scores(&position, &result);
             record.winner = result.winner;
             record.reason = result.reason;
             return record;
         }
         // A draw (or win) a player could claim is taken at once, as a GUI would on a claim.
         if let Some(result) = interpreter.claimable(&position) {
+            record.points = interpreter.scores(&position, &result);
             record.winner = result.winner;
             record.reason = format!("{} (claimed)", result.reason);
             return record;
@@ -568,10 +573,18 @@ pub fn tallies(records: &[GameRecord], players: usize) -> Vec<[usize; 3]> {
     counts
 }
 
-/// Points per player: 1 for a win, 1/2 each for a two-player draw, `1/n` each for an n-player draw.
-pub fn scores(records: &[GameRecord], players: usize) -> Vec<f64> {
+/// Points per player: 1 for a win, 1/2 each for a two-player draw, `1/n` each for an n-player draw;
+/// with `series_sum` (`scoring { series sum }`), the sum of the games' scores instead, for games that
+/// ended by the rules.
+pub fn scores(records: &[GameRecord], players: usize, series_sum: bool) -> Vec<f64> {
     let mut points = vec![0.0; players];
     for record in records {
+        if let (true, Some(game_points)) = (series_sum, &record.points) {
+            for (seat, &player) in record.seats.iter().enumerate() {
+                points[player] += game_points.get(seat).copied().unwrap_or(0.0);
+            }
+            continue;
+        }
         match record.winner {
             Some(seat) => points[record.seats[seat]] += 1.0,
             None => {

@@ -4,12 +4,17 @@
 mod boards;
 mod bounds;
 mod cascade;
-mod expr;
+mod cond;
+mod directive;
+mod ends;
 mod fen;
 mod model;
 mod notation;
 mod start;
+mod pieces;
+mod rules;
 mod statements;
+mod zones;
 
 use std::collections::HashMap;
 
@@ -150,6 +155,10 @@ struct Checker {
     used_pieces: Vec<bool>,
     /// Words listed as option values.
     option_value_words: Vec<String>,
+    /// Per option, its values as text (a range as `LO..HI`).
+    option_values_of: Vec<Vec<String>>,
+    /// While a rule block is checked: what its events provide to conditions.
+    rule_scope: Option<cond::RuleScope>,
     /// FEN letters by piece index, for start-position checks.
     piece_letters: Vec<String>,
     problems: Vec<Error>,
@@ -158,11 +167,6 @@ struct Checker {
 impl Checker {
     fn error(&mut self, span: Span, kind: ErrorKind) {
         self.problems.push(Error::new(span, kind));
-    }
-
-    /// The values that options list, which conditions may compare against (`option.variant == raj`).
-    fn option_values(&self) -> impl Iterator<Item = String> + '_ {
-        self.option_value_words.iter().cloned()
     }
 
     /// First pass: every declared name, so that later statements may refer to names declared below them.
@@ -188,6 +192,7 @@ impl Checker {
                 "piece" => (&mut self.pieces, "piece"),
                 "reserve" => (&mut self.reserves, "reserve"),
                 "option" => {
+                    let mut texts = Vec::new();
                     for values in s.children().iter().filter(|c| c.keyword.text == "values") {
                         self.option_value_words.extend(
                             values
@@ -195,6 +200,10 @@ impl Checker {
                                 .iter()
                                 .filter_map(|v| v.as_name().map(|n| n.text.clone())),
                         );
+                        texts.extend(values.arguments.iter().map(option_value_text));
+                    }
+                    if self.options.get(&name.text).is_none() {
+                        self.option_values_of.push(texts);
                     }
                     (&mut self.options, "option")
                 }
@@ -255,6 +264,23 @@ impl Checker {
             }
             self.atoms.push((letter, out));
         }
+    }
+}
+
+/// An option value as text: a name, an integer, a string, or a range `LO..HI`.
+pub(crate) fn option_value_text(v: &ast::Value) -> String {
+    match &v.kind {
+        ast::ValueKind::Path(p) => p
+            .iter()
+            .map(|n| n.text.as_str())
+            .collect::<Vec<_>>()
+            .join("."),
+        ast::ValueKind::Int(n) => n.to_string(),
+        ast::ValueKind::Str { text, .. } => text.clone(),
+        ast::ValueKind::Range(lo, hi) => {
+            format!("{}..{}", option_value_text(lo), option_value_text(hi))
+        }
+        _ => String::new(),
     }
 }
 

@@ -230,6 +230,38 @@ pub enum ErrorKind {
         board: Option<String>,
         bounds: String,
     },
+    /// A condition names a participant the statement does not provide (`captured` in a rule `on
+    /// move`, `hurdle` on a move that hops over nothing).
+    ParticipantUnavailable {
+        name: String,
+        here: &'static str,
+        available: String,
+    },
+    /// A condition compares or passes values of the wrong type.
+    ConditionType {
+        expected: &'static str,
+        found: &'static str,
+    },
+    /// `mover.colour`: a property the participant does not have.
+    UnknownProperty { property: String, of: String },
+    /// A `when`/`unless` on a statement that takes none.
+    ConditionNotAllowed { keyword: String },
+    /// A bare `when`/`unless` line outside `rule` and `transfer` blocks.
+    BareCondition { context: &'static str },
+    /// A turn order that does not list every player once.
+    InvalidTurnOrder { detail: String },
+    /// Two statements that contradict each other.
+    Contradiction {
+        this: String,
+        other: String,
+        other_span: Span,
+    },
+    /// A move relative to forward on a board with `no_forward`.
+    ForwardOnNoForwardBoard { board: String },
+    /// A rule effect the rule's events cannot run, or a malformed one.
+    InvalidEffect { detail: String },
+    /// A statement that nothing would ever run in this game.
+    NeverRuns { what: String, why: String },
 
     /// An `extinction` rule that a player fulfils in the start position: the game would be over
     /// before the first move. `option`: the option value whose start position it is, when not the
@@ -334,6 +366,16 @@ impl Error {
             MergeNotAStep { .. } => "E2045",
             LabelNotOnBoard { .. } => "E2048",
             ExtinctAtStart { .. } => "E2049",
+            ParticipantUnavailable { .. } => "E2100",
+            ConditionType { .. } => "E2101",
+            UnknownProperty { .. } => "E2102",
+            ConditionNotAllowed { .. } => "E2103",
+            BareCondition { .. } => "E2104",
+            InvalidTurnOrder { .. } => "E2105",
+            Contradiction { .. } => "E2106",
+            ForwardOnNoForwardBoard { .. } => "E2107",
+            InvalidEffect { .. } => "E2108",
+            NeverRuns { .. } => "E2109",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
             BetzaRedundant { .. } => "W1001",
@@ -382,6 +424,9 @@ impl Error {
             DuplicateStatement { first, .. } => vec![(*first, "first given here".into())],
             OverlappingSetup { first, .. } => vec![(*first, "first placed here".into())],
             DuplicateLetter { first, .. } => vec![(*first, "first used here".into())],
+            Contradiction {
+                other, other_span, ..
+            } => vec![(*other_span, format!("`{other}` here"))],
             _ => Vec::new(),
         }
     }
@@ -663,6 +708,56 @@ impl Error {
                 format!("`{name}` is not a place pieces can be sent to"),
                 "not a board, zone, cell or reserve".into(),
                 Some("end `send` with a board, a zone, a cell or a reserve: `send captured limbo`".into()),
+            ),
+            ParticipantUnavailable { name, here, available } => (
+                format!("`{name}` is not available in {here}"),
+                "not available here".into(),
+                Some(if available.is_empty() { "nothing about a move or event can be named here".into() } else { format!("available here: {available}") }),
+            ),
+            ConditionType { expected, found } => (
+                format!("expected {expected}, found {found}"),
+                format!("{found} here"),
+                Some("docs/language.md section 1.5 gives the types of names, properties and functions".into()),
+            ),
+            UnknownProperty { property, of } => (
+                format!("`{of}` has no property `{property}`"),
+                "unknown property".into(),
+                Some("pieces have `.piece`, `.owner`, `.board`, `.cell`, `.stacked` and `.waited`".into()),
+            ),
+            ConditionNotAllowed { keyword } => (
+                format!("`{keyword}` takes no condition"),
+                "no condition allowed here".into(),
+                Some("docs/language.md section 2 marks the statements that may carry `when`".into()),
+            ),
+            BareCondition { context } => (
+                format!("a bare condition in {context}"),
+                "restricts nothing here".into(),
+                Some("bare `when`/`unless` lines belong in `rule` and `transfer` blocks; elsewhere put the condition on a statement".into()),
+            ),
+            InvalidTurnOrder { detail } => (
+                format!("invalid turn order: {detail}"),
+                detail.clone(),
+                Some("`order` lists every player once, in the order they move".into()),
+            ),
+            Contradiction { this, other, .. } => (
+                format!("`{this}` contradicts `{other}`"),
+                "contradicts".into(),
+                Some("keep one of them".into()),
+            ),
+            ForwardOnNoForwardBoard { board } => (
+                format!("a move relative to forward on board `{board}`, which has `no_forward`"),
+                "uses forward".into(),
+                Some("on this board use moves without direction letters, or limit these moves to other boards with `on`".into()),
+            ),
+            NeverRuns { what, why } => (
+                format!("{what} never runs: {why}"),
+                "never runs".into(),
+                Some("checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated` without a condition".into()),
+            ),
+            InvalidEffect { detail } => (
+                format!("invalid rule effect: {detail}"),
+                "not possible here".into(),
+                Some("docs/language.md section 2.11 lists each event's participants and effects".into()),
             ),
             MergeNotAStep { part } => (
                 format!("a merger moves by plain steps, but `{part}` is not one"),

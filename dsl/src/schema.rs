@@ -50,6 +50,56 @@ pub enum Context {
 }
 
 impl Context {
+    /// Every kind of block.
+    pub const ALL: [Context; 20] = [
+        Context::Top,
+        Context::Game,
+        Context::Board,
+        Context::Player,
+        Context::Zone,
+        Context::Piece,
+        Context::Setup,
+        Context::Reserve,
+        Context::Castle,
+        Context::Turn,
+        Context::Rule,
+        Context::End,
+        Context::Option,
+        Context::TypeMap,
+        Context::Transfer,
+        Context::Custodian,
+        Context::Notation,
+        Context::Scoring,
+        Context::Material,
+        Context::Counting,
+    ];
+
+    /// The block's short name in vocabulary entries (`piece` in `piece.royal`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Top => "top",
+            Context::Game => "game",
+            Context::Board => "board",
+            Context::Player => "player",
+            Context::Zone => "zone",
+            Context::Piece => "piece",
+            Context::Setup => "setup",
+            Context::Reserve => "reserve",
+            Context::Castle => "castle",
+            Context::Turn => "turn",
+            Context::Rule => "rule",
+            Context::End => "end",
+            Context::Option => "option",
+            Context::TypeMap => "typemap",
+            Context::Transfer => "transfer",
+            Context::Custodian => "custodian",
+            Context::Notation => "notation",
+            Context::Scoring => "scoring",
+            Context::Material => "material",
+            Context::Counting => "counting",
+        }
+    }
+
     /// Describes the block for messages.
     pub fn describe(self) -> &'static str {
         match self {
@@ -210,6 +260,17 @@ const fn cond(keyword: &'static str, args: &'static [Arg]) -> Spec {
         condition: true,
     }
 }
+const fn cond_block(
+    keyword: &'static str,
+    args: &'static [Arg],
+    block: Context,
+    required: bool,
+) -> Spec {
+    Spec {
+        condition: true,
+        ..with_block(keyword, args, block, required)
+    }
+}
 const fn with_block(
     keyword: &'static str,
     args: &'static [Arg],
@@ -231,25 +292,18 @@ use Count::{Any as ZeroOrMore, Many, One, Optional};
 
 /// Words accepted where a result is expected.
 pub const RESULTS: &[&str] = &["win", "loss", "draw", "points"];
-/// Events that rules may react to.
+/// Events that rules may react to (`on EVENT`).
 pub const EVENTS: &[&str] = &[
     "capture",
     "move",
     "enter",
     "leave",
-    "turn_start",
-    "turn_end",
-    "checkmate",
     "check",
-    "elimination",
+    "checkmate",
     "drop",
     "promotion",
-    "transfer",
-    "game_start",
     "transform",
-    "unpin",
-    "jump",
-    "stack",
+    "transfer",
 ];
 /// When an end condition is tested.
 const AT: Arg = OptKw("at", Kind::Word(&["turn_start", "move"]), One);
@@ -291,7 +345,7 @@ const TOP: &[Spec] = &[
     with_block("piece", &[V(Kind::NewName, One)], Context::Piece, true),
     Spec {
         once: true,
-        ..with_block("setup", &[V(Kind::Fen, Optional)], Context::Setup, false)
+        ..cond_block("setup", &[V(Kind::Fen, Optional)], Context::Setup, false)
     },
     with_block("reserve", &[V(Kind::NewName, One)], Context::Reserve, false),
     with_block(
@@ -385,7 +439,7 @@ const MATERIAL: &[Spec] = &[cond("mating_potential", &[])];
 
 const COUNTING: &[Spec] = &[
     cond("start", &[]),
-    cond("restart", &[Kw("on"), V(Kind::Word(EVENTS), One)]),
+    cond("restart", &[Kw("on"), V(Kind::Word(&["capture"]), One)]),
     cond("limit", &[V(Kind::IntIn(1, 10000), One)]),
     cond("begin", &[V(Kind::Word(&["piece_count", "zero"]), One)]),
 ];
@@ -422,37 +476,37 @@ const PLAYER: &[Spec] = &[
 
 /// Cell specifications, shared by zones and other cell sets.
 const ZONE: &[Spec] = &[
-    stmt("cells", &[V(Kind::Cell, Many)]),
-    stmt(
+    cond("cells", &[V(Kind::Cell, Many)]),
+    cond(
         "rank",
         &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt(
+    cond(
         "ranks",
         &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt(
+    cond(
         "file",
         &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt(
+    cond(
         "files",
         &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt(
+    cond(
         "level",
         &[V(Kind::Label, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt(
+    cond(
         "levels",
         &[V(Kind::Range, One), OptKw("on", Kind::Board, One)],
     ),
-    stmt("rect", &[V(Kind::Cell, One), V(Kind::Cell, One)]),
-    stmt("column", &[V(Kind::Ident, Many)]),
-    stmt("board", &[V(Kind::Board, One)]),
-    stmt("zone", &[V(Kind::Zone, Many)]),
-    stmt("enemies", &[V(Kind::Zone, One)]),
-    stmt("except", &[V(Kind::Any, Many)]), // checked as the specification it names
+    cond("rect", &[V(Kind::Cell, One), V(Kind::Cell, One)]),
+    cond("column", &[V(Kind::Ident, Many)]),
+    cond("board", &[V(Kind::Board, One)]),
+    cond("zone", &[V(Kind::Zone, Many)]),
+    cond("enemies", &[V(Kind::Zone, One)]),
+    cond("except", &[V(Kind::Any, Many)]), // checked as the specification it names
 ];
 
 const PIECE: &[Spec] = &[
@@ -489,8 +543,11 @@ const PIECE: &[Spec] = &[
     once("perspective", &[V(Kind::Word(&["owner", "player"]), One)]),
     cond("movable_by", &[V(Kind::SideOr(&["all", "enemy"]), Many)]),
     once("virgin_in", &[V(Kind::Zone, One)]),
-    stmt("moves_only_on", &[V(Kind::Board, One), V(Kind::Betza, One)]),
-    once("royal", &[]),
+    cond("moves_only_on", &[V(Kind::Board, One), V(Kind::Betza, One)]),
+    Spec {
+        once: true,
+        ..cond("royal", &[])
+    },
     once("value", &[V(Kind::IntIn(-100_000, 100_000), One)]),
     once("pawn", &[]),
     once("captures_only", &[V(Kind::PieceOr(&["royal"]), Many)]),
@@ -509,7 +566,7 @@ const PIECE: &[Spec] = &[
             OptKw("from", Kind::Reserve, One),
         ],
     ),
-    stmt(
+    cond(
         "promote_pair",
         &[
             Kw("in"),
@@ -571,7 +628,7 @@ const RESERVE: &[Spec] = &[
     once("per_player", &[]),
     once("shared", &[]),
     once("drops", &[]),
-    stmt(
+    cond(
         "holds",
         &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)],
     ),
@@ -638,16 +695,8 @@ const RULE: &[Spec] = &[
     cond("remove", &[V(Kind::Term, Many)]),
     cond("add", &[V(Kind::Reserve, One), V(Kind::Piece, One)]),
     cond("eliminate", &[V(Kind::Term, Many)]),
-    cond(
-        "score",
-        &[V(Kind::Term, One), V(Kind::IntIn(-100_000, 100_000), One)],
-    ),
     cond("convert", &[V(Kind::Term, Many)]),
-    cond("set", &[V(Kind::Term, Many)]),
-    cond(
-        "reset",
-        &[V(Kind::Word(&["move_rule", "checks", "repetition"]), One)],
-    ),
+    cond("reset", &[V(Kind::Word(&["move_rule"]), One)]),
 ];
 
 const END: &[Spec] = &[
@@ -833,47 +882,110 @@ pub const FUNCTIONS: &[Function] = &[
     func("stack_count", 1, 1),
 ];
 
-/// Names conditions may use without declaring them: the participants of a move or event.
-pub const CONTEXT_NAMES: &[&str] = &[
+/// The names a condition may use besides declared names (docs/language.md section 1.5).
+pub const CONDITION_NAMES: &[&str] = &[
     "mover",
     "moved",
-    "captured",
     "captor",
-    "piece",
+    "captured",
+    "hurdle",
     "from",
     "to",
-    "owner",
-    "controller",
-    "board",
-    "target",
-    "side_to_move",
-    "turn",
-    "opponent",
-    "opponents",
-    "all",
-    "none",
-    "true",
-    "false",
-    "royal",
-    "self",
-    "x",
-    "y",
-    "z",
-    "player",
     "own",
     "enemy",
     "any",
-    "hurdle",
     "side",
+    "side_to_move",
+    "player",
     "mater",
     "checkmated",
-    "delivering",
-    "of",
-    "by",
-    "from",
-    "owner",
-    "winner",
-    "adjacent",
-    "except",
-    "victim",
+    "true",
+    "false",
+    "all",
+    "royal",
+    "option",
 ];
+
+/// The properties of a piece in a condition (`mover.piece`).
+pub const PROPERTIES: &[&str] = &["piece", "owner", "board", "cell", "stacked", "waited"];
+
+/// The words of effect targets (docs/language.md section 2.11).
+pub const TARGET_WORDS: &[&str] = &[
+    "mover",
+    "moved",
+    "captor",
+    "captured",
+    "delivering",
+    "mater",
+    "checkmated",
+    "adjacent",
+    "all",
+    "of",
+    "except",
+    "by",
+    "owner",
+    "from",
+];
+
+/// Every entry of the vocabulary, as `BLOCK.KEYWORD` for a statement, `BLOCK.KEYWORD.WORD` for one of
+/// its argument words or optional keywords, `BLOCK.KEYWORD.when` for its condition, `end.*.WORD` for
+/// the result, subject, `claim` and `at` words every end line takes, `BLOCK.when`/`BLOCK.unless` for
+/// bare conditions, `zone.for_player` for a zone line that belongs to one player, `function.NAME`,
+/// `name.NAME`, `property.NAME` and `target.WORD`. The semantic-coverage test (tests/coverage.rs)
+/// demands a case for each.
+pub fn vocabulary() -> Vec<String> {
+    let mut out = Vec::new();
+    let shared = [AT, CLAIM, RESULT, SUBJECT];
+    for context in Context::ALL {
+        let block = context.name();
+        for spec in specs(context) {
+            let entry = format!("{block}.{}", spec.keyword);
+            out.push(entry.clone());
+            if spec.condition {
+                out.push(format!("{entry}.when"));
+            }
+            for arg in spec.args {
+                if context == Context::End && shared.contains(arg) {
+                    continue;
+                }
+                let words: Vec<&str> = match *arg {
+                    Arg::Value(Kind::Word(words), _) if words.len() > 1 => words.to_vec(),
+                    Arg::Value(Kind::PieceOr(words) | Kind::SideOr(words), _) => words.to_vec(),
+                    Arg::OptKeyword(word, Kind::Word(words), _) if words.len() > 1 => {
+                        std::iter::once(word).chain(words.iter().copied()).collect()
+                    }
+                    Arg::OptKeyword(word, ..) => vec![word],
+                    _ => Vec::new(),
+                };
+                out.extend(words.into_iter().map(|w| format!("{entry}.{w}")));
+            }
+        }
+    }
+    for arg in shared {
+        match arg {
+            Arg::Value(Kind::Word(words) | Kind::SideOr(words), _) => {
+                out.extend(words.iter().map(|w| format!("end.*.{w}")))
+            }
+            Arg::OptKeyword(word, Kind::Word(words), _) => {
+                out.push(format!("end.*.{word}"));
+                out.extend(words.iter().map(|w| format!("end.*.{w}")));
+            }
+            _ => {}
+        }
+    }
+    out.extend(["end.*.player".to_string()]);
+    out.extend(
+        [
+            "rule.when",
+            "rule.unless",
+            "transfer.when",
+            "zone.for_player",
+        ]
+        .map(String::from),
+    );
+    out.extend(FUNCTIONS.iter().map(|f| format!("function.{}", f.name)));
+    out.extend(CONDITION_NAMES.iter().map(|n| format!("name.{n}")));
+    out.extend(PROPERTIES.iter().map(|n| format!("property.{n}")));
+    out.extend(TARGET_WORDS.iter().map(|n| format!("target.{n}")));
+    out
+}

@@ -51,7 +51,7 @@ impl Variant for Interpreter {
     fn repeats(&self, position: &Position) -> bool {
         // Only positions since the last capture or pawn move can recur; the half-move counter counts
         // turns, each of up to `moves_per_turn` single moves.
-        let per_turn = self.game.moves_per_turn.max(1) as usize;
+        let per_turn = self.game.turn.moves.max(1) as usize;
         let since = (position.halfmove as usize + 1) * per_turn + position.turn_moves as usize;
         let recent = position.history.len().min(since);
         position.history[position.history.len() - recent..].contains(&position.hash)

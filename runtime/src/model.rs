@@ -1,6 +1,20 @@
-//! The checked game model: plain data describing one game, built only by the `dsl` checker.
+//! The checked game model: plain, typed data describing one game, built only by the `dsl` checker.
 //!
-//! Indices (`CellId`, `PieceId`, `PlayerId` ...) point into the vectors of [`Game`].
+//! Every construct a rule file may contain is a value here: enums and structs with resolved indices
+//! (`CellId`, `PieceId`, `PlayerId` ... point into the vectors of [`Game`]). No stage after the checker
+//! reads words to find out what a rule means: the interpreter and the compiler match on these types,
+//! so a new construct cannot be added without every backend handling it.
+
+pub mod cond;
+pub mod end;
+pub mod rules;
+
+pub use cond::{
+    BoardExpr, CellExpr, Compare, Cond, IntExpr, PieceRef, PieceSet, PieceTypeExpr, Place,
+    PlayerExpr, Sides, Value,
+};
+pub use end::{Counting, EndKind, EndRule, EndTiming, Outcome, RankGroup, Scoring, Subject};
+pub use rules::{Destination, Effect, Event, Into, Rule, Target, Who};
 
 /// Index of a cell in [`Game::cells`].
 pub type CellId = usize;
@@ -20,13 +34,16 @@ pub struct Game {
     pub title: String,
     /// Other names engines accept for the game (`variant team-mate` in XBoard).
     pub aliases: Vec<String>,
+    /// Who designed the game (`author`), where its rules come from (`source`), what it derives from
+    /// (`based_on`): shown by `vdl show --info` and kept for tools.
+    pub credits: Credits,
     /// 2 or 3.
     pub dimensions: usize,
     /// The boards.
     pub boards: Vec<Board>,
     /// Every cell of every board.
     pub cells: Vec<Cell>,
-    /// The players in turn order, then the neutral sides.
+    /// The players in declaration order, then the neutral sides.
     pub players: Vec<Player>,
     /// The piece types.
     pub pieces: Vec<Piece>,
@@ -35,34 +52,42 @@ pub struct Game {
     /// The start position.
     pub setup: Setup,
     /// Castling rules.
-    pub castling: Vec<Directive>,
+    pub castling: Vec<Castle>,
     /// Reserves and hands.
     pub reserves: Vec<Reserve>,
-    /// Single moves per turn.
-    pub moves_per_turn: u32,
+    /// The turn structure.
+    pub turn: Turn,
     /// How the game ends.
     pub end: Vec<EndRule>,
-    /// Triggered rules.
+    /// How players are ranked when the game ends (`ranking`), empty when the game does not say.
+    pub ranking: Vec<RankGroup>,
+    /// Points per game (`scoring { ... }`).
+    pub scoring: Option<Scoring>,
+    /// Triggered rules, in file order.
     pub rules: Vec<Rule>,
-    /// The statements of the end block's `scoring { ... }` (points per game), if any.
-    pub scoring: Vec<Directive>,
     /// Setup options.
     pub options: Vec<GameOption>,
-    /// Turn statements beyond the move count (`pass`, `freeze` ...).
-    pub turn: Vec<Directive>,
-    /// The `custodian` rule, if the game has custodian capture.
-    pub custodian: Option<Directive>,
-    /// The move template of a `notation` block (`"{from}-{to}"`), if the game defines one.
-    pub move_notation: Option<String>,
-    /// The capture suffix of a `notation` block (`"x{cell}"`), accepted after a move on input.
-    pub capture_suffix: Option<String>,
-    /// How a pass is written (`pass "pass"` in a `notation` block), if the game says.
-    pub pass_notation: Option<String>,
-    /// The position template of a `notation` block (`"{board} {side} {moves_done}"`): the game's own
-    /// position text, instead of FEN or the vdl position text.
-    pub position_notation: Option<String>,
-    /// Other top-level statements kept in general form (`captures any`, `transfer` blocks).
-    pub directives: Vec<Directive>,
+    /// Type maps (`typemap NAME { map ... to ... }`).
+    pub typemaps: Vec<TypeMap>,
+    /// Moves between boards (`transfer` blocks).
+    pub transfers: Vec<Transfer>,
+    /// Custodian capture, if the game has it.
+    pub custodian: Option<Custodian>,
+    /// The game's own move and position text (`notation { ... }`).
+    pub notation: Notation,
+    /// Whose pieces a capture may take (`captures enemy|any`).
+    pub captures: CaptureScope,
+}
+
+/// Who made a game and where its rules come from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Credits {
+    /// `author STR`.
+    pub author: Option<String>,
+    /// `source STR`.
+    pub source: Option<String>,
+    /// `based_on STR`.
+    pub based_on: Option<String>,
 }
 
 /// A board: a grid of cells, possibly with holes.
@@ -84,14 +109,25 @@ pub struct Board {
     pub cell_count: usize,
     /// Most pieces it may hold.
     pub capacity: Option<u32>,
-    /// Whether a piece sent to the board when it is full captures an occupant (`overflow capture`).
-    pub overflow_captures: bool,
+    /// What a piece sent to the board when it is full does (`overflow capture|forbid`).
+    pub overflow: Overflow,
     /// A forward direction fixed for every player, for moves on this board.
     pub forward: Option<Vec3>,
-    /// Whether forward-relative moves are forbidden here.
+    /// Whether forward-relative moves are forbidden here (checked by the checker: no piece may have
+    /// direction-dependent moves on this board).
     pub no_forward: bool,
     /// Alternative cell-name templates accepted on input.
     pub aliases: Vec<String>,
+}
+
+/// What happens to a piece sent to a full board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Overflow {
+    /// It does not arrive: it leaves the game (default).
+    #[default]
+    Forbid,
+    /// It captures the occupant of the board's first cell, which leaves the game.
+    Capture,
 }
 
 /// One cell.
@@ -118,8 +154,34 @@ pub struct Player {
     pub forward: Vec<Vec3>,
     /// Whether its pieces are written in upper case in FEN.
     pub upper_case: bool,
-    /// Statements beyond the above (`movable_by`, `fen_prefix`).
-    pub extra: Vec<Directive>,
+    /// The prefix of its pieces in position texts (`fen_prefix "c"`).
+    pub fen_prefix: Option<String>,
+    /// Who else may move its pieces (`movable_by`).
+    pub movable_by: Vec<MovableBy>,
+    /// Points added to its pieces' for a `points` result (`bonus_points`).
+    pub bonus_points: i32,
+}
+
+/// A `movable_by` line: players who may move a piece, under a condition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovableBy {
+    /// Who may move it.
+    pub who: Vec<MoverSide>,
+    /// The condition (`mover` the piece, `own` the player who would move it).
+    pub condition: Option<Cond>,
+}
+
+/// A side named by `movable_by`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoverSide {
+    /// Every player.
+    All,
+    /// Every player but the owner.
+    Enemy,
+    /// Nobody (clears the side's default).
+    None,
+    /// One player.
+    Player(PlayerId),
 }
 
 /// A piece type.
@@ -127,24 +189,104 @@ pub struct Player {
 pub struct Piece {
     /// Its name.
     pub name: String,
+    /// Its display name (`name STR`), if given.
+    pub title: Option<String>,
     /// Its FEN letter(s), as written for the first player.
     pub letter: String,
     /// Its moves.
     pub moves: Vec<Moves>,
-    /// Whether it is royal.
-    pub royal: bool,
+    /// Whether, and when, it is royal.
+    pub royal: Royalty,
     /// Material value in centipawns, if given.
     pub value: Option<i32>,
-    /// Whether it counts as a pawn for move-count rules.
+    /// Points it counts for a `points` result (janggi).
+    pub points: i32,
+    /// Whether it counts as a pawn for move-count rules and the hand type of promoted pieces.
     pub pawn: bool,
     /// Promotions.
     pub promotions: Vec<Promotion>,
-    /// Stacking moves (`stacks BETZA onto PIECE...`): the moves, and the types it may climb onto.
-    pub stacks: Vec<(Moves, Vec<PieceId>)>,
+    /// Stacking moves (`stacks BETZA onto PIECE...`).
+    pub stacks: Vec<Stack>,
     /// Merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`).
     pub merges: Vec<Merge>,
-    /// Other properties (`captures_only`, `confined` ...).
-    pub properties: Vec<Directive>,
+    /// The type it promoted from (`promoted_from`): what it becomes in a hand.
+    pub promoted_from: Option<PieceId>,
+    /// The type it becomes when captured into a hand (`demote_to`).
+    pub demote_to: Option<PieceId>,
+    /// Types it may not hop over (`cannot_hop`).
+    pub cannot_hop: Vec<PieceId>,
+    /// Royal facing rule (`facing illegal|must_break`).
+    pub facing: Option<Facing>,
+    /// In whose frame it moves (`perspective`).
+    pub perspective: Perspective,
+    /// Who else may move it (`movable_by`); when given, replaces its side's lines.
+    pub movable_by: Vec<MovableBy>,
+    /// A zone where a piece read from a position text counts as unmoved (`virgin_in`).
+    pub virgin_in: Option<usize>,
+    /// The only types it may capture (`captures_only`): the listed types, and royal pieces when the
+    /// flag is set.
+    pub captures_only: Option<(Vec<PieceId>, bool)>,
+    /// It never captures (`never_captures`).
+    pub never_captures: bool,
+    /// It cannot be captured (`immune`).
+    pub immune: bool,
+    /// The zone it may never leave (`confined`).
+    pub confined: Option<usize>,
+    /// Most pieces of the type a player may have (`count_limit`), for drops and promotions.
+    pub count_limit: Option<u32>,
+    /// Where it may be dropped (`drop_zone`).
+    pub drop_zone: Option<usize>,
+    /// A drop of it may not give checkmate (`no_drop_mate`).
+    pub no_drop_mate: bool,
+    /// Most pieces of the type a player may have on one file, for drops (`drop_file_limit`).
+    pub drop_file_limit: Option<u32>,
+}
+
+/// When a piece type is royal.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Royalty {
+    /// Never.
+    #[default]
+    No,
+    /// Always (`royal`).
+    Yes,
+    /// While the condition holds for the piece (`royal when COND`, `mover` being the piece).
+    When(Cond),
+}
+
+impl Royalty {
+    /// Whether the type may be royal at all.
+    pub fn is_royal(&self) -> bool {
+        !matches!(self, Royalty::No)
+    }
+}
+
+/// The royal facing rule of a type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Facing {
+    /// Royal pieces may not face each other on an open file.
+    Illegal,
+    /// Facing is allowed, but any move other than a pass must break it.
+    MustBreak,
+}
+
+/// In whose frame a piece moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Perspective {
+    /// Its owner's (default).
+    #[default]
+    Owner,
+    /// The player moving it.
+    Player,
+}
+
+/// A stacking move: one step onto a piece of the listed types, which then stands under it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stack {
+    /// The steps.
+    pub moves: Moves,
+    /// The types it may climb onto.
+    pub onto: Vec<PieceId>,
 }
 
 /// A merger move: one step of the moves onto a friendly piece of one of the `onto` types (with the
@@ -178,7 +320,7 @@ pub struct Moves {
     /// The zone every cell of the move must lie in (`within ZONE`).
     pub within: Option<usize>,
     /// A condition on the position.
-    pub condition: Option<Expr>,
+    pub condition: Option<Cond>,
 }
 
 /// One Betza part: legs sharing an atom.
@@ -218,8 +360,8 @@ pub struct Promotion {
     pub leaving: bool,
     /// Pair promotion: the piece placed on the departure cell too, and its letter.
     pub pair: Option<String>,
-    /// An extra condition.
-    pub condition: Option<Expr>,
+    /// An extra condition (`mover` the promoting piece).
+    pub condition: Option<Cond>,
     /// The reserve the new piece is taken from (`from RESERVE`): only types it holds are choices.
     pub reserve: Option<usize>,
 }
@@ -233,13 +375,86 @@ pub struct Zone {
     pub cells: Vec<Vec<CellId>>,
 }
 
-/// The start position.
+/// A value written in the file, or an option's chosen value (`option.seed`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Setting<T> {
+    /// A literal.
+    Fixed(T),
+    /// The chosen value of an option.
+    Option(usize),
+}
+
+/// The start position: setup blocks, each perhaps under an option condition.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Setup {
-    /// A FEN, if given.
+    /// The `setup` statements in file order.
+    pub blocks: Vec<SetupBlock>,
+}
+
+/// One `setup` statement.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SetupBlock {
+    /// Its condition on the options (`setup when option.setup == fixed`).
+    pub condition: Option<Cond>,
+    /// The FEN written after `setup`, if any.
     pub fen: Option<String>,
-    /// Explicit placements and other setup statements.
-    pub statements: Vec<Directive>,
+    /// The statements of its block, each perhaps under an option condition.
+    pub steps: Vec<Guarded<SetupStep>>,
+}
+
+/// A statement of a `setup` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetupStep {
+    /// `fen FEN`: the start position.
+    Fen(String),
+    /// `place SIDE PIECE CELL...`.
+    Place {
+        /// The owner.
+        side: PlayerId,
+        /// The type.
+        piece: PieceId,
+        /// The cells.
+        cells: Vec<CellId>,
+    },
+    /// `shuffle PLAYER [PIECES] in ZONE`: the pieces in a random order on the player's part of the
+    /// zone.
+    Shuffle {
+        /// The owner.
+        player: PlayerId,
+        /// The pieces, in order before shuffling.
+        pieces: Vec<PieceId>,
+        /// The cells.
+        zone: usize,
+    },
+    /// `fill RESERVE PIECE INT`: a reserve starts with INT pieces of the type.
+    Fill {
+        /// The reserve.
+        reserve: usize,
+        /// The type.
+        piece: PieceId,
+        /// How many.
+        count: u32,
+    },
+    /// `seed INT`: the seed of `shuffle`.
+    Seed(Setting<u64>),
+    /// `arrange [PIECES] in ZONE by CODE`: a setup code's letters on the zone's cells.
+    Arrange {
+        /// The types the code may name.
+        pieces: Vec<PieceId>,
+        /// The cells.
+        zone: usize,
+        /// The code.
+        code: Setting<String>,
+    },
+}
+
+/// A value under an optional condition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guarded<T> {
+    /// The value.
+    pub item: T,
+    /// When it applies.
+    pub condition: Option<Cond>,
 }
 
 /// A reserve or hand.
@@ -251,10 +466,9 @@ pub struct Reserve {
     pub per_player: bool,
     /// Whether its pieces can be dropped.
     pub drops: bool,
-    /// Initial content.
-    pub holds: Vec<(PieceId, u32)>,
-    /// The condition of each `holds` line (`holds gnu 8 when option.subvariant == 1`), in order.
-    pub holds_when: Vec<Option<Expr>>,
+    /// Initial content, each line perhaps under an option condition (`holds gnu 8 when ...`); in a
+    /// reserve per player, every player's part holds them.
+    pub holds: Vec<Guarded<(PieceId, u32)>>,
     /// Whether captured pieces go here.
     pub captured_go_here: bool,
     /// Whether a captured promoted piece enters as a pawn (`demote_promoted`).
@@ -263,43 +477,196 @@ pub struct Reserve {
     pub gating: Option<usize>,
 }
 
-/// How a game may end.
+/// A castling rule.
 #[derive(Clone, Debug, PartialEq)]
-pub struct EndRule {
-    /// The condition keyword (`checkmate`, `flag` ...).
-    pub kind: String,
-    /// Its arguments.
-    pub arguments: Vec<Arg>,
-    /// The result for the player it concerns.
-    pub result: Outcome,
-    /// False when a player may only claim it.
-    pub automatic: bool,
-    /// An extra condition.
-    pub condition: Option<Expr>,
-    /// Statements of its block (`mating_potential when ...`, `counting { ... }`).
-    pub block: Vec<Directive>,
+pub struct Castle {
+    /// The piece that castles.
+    pub king: Option<PieceId>,
+    /// Partner types, each perhaps limited to directions and a condition.
+    pub partners: Vec<CastlePartner>,
+    /// Directions (board-absolute) the king may castle in.
+    pub along: Vec<Vec3>,
+    /// Where the partner stands.
+    pub partner_at: PartnerAt,
+    /// Cells the king moves.
+    pub king_steps: u32,
+    /// Where the partner lands.
+    pub partner_to: PartnerTo,
+    /// What the king and partners must be (`requires`); empty: an unmoved king and partner.
+    pub requires: Vec<Requirement>,
+    /// Whether the king may not castle out of, through or into check (default; `ignore_attacks`
+    /// turns it off).
+    pub check_attacks: bool,
+    /// Cells the king must stand on (`from`), empty for anywhere.
+    pub from: Vec<CellsOrZone>,
 }
 
-/// A game result from one player's point of view.
+/// A `partner` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastlePartner {
+    /// The types.
+    pub pieces: Vec<PieceId>,
+    /// The directions, if limited.
+    pub along: Vec<Vec3>,
+    /// The condition (`player`/`own` the castling player).
+    pub condition: Option<Cond>,
+}
+
+/// Where a castling partner stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PartnerAt {
+    /// The piece at the board's edge (default).
+    #[default]
+    Edge,
+    /// At a distance in the range, every cell between empty.
+    Distance(u32, u32),
+}
+
+/// Where a castling partner lands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PartnerTo {
+    /// On the cell the king crossed next to its arrival (default).
+    #[default]
+    Crossed,
+    /// On the cell just past the king's arrival.
+    Beyond,
+}
+
+/// A `requires` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Requirement {
+    /// What the pieces must be.
+    pub kind: Untouched,
+    /// Which pieces.
+    pub pieces: Vec<CastlePiece>,
+}
+
+/// How untouched a castling piece must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The player wins.
-    Win,
-    /// The player loses.
-    Loss,
-    /// A draw.
-    Draw,
-    /// Decided by points: the side with more wins, equal is a draw.
-    Points,
+pub enum Untouched {
+    /// Not moved since it was created.
+    Virgin,
+    /// On its start cell since the start of the game.
+    Original,
 }
 
-/// A triggered rule.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Rule {
-    /// Its name.
-    pub name: String,
-    /// Its statements in order: events, conditions and effects.
-    pub statements: Vec<Directive>,
+/// A piece a `requires` line names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlePiece {
+    /// The castling king.
+    King,
+    /// The partner.
+    Partner,
+    /// A type.
+    Piece(PieceId),
+}
+
+/// A set of cells: one cell or a zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellsOrZone {
+    /// One cell.
+    Cell(CellId),
+    /// A zone (the player's part).
+    Zone(usize),
+}
+
+/// The turn structure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// The players in turn order (`order`), every player once.
+    pub order: Vec<PlayerId>,
+    /// Single moves per turn.
+    pub moves: u32,
+    /// When a player may pass.
+    pub pass: Pass,
+    /// What freezes the piece that moved for the rest of the turn.
+    pub freeze: Vec<FreezeEvent>,
+    /// Whether a multi-move turn ends early when the mover has no legal single move left.
+    pub end_early_when_stuck: bool,
+    /// How long an en-passant right lasts.
+    pub en_passant_expires: EnPassantExpiry,
+    /// When an en-passant right is part of the position.
+    pub en_passant_right: EnPassantRight,
+    /// What checkmate is.
+    pub checkmate_test: CheckmateTest,
+    /// When a capture is legal, only captures are.
+    pub must_capture: bool,
+    /// A move that gives check is illegal.
+    pub forbid_checks: bool,
+}
+
+impl Default for Turn {
+    fn default() -> Turn {
+        Turn {
+            order: Vec::new(),
+            moves: 1,
+            pass: Pass::Never,
+            freeze: Vec::new(),
+            end_early_when_stuck: false,
+            en_passant_expires: EnPassantExpiry::NextMove,
+            en_passant_right: EnPassantRight::Always,
+            checkmate_test: CheckmateTest::NoMoves,
+            must_capture: false,
+            forbid_checks: false,
+        }
+    }
+}
+
+/// When a player may pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pass {
+    /// Never (default).
+    #[default]
+    Never,
+    /// A player with no legal move passes.
+    WhenStuck,
+    /// Always.
+    Allowed,
+}
+
+/// An event after which the piece that moved is frozen (`freeze after`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FreezeEvent {
+    /// Any move.
+    Move,
+    /// A move passing over an occupied cell.
+    Jump,
+    /// Stepping off a stack.
+    Unpin,
+    /// A move that removes a piece.
+    Capture,
+    /// A stacking move.
+    Stack,
+}
+
+/// How long an en-passant right lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnPassantExpiry {
+    /// For the next move only (default).
+    #[default]
+    NextMove,
+    /// Until its creator's next turn.
+    OwnerTurn,
+}
+
+/// When an en-passant right is part of the position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnPassantRight {
+    /// Always after a move that creates one (default).
+    #[default]
+    Always,
+    /// Only when the player to move can take it.
+    WhenCapturable,
+}
+
+/// What checkmate is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CheckmateTest {
+    /// In check with no legal move (default).
+    #[default]
+    NoMoves,
+    /// At the start of a player's turn, every other player whose royal piece he attacks.
+    AttackedAtTurnStart,
 }
 
 /// A setup option.
@@ -307,127 +674,162 @@ pub struct Rule {
 pub struct GameOption {
     /// Its name.
     pub name: String,
-    /// Its values.
+    /// Its values (`text` allows any; `Range(LO..HI)` written as such).
     pub values: Vec<String>,
     /// Its default value.
     pub default: Option<String>,
+    /// A description for users (`describe`).
+    pub description: Option<String>,
     /// The name XBoard and UCI show for it (`PairPromotion`), if it differs from `name`.
     pub engine_name: Option<String>,
     /// Another option's value that choosing this option implies (`selects setup seeded`).
     pub selects: Option<(String, String)>,
 }
 
-/// A checked statement kept in general form: its keyword, resolved arguments and condition.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Directive {
-    /// The keyword.
-    pub keyword: String,
-    /// The arguments.
-    pub arguments: Vec<Arg>,
-    /// The condition, if any.
-    pub condition: Option<Expr>,
-    /// Nested statements.
-    pub children: Vec<Directive>,
+/// A `typemap` block: types and what they map to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TypeMap {
+    /// Its name.
+    pub name: String,
+    /// (from, to) pairs; types not listed map to themselves.
+    pub pairs: Vec<(PieceId, PieceId)>,
 }
 
-/// A resolved argument.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
-    /// A word (keyword, flag, event).
-    Word(String),
-    /// An integer.
-    Int(i64),
-    /// A string.
-    Str(String),
-    /// A vector.
-    Vector(Vec3),
-    /// A piece type.
-    Piece(PieceId),
-    /// A player or neutral side.
-    Player(PlayerId),
-    /// A board.
-    Board(usize),
-    /// A zone.
-    Zone(usize),
-    /// A cell.
-    Cell(CellId),
-    /// A reserve.
-    Reserve(usize),
-    /// A list.
-    List(Vec<Arg>),
-    /// A range.
-    Range(Box<Arg>, Box<Arg>),
-}
-
-impl Arg {
-    /// The piece type, if this is one.
-    pub fn as_piece(&self) -> Option<PieceId> {
-        if let Arg::Piece(p) = self {
-            Some(*p)
-        } else {
-            None
-        }
-    }
-
-    /// The zone, if this is one.
-    pub fn as_zone(&self) -> Option<usize> {
-        if let Arg::Zone(z) = self {
-            Some(*z)
-        } else {
-            None
-        }
-    }
-
-    /// The board, if this is one.
-    pub fn as_board(&self) -> Option<usize> {
-        if let Arg::Board(b) = self {
-            Some(*b)
-        } else {
-            None
-        }
-    }
-
-    /// The vector, if this is one.
-    pub fn as_vector(&self) -> Option<Vec3> {
-        if let Arg::Vector(v) = self {
-            Some(*v)
-        } else {
-            None
-        }
-    }
-
-    /// The integer, if this is one.
-    pub fn as_int(&self) -> Option<i64> {
-        if let Arg::Int(n) = self {
-            Some(*n)
-        } else {
-            None
-        }
-    }
-
-    /// Whether this is the given word.
-    pub fn is_word(&self, word: &str) -> bool {
-        matches!(self, Arg::Word(w) if w == word)
+impl TypeMap {
+    /// The type `piece` maps to, if the map lists it.
+    pub fn get(&self, piece: PieceId) -> Option<PieceId> {
+        self.pairs
+            .iter()
+            .find(|(f, _)| *f == piece)
+            .map(|&(_, t)| t)
     }
 }
 
-/// A condition expression.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expr {
-    /// Any of these.
-    Or(Vec<Expr>),
-    /// All of these.
-    And(Vec<Expr>),
-    /// Not this.
-    Not(Box<Expr>),
-    /// A comparison: operator (`==`, `!=`, `<`, `<=`, `>`, `>=`, `in`) and operands.
-    Compare(&'static str, Box<Expr>, Box<Expr>),
-    /// `+` or `-`.
-    Arith(&'static str, Box<Expr>, Box<Expr>),
-    /// A function call.
-    Call(String, Vec<Expr>),
-    /// A dotted path of names (`captured.piece`).
-    Path(Vec<String>),
-    /// A literal.
-    Literal(Arg),
+/// A `transfer` block: a whole-turn move of a piece from some cells to others.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Transfer {
+    /// Its name.
+    pub name: String,
+    /// The types that may make it.
+    pub pieces: Vec<PieceId>,
+    /// Start cells.
+    pub from: Vec<CellsOrZone>,
+    /// Landing cells.
+    pub to: Vec<CellsOrZone>,
+    /// Whether the landing cell must be empty (else its occupant of any side is captured).
+    pub empty_only: bool,
+    /// The type it takes on arrival.
+    pub become_piece: Option<PieceId>,
+    /// Conditions (`mover` the piece, `own` its owner).
+    pub conditions: Vec<Cond>,
+}
+
+/// Custodian capture.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Custodian {
+    /// Directions enclosures are looked for in.
+    pub along: Vec<Vec3>,
+    /// `enclose` lines.
+    pub enclose: Vec<Enclose>,
+    /// `corner` lines.
+    pub corners: Vec<Corner>,
+    /// Whether a captured stack loses only its top piece (`remove top`).
+    pub top_only: bool,
+    /// Whether the board edge acts as the far jaw.
+    pub edge_jaw: bool,
+}
+
+/// An `enclose` line: a run of that many units of one side is captured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enclose {
+    /// Whose units: the mover's own (`friend`) or the opponent's.
+    pub friend: bool,
+    /// Fewest units in the run.
+    pub min: usize,
+    /// Most units in the run.
+    pub max: usize,
+}
+
+/// A `corner` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Corner {
+    /// The corner cells.
+    pub zone: usize,
+    /// Whether enemy units are caught.
+    pub enemy: bool,
+    /// Whether the mover's own units are caught.
+    pub friend: bool,
+}
+
+/// The game's own notation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notation {
+    /// The move template (`"{from}-{to}"`), if given.
+    pub move_template: Option<String>,
+    /// The capture suffix (`"x{cell}"`), accepted after a move on input.
+    pub capture_suffix: Option<String>,
+    /// How a pass is written.
+    pub pass: Option<String>,
+    /// The position template (`"{board} {side} {moves_done}"`).
+    pub position: Option<String>,
+}
+
+/// Whose pieces a capture may take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CaptureScope {
+    /// The opponents' (default).
+    #[default]
+    Enemy,
+    /// Anybody's, the capturing player's own included.
+    Any,
+}
+
+impl Game {
+    /// The players in turn order (the `order` line, or declaration order).
+    pub fn turn_order(&self) -> Vec<PlayerId> {
+        if self.turn.order.is_empty() {
+            (0..self.players.iter().filter(|p| !p.neutral).count()).collect()
+        } else {
+            self.turn.order.clone()
+        }
+    }
+
+    /// A few lines about the game for people: its title, credits, other names, options and piece
+    /// names (`vdl explain` prints it first).
+    pub fn summary(&self) -> String {
+        let mut lines = vec![format!("{} ({})", self.title, self.name)];
+        if let Some(author) = &self.credits.author {
+            lines.push(format!("by {author}"));
+        }
+        if let Some(source) = &self.credits.source {
+            lines.push(format!("source: {source}"));
+        }
+        if let Some(based_on) = &self.credits.based_on {
+            lines.push(format!("based on: {based_on}"));
+        }
+        if !self.aliases.is_empty() {
+            lines.push(format!("also called: {}", self.aliases.join(", ")));
+        }
+        for option in &self.options {
+            let mut line = format!("option {}: {}", option.name, option.values.join(" "));
+            if let Some(default) = &option.default {
+                line.push_str(&format!(" (default {default})"));
+            }
+            if let Some(description) = &option.description {
+                line.push_str(&format!(": {description}"));
+            }
+            lines.push(line);
+        }
+        for piece in &self.pieces {
+            if let Some(title) = &piece.title {
+                lines.push(format!("piece {}: {title}", piece.name));
+            }
+        }
+        lines.join("\n")
+    }
+
+    /// Whether some piece type may be royal.
+    pub fn has_royal(&self) -> bool {
+        self.pieces.iter().any(|p| p.royal.is_royal())
+    }
 }

@@ -160,7 +160,7 @@ impl GameInfo {
             .map(|piece| PieceInfo {
                 letter: piece.letter.clone(),
                 betza: piece.moves.iter().map(|m| m.betza.as_str()).collect(),
-                royal: piece.royal,
+                royal: piece.royal.is_royal(),
             })
             .collect();
         let drops = game.reserves.iter().any(|r| r.drops);

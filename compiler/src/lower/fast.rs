@@ -13,7 +13,11 @@ use vdl_runtime::geometry::{
     continuation_candidates, continuation_selects, first_leg_selects, lame_path,
     symmetric_variants, Frame,
 };
-use vdl_runtime::model::{Arg, Game, Piece, Vec3};
+use vdl_runtime::model::{
+    Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
+    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Royalty, Turn,
+    Vec3,
+};
 
 /// The largest board the compact form supports (bitboards are `u128`).
 pub const MAX_CELLS: usize = 128;
@@ -223,38 +227,34 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         .map(|d| lowering.lower_castle(d))
         .collect::<Result<Vec<_>, _>>()?;
     let royals: Vec<usize> = (0..game.pieces.len())
-        .filter(|&p| game.pieces[p].royal)
+        .filter(|&p| game.pieces[p].royal.is_royal())
         .collect();
     if royals.len() > 1 {
         return Err("more than one royal piece type".into());
     }
     let mut early_ends = Vec::new();
     for rule in game.end.iter().filter(|r| r.automatic) {
-        let pieces: Vec<usize> = rule.arguments.iter().filter_map(Arg::as_piece).collect();
-        match rule.kind.as_str() {
-            "bare_king" => early_ends.push(EarlyEnd::BareRoyal),
-            "flag" => {
-                let zone = rule
-                    .arguments
-                    .first()
-                    .and_then(Arg::as_zone)
-                    .ok_or("a flag rule without a zone")?;
+        match &rule.kind {
+            EndKind::BareKing { .. } => early_ends.push(EarlyEnd::BareRoyal),
+            EndKind::Flag { zone, pieces, .. } => {
                 let cells = (0..2)
-                    .map(|p| game.zones[zone].cells[p].iter().fold(0, |m, &c| m | 1 << c))
+                    .map(|p| {
+                        game.zones[*zone].cells[p]
+                            .iter()
+                            .fold(0, |m, &c| m | 1 << c)
+                    })
                     .collect();
-                early_ends.push(EarlyEnd::Reached(pieces, cells));
+                early_ends.push(EarlyEnd::Reached(pieces.clone(), cells));
             }
-            "extinction" => {
-                let all = rule.arguments.iter().any(|a| a.is_word("all"));
-                early_ends.push(EarlyEnd::Extinct((!all).then_some(pieces)));
-            }
+            EndKind::Extinction(set) => early_ends.push(EarlyEnd::Extinct(match set {
+                PieceSet::All => None,
+                PieceSet::Types(types) => Some(types.clone()),
+                PieceSet::Royal => Some(royals.clone()),
+            })),
             _ => {}
         }
     }
-    let facing = game
-        .pieces
-        .iter()
-        .any(|p| p.properties.iter().any(|d| d.keyword == "facing"));
+    let facing = game.pieces.iter().any(|p| p.facing.is_some());
     if facing {
         for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
             lowering.direction(v)?;
@@ -274,75 +274,231 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     })
 }
 
-/// Game-level features outside the profile.
+/// Game-level features outside the profile. Every part of the model is looked at: what the compact
+/// form does not implement sends the game to the hook form, and what only the interpreter reads
+/// (text, options, outcomes beyond the position) is named as such.
 fn check_game(game: &Game) -> Result<(), String> {
-    if game.boards.len() != 1 || game.dimensions != 2 {
+    let Game {
+        // Names, text, options, setup and scoring: the interpreter reads and writes them for every
+        // form.
+        name: _,
+        title: _,
+        aliases: _,
+        credits: _,
+        setup: _,
+        options: _,
+        notation: _,
+        ranking: _,
+        scoring: _,
+        typemaps: _,
+        zones: _,
+        dimensions,
+        boards,
+        cells,
+        players,
+        pieces,
+        castling,
+        // Lowered by `lower_hands`.
+        reserves: _,
+        turn,
+        end,
+        rules,
+        transfers,
+        custodian,
+        captures,
+    } = game;
+    if boards.len() != 1 || *dimensions != 2 {
         return Err("not a single 2D board".into());
     }
-    if game.cells.len() > MAX_CELLS {
+    if cells.len() > MAX_CELLS {
         return Err(format!("more than {MAX_CELLS} cells"));
     }
-    if game.players.len() != 2 || game.players.iter().any(|p| p.neutral) {
+    if players.len() != 2 || players.iter().any(|p| p.neutral) {
         return Err("not exactly two players".into());
     }
-    if game.moves_per_turn > 1 {
-        return Err("several moves per turn".into());
+    for player in players {
+        let Player {
+            name: _,
+            title: _,
+            neutral: _,
+            forward: _,
+            upper_case: _,
+            fen_prefix: _,
+            bonus_points: _,
+            movable_by,
+        } = player;
+        if !movable_by.is_empty() {
+            return Err(format!("player {} has `movable_by`", player.name));
+        }
     }
-    if let Some(rule) = game.rules.first() {
+    check_turn(turn)?;
+    if let Some(rule) = rules.first() {
         return Err(format!("the triggered rule `{}`", rule.name));
     }
-    if game.custodian.is_some() {
+    if custodian.is_some() {
         return Err("custodian capture".into());
     }
-    if let Some(statement) = game.turn.first() {
-        return Err(format!("the turn statement `{}`", statement.keyword));
+    if !transfers.is_empty() {
+        return Err("transfers".into());
     }
-    for rule in game.end.iter().filter(|r| r.automatic) {
-        if !matches!(
-            rule.kind.as_str(),
-            "checkmate"
-                | "stalemate"
-                | "no_moves"
-                | "bare_king"
-                | "drop_mate"
-                | "flag"
-                | "extinction"
-        ) {
-            return Err(format!("the automatic end rule `{}`", rule.kind));
+    if *captures != vdl_runtime::model::CaptureScope::Enemy {
+        return Err("captures of one's own pieces".into());
+    }
+    for rule in end.iter().filter(|r| r.automatic) {
+        let fits = match &rule.kind {
+            EndKind::Checkmate
+            | EndKind::Stalemate
+            | EndKind::NoMoves
+            | EndKind::BareKing { .. }
+            | EndKind::DropMate(_)
+            | EndKind::Flag { .. }
+            | EndKind::Extinction(_) => true,
+            EndKind::RoyalCapture
+            | EndKind::Checks(_)
+            | EndKind::PerpetualCheck(_)
+            | EndKind::Facing(_)
+            | EndKind::Counting(_)
+            | EndKind::Repetition(_)
+            | EndKind::MoveRule(_)
+            | EndKind::MoveLimit(_)
+            | EndKind::InsufficientMaterial(_)
+            | EndKind::Result
+            | EndKind::Checkmates(_)
+            | EndKind::TotalCheckmates(_)
+            | EndKind::AllPass
+            | EndKind::Captures(..)
+            | EndKind::Formation { .. }
+            | EndKind::LastSurvivor => false,
+        };
+        if !fits || rule.condition.is_some() {
+            return Err(format!("the automatic end rule `{}`", rule.kind.keyword()));
         }
     }
-    const PROPERTIES: &[&str] = &[
-        "captures_only",
-        "never_captures",
-        "immune",
-        "count_limit",
-        "no_drop_mate",
-        "cannot_hop",
+    for castle in castling {
+        check_castle(castle)?;
+    }
+    for piece in pieces {
+        check_piece(piece, !castling.is_empty())?;
+    }
+    Ok(())
+}
+
+fn check_turn(turn: &Turn) -> Result<(), String> {
+    let Turn {
+        order,
+        moves,
+        pass,
+        freeze,
+        end_early_when_stuck,
+        en_passant_expires,
+        en_passant_right,
+        checkmate_test,
+        must_capture,
+        forbid_checks,
+    } = turn;
+    let default = order.iter().enumerate().all(|(i, &p)| i == p)
+        && *moves == 1
+        && *pass == Pass::Never
+        && freeze.is_empty()
+        && !end_early_when_stuck
+        && *en_passant_expires == EnPassantExpiry::NextMove
+        && *en_passant_right == EnPassantRight::Always
+        && *checkmate_test == CheckmateTest::NoMoves
+        && !must_capture
+        && !forbid_checks;
+    if default {
+        Ok(())
+    } else {
+        Err("turn statements".into())
+    }
+}
+
+fn check_castle(castle: &Castle) -> Result<(), String> {
+    let Castle {
+        king,
+        partners,
+        along: _,
+        partner_at: _,
+        king_steps: _,
+        partner_to: _,
+        requires,
+        check_attacks: _,
+        from: _,
+    } = castle;
+    if partners.iter().any(|p| p.condition.is_some()) {
+        return Err("a castling partner under a condition".into());
+    }
+    // The compact form castles with an unmoved king and partner.
+    let names = |what: CastlePiece| {
+        requires.iter().any(|r| {
+            r.pieces.iter().any(|p| {
+                *p == what
+                    || (what == CastlePiece::King && Some(*p) == king.map(CastlePiece::Piece))
+            })
+        })
+    };
+    let both = names(CastlePiece::King) && names(CastlePiece::Partner);
+    if !requires.is_empty() && !both {
+        return Err("castling with a king or partner that may have moved".into());
+    }
+    Ok(())
+}
+
+fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
+    let Piece {
+        name,
+        // Text and evaluation only.
+        title: _,
+        letter: _,
+        value: _,
+        points: _,
+        virgin_in: _,
+        // Lowered with the moves, the promotions and the hands.
+        moves: _,
+        promotions: _,
+        pawn: _,
+        confined: _,
+        promoted_from: _,
+        demote_to: _,
+        drop_zone: _,
+        drop_file_limit: _,
+        royal,
+        stacks,
+        merges,
+        cannot_hop,
+        facing,
+        perspective,
+        movable_by,
+        captures_only,
+        never_captures,
+        immune,
+        count_limit,
+        no_drop_mate,
+    } = piece;
+    let unsupported = [
+        (matches!(royal, Royalty::When(_)), "`royal when`"),
+        (!stacks.is_empty(), "stacking moves"),
+        (!merges.is_empty(), "merger moves"),
+        (!cannot_hop.is_empty(), "`cannot_hop`"),
+        (*perspective == Perspective::Player, "`perspective player`"),
+        (!movable_by.is_empty(), "`movable_by`"),
+        (captures_only.is_some(), "`captures_only`"),
+        (*never_captures, "`never_captures`"),
+        (*immune, "`immune`"),
+        (count_limit.is_some(), "`count_limit`"),
+        (*no_drop_mate, "`no_drop_mate`"),
     ];
-    for piece in &game.pieces {
-        if let Some(d) = piece
-            .properties
-            .iter()
-            .find(|d| PROPERTIES.contains(&d.keyword.as_str()))
-        {
-            return Err(format!("piece {} has `{}`", piece.name, d.keyword));
+    if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
+        return Err(format!("piece {name} has {what}"));
+    }
+    if let Some(facing) = facing {
+        if !royal.is_royal() || *facing != Facing::Illegal {
+            return Err(format!(
+                "piece {name} has `facing` other than a royal's `facing illegal`"
+            ));
         }
-        for d in piece.properties.iter().filter(|d| d.keyword == "facing") {
-            if !piece.royal || !d.arguments.iter().any(|a| a.is_word("illegal")) {
-                return Err(format!(
-                    "piece {} has `facing` other than a royal's `facing illegal`",
-                    piece.name
-                ));
-            }
-            if !game.castling.is_empty() {
-                return Err("facing royal pieces with castling".into());
-            }
-        }
-        if !piece.stacks.is_empty() {
-            return Err(format!("piece {} stacks", piece.name));
-        }
-        if !piece.merges.is_empty() {
-            return Err(format!("piece {} merges", piece.name));
+        if castling {
+            return Err("facing royal pieces with castling".into());
         }
     }
     Ok(())
@@ -408,19 +564,13 @@ impl Lowering<'_> {
             ..FastMoves::default()
         };
         // A confined piece never moves out of its zone.
-        let confined: Option<Vec<bool>> = piece
-            .properties
-            .iter()
-            .find(|d| d.keyword == "confined")
-            .map(|d| {
-                let mut member = vec![false; cells];
-                if let Some(z) = d.arguments.iter().find_map(Arg::as_zone) {
-                    for &c in &self.game.zones[z].cells[player] {
-                        member[c] = true;
-                    }
-                }
-                member
-            });
+        let confined: Option<Vec<bool>> = piece.confined.map(|z| {
+            let mut member = vec![false; cells];
+            for &c in &self.game.zones[z].cells[player] {
+                member[c] = true;
+            }
+            member
+        });
         let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
         for moves in &piece.moves {
             if moves.condition.is_some()
@@ -692,23 +842,13 @@ impl Lowering<'_> {
             return Err("a shared reserve or gating".into());
         }
         let cells = game.cells.len();
-        let property = |piece: &Piece, keyword: &str| {
-            piece
-                .properties
-                .iter()
-                .find(|d| d.keyword == keyword)
-                .map(|d| d.arguments.clone())
-        };
         let mut hand_type = Vec::new();
         let mut drop_zones = Vec::new();
         let mut one_per_file = Vec::new();
         for (index, piece) in game.pieces.iter().enumerate() {
-            let demote = property(piece, "demote_to")
-                .or_else(|| property(piece, "promoted_from"))
-                .and_then(|args| args.iter().find_map(Arg::as_piece));
+            let demote = piece.demote_to.or(piece.promoted_from);
             hand_type.push(demote.unwrap_or(index));
-            let zone =
-                property(piece, "drop_zone").and_then(|args| args.iter().find_map(Arg::as_zone));
+            let zone = piece.drop_zone;
             drop_zones.push(
                 (0..2)
                     .map(|player| match zone {
@@ -725,8 +865,7 @@ impl Lowering<'_> {
                     })
                     .collect(),
             );
-            let limit = property(piece, "drop_file_limit")
-                .and_then(|args| args.iter().find_map(Arg::as_int));
+            let limit = piece.drop_file_limit;
             match limit {
                 None => one_per_file.push(false),
                 Some(1) => one_per_file.push(true),
@@ -761,58 +900,37 @@ impl Lowering<'_> {
         }))
     }
 
-    fn lower_castle(&mut self, d: &vdl_runtime::model::Directive) -> Result<FastCastle, String> {
-        let mut king = None;
-        let mut along: Vec<Vec3> = Vec::new();
-        let mut partners: Vec<(Vec<usize>, Vec<Vec3>)> = Vec::new();
-        let mut partner_at = None;
-        let mut king_steps = 2;
-        let mut beyond = false;
-        let mut check_attacks = true;
-        let mut from: Option<Vec<Bits>> = None;
-        for child in &d.children {
-            let args = child.arguments.as_slice();
-            let pieces: Vec<usize> = args.iter().filter_map(Arg::as_piece).collect();
-            match child.keyword.as_str() {
-                "king" => king = pieces.first().copied(),
-                "partner" => {
-                    partners.push((pieces, args.iter().filter_map(Arg::as_vector).collect()))
-                }
-                "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
-                "partner_at" => {
-                    partner_at = match args.first() {
-                        Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
-                            (Arg::Int(a), Arg::Int(b)) => Some((*a as usize, *b as usize)),
-                            _ => None,
-                        },
-                        Some(Arg::Int(n)) => Some((*n as usize, *n as usize)),
-                        _ => None,
-                    }
-                }
-                "king_steps" => {
-                    king_steps = args.iter().find_map(Arg::as_int).unwrap_or(2) as usize
-                }
-                "partner_to" => beyond = args.iter().any(|a| a.is_word("beyond")),
-                "ignore_attacks" => check_attacks = false,
-                "from" => {
-                    let sets = from.get_or_insert_with(|| vec![0; 2]);
-                    for a in args {
-                        match a {
-                            Arg::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
-                            Arg::Zone(z) => {
-                                for (player, set) in sets.iter_mut().enumerate() {
-                                    for &c in &self.game.zones[*z].cells[player] {
-                                        *set |= 1 << c;
-                                    }
-                                }
+    fn lower_castle(&mut self, castle: &Castle) -> Result<FastCastle, String> {
+        let king = castle.king;
+        let along = castle.along.clone();
+        let partners: Vec<(Vec<usize>, Vec<Vec3>)> = castle
+            .partners
+            .iter()
+            .map(|p| (p.pieces.clone(), p.along.clone()))
+            .collect();
+        let partner_at = match castle.partner_at {
+            PartnerAt::Edge => None,
+            PartnerAt::Distance(lo, hi) => Some((lo as usize, hi as usize)),
+        };
+        let king_steps = castle.king_steps as usize;
+        let beyond = castle.partner_to == PartnerTo::Beyond;
+        let check_attacks = castle.check_attacks;
+        let from: Option<Vec<Bits>> = (!castle.from.is_empty()).then(|| {
+            let mut sets = vec![0; 2];
+            for place in &castle.from {
+                match place {
+                    CellsOrZone::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
+                    CellsOrZone::Zone(z) => {
+                        for (player, set) in sets.iter_mut().enumerate() {
+                            for &c in &self.game.zones[*z].cells[player] {
+                                *set |= 1 << c;
                             }
-                            _ => {}
                         }
                     }
                 }
-                _ => {}
             }
-        }
+            sets
+        });
         let king = king.ok_or("castling without a king")?;
         if king_steps == 0 {
             return Err("castling without king steps".into());

@@ -1,6 +1,6 @@
 //! Boards and cells: sizes, labels, name templates, holes, and the global cell table.
 
-use vdl_runtime::model::{Board, Cell};
+use vdl_runtime::model::{Board, Cell, Overflow};
 
 use super::Checker;
 use crate::ast::{Statement, Value, ValueKind};
@@ -199,10 +199,15 @@ impl Checker {
             first_cell,
             cell_count: self.cell_list.len() - first_cell,
             capacity,
-            overflow_captures: child("overflow")
+            overflow: if child("overflow")
                 .and_then(|c| c.arguments.first())
                 .and_then(Value::as_name)
-                .is_some_and(|n| n.text == "capture"),
+                .is_some_and(|n| n.text == "capture")
+            {
+                Overflow::Capture
+            } else {
+                Overflow::Forbid
+            },
             forward: None,
             no_forward: child("no_forward").is_some(),
             aliases,

@@ -1,13 +1,17 @@
-//! Model building: turns the checked directives into a [`Game`] and runs the whole-game checks (a way
-//! to end, a start position, royal pieces, letters, zones, unused names).
+//! Model building: turns the checked directives into a typed [`Game`] and runs the whole-game checks (a
+//! way to end, a start position, royal pieces, letters, unused names). Pieces, rules, end lines and
+//! zones have modules of their own.
 
 use vdl_runtime::model::{
-    Arg, Board, Directive, EndRule, Expr, Game, GameOption, Leg, Merge, MovePart, Moves, Outcome,
-    Piece, Player, Promotion, Reserve, Rule, Setup, Zone,
+    CaptureScope, Castle, CastlePartner, CastlePiece, CellsOrZone, CheckmateTest, Corner, Credits,
+    Custodian, EnPassantExpiry, EnPassantRight, Enclose, FreezeEvent, Game, GameOption, Guarded,
+    MovableBy, MoverSide, Notation, PartnerAt, PartnerTo, Pass, Player, Requirement, Reserve,
+    Setting, SetupBlock, SetupStep, Transfer, Turn, TypeMap, Untouched,
 };
 
+use super::directive::{Arg, Directive};
 use super::Checker;
-use crate::ast::{Statement, Value, ValueKind};
+use crate::ast::{Statement, Value};
 use crate::error::ErrorKind;
 use crate::span::Span;
 
@@ -25,7 +29,6 @@ impl Checker {
     ) -> Game {
         let mut game = Game {
             dimensions: self.dimensions,
-            moves_per_turn: 1,
             ..Game::default()
         };
         game.cells = self.cell_list.clone();
@@ -53,231 +56,61 @@ impl Checker {
         }
         for d in directives {
             match d.keyword.as_str() {
-                "game" => self.build_game(d, &mut game),
-                "board" => self.build_board_directions(d, &mut game),
-                "player" | "neutral" => game.players.push(build_player(d, game.players.len())),
-                "piece" => game.pieces.push(self.build_piece(d)),
-                "setup" => build_setup(d, &mut game.setup),
+                "game" => build_game(d, &mut game),
+                "board" => build_board_forward(d, &mut game),
+                "player" | "neutral" => {
+                    let player = build_player(d, game.players.len());
+                    game.players.push(player);
+                }
+                "piece" => {
+                    let piece = self.build_piece(d);
+                    game.pieces.push(piece);
+                }
+                "setup" => game.setup.blocks.push(build_setup(d)),
                 "reserve" => game.reserves.push(build_reserve(d)),
-                "castle" => game.castling.push(d.clone()),
-                "turn" => build_turn(d, &mut game),
-                "end" => {
-                    game.end
-                        .extend(d.children.iter().filter_map(build_end_rule));
-                    if let Some(scoring) = d.children.iter().find(|c| c.keyword == "scoring") {
-                        game.scoring = scoring.children.clone();
-                    }
-                    if let Some(ranking) = d.children.iter().find(|c| c.keyword == "ranking") {
-                        game.directives.push(ranking.clone());
+                "castle" => game.castling.push(build_castle(d)),
+                "turn" => game.turn = self.build_turn(d),
+                "end" => self.build_end(d, &mut game),
+                "rule" => {
+                    if let Some(rule) = self.build_rule(d, statements) {
+                        game.rules.push(rule);
                     }
                 }
-                "rule" => game.rules.push(Rule {
-                    name: word(d.arguments.first()),
-                    statements: d.children.clone(),
-                }),
                 "option" => game.options.push(build_option(d)),
-                "custodian" => game.custodian = Some(d.clone()),
-                "captures" | "transfer" | "typemap" => game.directives.push(d.clone()),
-                "notation" => {
-                    let template = |keyword: &str| {
-                        d.children
-                            .iter()
-                            .find(|c| c.keyword == keyword)
-                            .and_then(|c| match c.arguments.first() {
-                                Some(Arg::Str(template)) => Some(template.clone()),
-                                _ => None,
-                            })
-                    };
-                    game.move_notation = template("move");
-                    game.capture_suffix = template("capture_suffix");
-                    game.pass_notation = template("pass");
-                    game.position_notation = template("position");
+                "typemap" => game.typemaps.push(build_typemap(d)),
+                "transfer" => game.transfers.push(build_transfer(d)),
+                "custodian" => game.custodian = Some(build_custodian(d)),
+                "notation" => game.notation = build_notation(d),
+                "captures" => {
+                    game.captures = if d.arguments.first().is_some_and(|a| a.is_word("any")) {
+                        CaptureScope::Any
+                    } else {
+                        CaptureScope::Enemy
+                    }
                 }
-                _ => {}
+                // Atoms are read with the declarations, zones by `build_zones`.
+                "atom" | "zone" => {}
+                other => debug_assert!(false, "top-level statement `{other}` has no model"),
             }
         }
         self.check_players(statements, anchor);
+        self.check_elimination(statements, &game);
+        self.check_turn_order(statements, &game);
         self.check_pieces(statements);
         game.zones = self.build_zones(statements, directives);
+        self.check_no_forward(statements, &game);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
         self.check_freeze(statements);
         self.check_position_template(statements);
         self.check_transfers(statements);
+        self.check_castles(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
             self.warn_unused(statements);
         }
         game
-    }
-
-    fn build_game(&mut self, d: &Directive, game: &mut Game) {
-        game.name = word(d.arguments.first());
-        game.title = match d.arguments.get(1) {
-            Some(Arg::Str(s)) => s.clone(),
-            _ => game.name.clone(),
-        };
-        for child in &d.children {
-            match (child.keyword.as_str(), child.arguments.first()) {
-                ("title", Some(Arg::Str(s))) => game.title = s.clone(),
-                ("aliases", _) => {
-                    game.aliases
-                        .extend(child.arguments.iter().filter_map(|a| match a {
-                            Arg::Str(s) => Some(s.clone()),
-                            _ => None,
-                        }))
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn build_board_directions(&mut self, d: &Directive, game: &mut Game) {
-        let name = word(d.arguments.first());
-        if let Some(board) = game.boards.iter_mut().find(|b| b.name == name) {
-            for child in &d.children {
-                if let ("forward", Some(Arg::Vector(v))) =
-                    (child.keyword.as_str(), child.arguments.first())
-                {
-                    board.forward = Some(*v);
-                }
-            }
-        }
-    }
-
-    fn build_piece(&mut self, d: &Directive) -> Piece {
-        let mut piece = Piece {
-            name: word(d.arguments.first()),
-            ..Piece::default()
-        };
-        for child in &d.children {
-            match (child.keyword.as_str(), child.arguments.as_slice()) {
-                ("letter", [Arg::Str(s)]) => piece.letter = s.clone(),
-                ("royal", _) => piece.royal = true,
-                ("pawn", _) => piece.pawn = true,
-                ("value", [Arg::Int(v)]) => piece.value = Some(*v as i32),
-                ("moves", [Arg::Str(betza), rest @ ..]) => {
-                    piece
-                        .moves
-                        .push(self.build_moves(betza, rest, false, child.condition.clone()))
-                }
-                ("stacks", [Arg::Str(betza), _, onto @ ..]) => {
-                    let moves = self.build_moves(betza, &[], false, child.condition.clone());
-                    piece
-                        .stacks
-                        .push((moves, onto.iter().filter_map(Arg::as_piece).collect()));
-                }
-                ("merge", [Arg::Str(betza), rest @ ..]) => {
-                    // `onto` PIECE... `into` PIECE [`in` ZONE]
-                    let moves = self.build_moves(betza, &[], false, child.condition.clone());
-                    let into_at = rest.iter().position(|a| a.is_word("into"));
-                    let onto = rest[..into_at.unwrap_or(rest.len())]
-                        .iter()
-                        .filter_map(Arg::as_piece)
-                        .collect();
-                    let into = into_at
-                        .and_then(|i| rest.get(i + 1))
-                        .and_then(Arg::as_piece);
-                    if let Some(into) = into {
-                        piece.merges.push(Merge {
-                            moves,
-                            onto,
-                            into,
-                            zone: rest.iter().find_map(Arg::as_zone),
-                        });
-                    }
-                }
-                ("moves_only_on", [Arg::Board(b), Arg::Str(betza)]) => {
-                    piece.moves.push(self.build_moves(
-                        betza,
-                        &[Arg::Word("on".into()), Arg::Board(*b)],
-                        true,
-                        child.condition.clone(),
-                    ))
-                }
-                ("promote", [_, Arg::Zone(zone), _, rest @ ..]) => {
-                    let choices = rest.iter().filter_map(Arg::as_piece).collect();
-                    let optional = rest
-                        .iter()
-                        .any(|a| matches!(a, Arg::Word(w) if w == "optional"));
-                    piece.promotions.push(Promotion {
-                        zone: *zone,
-                        choices,
-                        optional,
-                        leaving: rest
-                            .iter()
-                            .any(|a| matches!(a, Arg::Word(w) if w == "leaving")),
-                        pair: None,
-                        condition: child.condition.clone(),
-                        reserve: rest.iter().find_map(|a| match a {
-                            Arg::Reserve(r) => Some(*r),
-                            _ => None,
-                        }),
-                    });
-                }
-                (
-                    "promote_pair",
-                    [_, Arg::Zone(zone), _, Arg::Piece(target), _, Arg::Str(letter)],
-                ) => piece.promotions.push(Promotion {
-                    zone: *zone,
-                    choices: vec![*target],
-                    optional: false,
-                    leaving: false,
-                    pair: Some(letter.clone()),
-                    condition: child.condition.clone(),
-                    reserve: None,
-                }),
-                _ => piece.properties.push(child.clone()),
-            }
-        }
-        piece
-    }
-
-    fn build_moves(
-        &mut self,
-        betza: &str,
-        rest: &[Arg],
-        exclusive: bool,
-        condition: Option<Expr>,
-    ) -> Moves {
-        let parts = crate::betza::parse_betza(betza, None, Span::default(), &self.atoms)
-            .map(|b| {
-                b.parts
-                    .into_iter()
-                    .map(|p| MovePart {
-                        legs: p
-                            .legs
-                            .into_iter()
-                            .map(|l| Leg {
-                                directions: l.directions,
-                                modes: l.modes,
-                            })
-                            .collect(),
-                        atom: p.atom,
-                        vectors: p.vectors,
-                        range: p.range,
-                        initial: p.initial,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let boards = rest.iter().filter_map(Arg::as_board).collect();
-        let zone_after = |word: &str| {
-            rest.windows(2).find_map(|w| match w {
-                [Arg::Word(k), Arg::Zone(z)] if k == word => Some(*z),
-                _ => None,
-            })
-        };
-        Moves {
-            betza: betza.to_string(),
-            parts,
-            boards,
-            exclusive,
-            condition,
-            from_zone: zone_after("from"),
-            within: zone_after("within"),
-        }
     }
 
     fn check_players(&mut self, statements: &[Statement], anchor: Span) {
@@ -306,13 +139,235 @@ impl Checker {
         }
     }
 
+    /// Rules `on checkmate` and `checkmate_test attacked_at_turn_start` run only in games where
+    /// checkmate eliminates a player (a rule `on checkmate` with an unconditional `eliminate
+    /// checkmated`); elsewhere checkmate ends the game and they would never run.
+    fn check_elimination(&mut self, statements: &[Statement], game: &Game) {
+        use vdl_runtime::model::{CheckmateTest, Effect, Event, PlayerExpr};
+        let eliminates = game.rules.iter().any(|rule| {
+            rule.events.contains(&Event::Checkmate)
+                && rule.effects.iter().any(|e| {
+                    e.condition.is_none()
+                        && matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated))
+                })
+        });
+        if eliminates {
+            return;
+        }
+        for rule in statements.iter().filter(|s| s.keyword.text == "rule") {
+            let on_checkmate = rule.children().iter().find(|c| {
+                c.keyword.text == "on"
+                    && c.arguments
+                        .first()
+                        .and_then(Value::as_name)
+                        .is_some_and(|n| n.text == "checkmate")
+            });
+            if let Some(on) = on_checkmate {
+                self.error(
+                    on.span,
+                    ErrorKind::NeverRuns {
+                        what: "a rule `on checkmate`".into(),
+                        why: "checkmate ends this game".into(),
+                    },
+                );
+            }
+        }
+        if game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart {
+            if let Some(line) = statements
+                .iter()
+                .filter(|s| s.keyword.text == "turn")
+                .flat_map(Statement::children)
+                .find(|s| s.keyword.text == "checkmate_test")
+            {
+                self.error(
+                    line.span,
+                    ErrorKind::NeverRuns {
+                        what: "`checkmate_test attacked_at_turn_start`".into(),
+                        why: "checkmate ends this game".into(),
+                    },
+                );
+            }
+        }
+    }
+
+    /// `turn { order ... }` lists every player exactly once, and no neutral side.
+    fn check_turn_order(&mut self, statements: &[Statement], game: &Game) {
+        let Some(order) = statements
+            .iter()
+            .filter(|s| s.keyword.text == "turn")
+            .flat_map(Statement::children)
+            .find(|s| s.keyword.text == "order")
+        else {
+            return;
+        };
+        let mut seen = Vec::new();
+        for v in &order.arguments {
+            let Some(p) = v.as_name().and_then(|n| self.players.get(&n.text)) else {
+                continue; // reported by the statement check
+            };
+            let problem = if game.players.get(p).is_some_and(|p| p.neutral) {
+                Some("a neutral side has no turn")
+            } else if seen.contains(&p) {
+                Some("listed twice")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                self.error(
+                    v.span,
+                    ErrorKind::InvalidTurnOrder {
+                        detail: problem.into(),
+                    },
+                );
+                return;
+            }
+            seen.push(p);
+        }
+        if seen.len() != self.player_count && !order.arguments.is_empty() {
+            let missing: Vec<String> = (0..self.player_count)
+                .filter(|p| !seen.contains(p))
+                .map(|p| format!("`{}`", self.players.order[p]))
+                .collect();
+            self.error(
+                order.arguments_span(),
+                ErrorKind::InvalidTurnOrder {
+                    detail: format!(
+                        "every player must be listed: {} missing",
+                        missing.join(", ")
+                    ),
+                },
+            );
+        }
+    }
+
+    /// A castling rule may not both ignore attacks and forbid castling through check.
+    fn check_castles(&mut self, statements: &[Statement]) {
+        for castle in statements.iter().filter(|s| s.keyword.text == "castle") {
+            let ignore = castle
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "ignore_attacks");
+            let through = castle
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "not_through_check");
+            if let (Some(ignore), Some(through)) = (ignore, through) {
+                self.error(
+                    ignore.keyword.span,
+                    ErrorKind::Contradiction {
+                        this: "ignore_attacks".into(),
+                        other: "not_through_check".into(),
+                        other_span: through.keyword.span,
+                    },
+                );
+            }
+        }
+        for reserve in statements.iter().filter(|s| s.keyword.text == "reserve") {
+            let per_player = reserve
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "per_player");
+            let shared = reserve
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "shared");
+            if let (Some(per_player), Some(shared)) = (per_player, shared) {
+                self.error(
+                    shared.keyword.span,
+                    ErrorKind::Contradiction {
+                        this: "shared".into(),
+                        other: "per_player".into(),
+                        other_span: per_player.keyword.span,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A board with `no_forward` may not carry moves whose directions depend on a forward direction.
+    fn check_no_forward(&mut self, statements: &[Statement], game: &Game) {
+        let boards: Vec<usize> = game
+            .boards
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.no_forward)
+            .map(|(i, _)| i)
+            .collect();
+        if boards.is_empty() {
+            return;
+        }
+        for piece in statements.iter().filter(|s| s.keyword.text == "piece") {
+            for m in piece.children().iter().filter(|c| {
+                matches!(
+                    c.keyword.text.as_str(),
+                    "moves" | "moves_only_on" | "stacks" | "merge"
+                )
+            }) {
+                let (betza_value, on) = if m.keyword.text == "moves_only_on" {
+                    (
+                        m.arguments.get(1),
+                        m.arguments.first().into_iter().collect::<Vec<_>>(),
+                    )
+                } else {
+                    let on_at = m
+                        .arguments
+                        .iter()
+                        .position(|v| v.as_name().is_some_and(|n| n.text == "on"));
+                    let on: Vec<&Value> = match on_at {
+                        Some(i) => m.arguments[i + 1..]
+                            .iter()
+                            .take_while(|v| {
+                                v.as_name()
+                                    .is_some_and(|n| self.boards.get(&n.text).is_some())
+                            })
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    (m.arguments.first(), on)
+                };
+                let applies_to: Vec<usize> = if on.is_empty() {
+                    (0..game.boards.len()).collect()
+                } else {
+                    on.iter()
+                        .filter_map(|v| v.as_name().and_then(|n| self.boards.get(&n.text)))
+                        .collect()
+                };
+                let Some(board) = applies_to.iter().find(|b| boards.contains(b)) else {
+                    continue;
+                };
+                let Some(text) = betza_value.and_then(Value::as_str) else {
+                    continue;
+                };
+                let relative = crate::betza::parse_betza(text, None, Span::default(), &self.atoms)
+                    .map(|b| {
+                        b.parts.iter().any(|p| {
+                            p.legs[0]
+                                .directions
+                                .chars()
+                                .any(|c| "fblrvshFBLR".contains(c))
+                        })
+                    })
+                    .unwrap_or(false);
+                if relative {
+                    let span = betza_value.map(|v| v.span).unwrap_or(m.span);
+                    self.error(
+                        span,
+                        ErrorKind::ForwardOnNoForwardBoard {
+                            board: game.boards[*board].name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
     /// A `merge` move is one plain step onto a friendly piece: its Betza parts have no modes, legs or
     /// `i` (E2045).
     fn check_merge_steps(&mut self, merge: &Statement) {
         let Some(v) = merge.arguments.first() else {
             return;
         };
-        let ValueKind::Str { text, raw } = &v.kind else {
+        let crate::ast::ValueKind::Str { text, raw } = &v.kind else {
             return;
         };
         let base = raw.then_some(v.span.start as usize + 1);
@@ -464,35 +519,8 @@ impl Checker {
         }
     }
 
-    fn check_end(&mut self, statements: &[Statement], anchor: Span, game: &Game) {
-        let end = statements.iter().find(|s| s.keyword.text == "end");
-        match end {
-            None => self.error(anchor, ErrorKind::NoEnd),
-            Some(end) if end.children().is_empty() => {
-                self.error(end.keyword.span, ErrorKind::NoEnd)
-            }
-            Some(end) => {
-                let has_royal = game.pieces.iter().any(|p| p.royal);
-                for s in end.children() {
-                    if matches!(s.keyword.text.as_str(), "checkmate" | "royal_capture")
-                        && !has_royal
-                        && !game.pieces.is_empty()
-                    {
-                        self.error(
-                            s.keyword.span,
-                            ErrorKind::NoRoyal {
-                                rule: s.keyword.text.clone(),
-                            },
-                        );
-                    }
-                }
-            }
-        }
-    }
-
     /// `freeze after EVENT`: the event must be one that happens to the piece that moves.
     fn check_freeze(&mut self, statements: &[Statement]) {
-        const FREEZE_EVENTS: &[&str] = &["move", "jump", "unpin", "capture", "stack"];
         let freezes = statements
             .iter()
             .filter(|s| s.keyword.text == "turn")
@@ -501,7 +529,7 @@ impl Checker {
         // The first argument is `after`; a missing event is reported by the statement's schema.
         let events = freezes.flat_map(|s| s.arguments.iter().skip(1));
         for value in events {
-            let ValueKind::Path(path) = &value.kind else {
+            let crate::ast::ValueKind::Path(path) = &value.kind else {
                 continue;
             };
             let event = path
@@ -509,7 +537,7 @@ impl Checker {
                 .map(|n| n.text.as_str())
                 .collect::<Vec<_>>()
                 .join(".");
-            if !FREEZE_EVENTS.contains(&event.as_str()) {
+            if freeze_event(&event).is_none() {
                 let suggestion = super::suggest(&event, FREEZE_EVENTS.iter().copied());
                 self.error(
                     value.span,
@@ -579,12 +607,157 @@ impl Checker {
             }
         }
     }
+
+    fn build_turn(&mut self, d: &Directive) -> Turn {
+        let mut turn = Turn::default();
+        for child in &d.children {
+            let word = child.arguments.first().and_then(Arg::as_word).unwrap_or("");
+            match child.keyword.as_str() {
+                "order" => {
+                    turn.order = child
+                        .arguments
+                        .iter()
+                        .filter_map(|a| match a {
+                            Arg::Player(p) => Some(*p),
+                            _ => None,
+                        })
+                        .collect()
+                }
+                "moves" => turn.moves = int(child.arguments.first()).max(1) as u32,
+                "pass" => {
+                    turn.pass = match word {
+                        "when_stuck" => Pass::WhenStuck,
+                        "allowed" => Pass::Allowed,
+                        _ => Pass::Never,
+                    }
+                }
+                "freeze" => {
+                    for w in child.words() {
+                        if let Some(event) = freeze_event(w) {
+                            if !turn.freeze.contains(&event) {
+                                turn.freeze.push(event);
+                            }
+                        }
+                    }
+                }
+                // Eliminated players are always skipped; the statement says so explicitly.
+                "skip_eliminated" => {}
+                "end_early_when_stuck" => turn.end_early_when_stuck = true,
+                "en_passant_expires" => {
+                    turn.en_passant_expires = if word == "owner_turn" {
+                        EnPassantExpiry::OwnerTurn
+                    } else {
+                        EnPassantExpiry::NextMove
+                    }
+                }
+                "en_passant_right" => {
+                    turn.en_passant_right = if word == "when_capturable" {
+                        EnPassantRight::WhenCapturable
+                    } else {
+                        EnPassantRight::Always
+                    }
+                }
+                "checkmate_test" => {
+                    turn.checkmate_test = if word == "attacked_at_turn_start" {
+                        CheckmateTest::AttackedAtTurnStart
+                    } else {
+                        CheckmateTest::NoMoves
+                    }
+                }
+                "must_capture" => turn.must_capture = true,
+                "forbid_checks" => turn.forbid_checks = true,
+                other => debug_assert!(false, "turn statement `{other}` has no model"),
+            }
+        }
+        turn
+    }
 }
 
-fn word(arg: Option<&Arg>) -> String {
+/// The events `freeze after` accepts.
+const FREEZE_EVENTS: &[&str] = &["move", "jump", "unpin", "capture", "stack"];
+
+fn freeze_event(word: &str) -> Option<FreezeEvent> {
+    Some(match word {
+        "move" => FreezeEvent::Move,
+        "jump" => FreezeEvent::Jump,
+        "unpin" => FreezeEvent::Unpin,
+        "capture" => FreezeEvent::Capture,
+        "stack" => FreezeEvent::Stack,
+        _ => return None,
+    })
+}
+
+/// The text of a name or string argument.
+pub(super) fn word(arg: Option<&Arg>) -> String {
     match arg {
         Some(Arg::Word(w)) | Some(Arg::Str(w)) => w.clone(),
         _ => String::new(),
+    }
+}
+
+/// The integer of an argument (0 when it is not one, which the statement check has reported).
+pub(super) fn int(arg: Option<&Arg>) -> i64 {
+    arg.and_then(Arg::as_int).unwrap_or(0)
+}
+
+/// An integer or string argument that may be an option's value.
+fn setting<T>(arg: Option<&Arg>, fixed: impl Fn(&Arg) -> Option<T>) -> Option<Setting<T>> {
+    match arg? {
+        Arg::Option(o) => Some(Setting::Option(*o)),
+        other => fixed(other).map(Setting::Fixed),
+    }
+}
+
+fn build_game(d: &Directive, game: &mut Game) {
+    game.name = word(d.arguments.first());
+    game.title = match d.arguments.get(1) {
+        Some(Arg::Str(s)) => s.clone(),
+        _ => game.name.clone(),
+    };
+    let mut credits = Credits::default();
+    for child in &d.children {
+        let text = || word(child.arguments.first());
+        match child.keyword.as_str() {
+            "title" => game.title = text(),
+            "author" => credits.author = Some(text()),
+            "source" => credits.source = Some(text()),
+            "based_on" => credits.based_on = Some(text()),
+            "aliases" => game
+                .aliases
+                .extend(child.arguments.iter().map(|a| word(Some(a)))),
+            other => debug_assert!(false, "game statement `{other}` has no model"),
+        }
+    }
+    game.credits = credits;
+}
+
+fn build_board_forward(d: &Directive, game: &mut Game) {
+    let name = word(d.arguments.first());
+    if let Some(board) = game.boards.iter_mut().find(|b| b.name == name) {
+        if let Some(v) = d
+            .child("forward")
+            .and_then(|c| c.arguments.first())
+            .and_then(Arg::as_vector)
+        {
+            board.forward = Some(v);
+        }
+    }
+}
+
+pub(super) fn movable_by(d: &Directive) -> MovableBy {
+    MovableBy {
+        who: d
+            .arguments
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Word(w) if w == "all" => Some(MoverSide::All),
+                Arg::Word(w) if w == "enemy" => Some(MoverSide::Enemy),
+                Arg::Word(w) if w == "none" => Some(MoverSide::None),
+                Arg::Player(p) => Some(MoverSide::Player(*p)),
+                _ => None,
+            })
+            .collect(),
+        condition: d.condition.clone(),
     }
 }
 
@@ -596,17 +769,21 @@ fn build_player(d: &Directive, index: usize) -> Player {
             _ => word(d.arguments.first()),
         },
         neutral: d.keyword == "neutral",
-        forward: Vec::new(),
         upper_case: index == 0,
-        extra: Vec::new(),
+        ..Player::default()
     };
     for child in &d.children {
-        match (child.keyword.as_str(), child.arguments.as_slice()) {
-            ("forward", vectors) => {
-                player.forward = vectors.iter().filter_map(Arg::as_vector).collect()
+        match child.keyword.as_str() {
+            "forward" => {
+                player.forward = child.arguments.iter().filter_map(Arg::as_vector).collect()
             }
-            ("letters", [Arg::Word(w)]) => player.upper_case = w == "upper",
-            _ => player.extra.push(child.clone()),
+            "letters" => {
+                player.upper_case = child.arguments.first().is_some_and(|a| a.is_word("upper"))
+            }
+            "fen_prefix" => player.fen_prefix = Some(word(child.arguments.first())),
+            "movable_by" => player.movable_by.push(movable_by(child)),
+            "bonus_points" => player.bonus_points = int(child.arguments.first()) as i32,
+            other => debug_assert!(false, "player statement `{other}` has no model"),
         }
     }
     if player.forward.is_empty() {
@@ -619,13 +796,85 @@ fn build_player(d: &Directive, index: usize) -> Player {
     player
 }
 
-fn build_setup(d: &Directive, setup: &mut Setup) {
-    if let Some(Arg::Str(fen)) = d.arguments.first() {
-        if d.condition.is_none() || setup.fen.is_none() {
-            setup.fen = Some(fen.clone());
-        }
+fn build_setup(d: &Directive) -> SetupBlock {
+    let mut block = SetupBlock {
+        condition: d.condition.clone(),
+        fen: match d.arguments.first() {
+            Some(Arg::Str(fen)) => Some(fen.clone()),
+            _ => None,
+        },
+        steps: Vec::new(),
+    };
+    for child in &d.children {
+        let args = child.arguments.as_slice();
+        let step = match child.keyword.as_str() {
+            "fen" => SetupStep::Fen(word(args.first())),
+            "place" => SetupStep::Place {
+                side: match args.first() {
+                    Some(Arg::Player(p)) => *p,
+                    _ => 0,
+                },
+                piece: args.get(1).and_then(Arg::as_piece).unwrap_or(0),
+                cells: args
+                    .iter()
+                    .skip(2)
+                    .filter_map(|a| match a {
+                        Arg::Cell(c) => Some(*c),
+                        _ => None,
+                    })
+                    .collect(),
+            },
+            "shuffle" => SetupStep::Shuffle {
+                player: match args.first() {
+                    Some(Arg::Player(p)) => *p,
+                    _ => 0,
+                },
+                pieces: piece_list(args.get(1)),
+                zone: args.iter().find_map(Arg::as_zone).unwrap_or(0),
+            },
+            "fill" => SetupStep::Fill {
+                reserve: match args.first() {
+                    Some(Arg::Reserve(r)) => *r,
+                    _ => 0,
+                },
+                piece: args.get(1).and_then(Arg::as_piece).unwrap_or(0),
+                count: int(args.get(2)).max(0) as u32,
+            },
+            "seed" => match setting(args.first(), |a| a.as_int().map(|n| n as u64)) {
+                Some(seed) => SetupStep::Seed(seed),
+                None => continue,
+            },
+            "arrange" => SetupStep::Arrange {
+                pieces: piece_list(args.first()),
+                zone: args.iter().find_map(Arg::as_zone).unwrap_or(0),
+                code: match setting(args.last(), |a| match a {
+                    Arg::Str(s) => Some(s.clone()),
+                    _ => None,
+                }) {
+                    Some(code) => code,
+                    None => continue,
+                },
+            },
+            other => {
+                debug_assert!(false, "setup statement `{other}` has no model");
+                continue;
+            }
+        };
+        block.steps.push(Guarded {
+            item: step,
+            condition: child.condition.clone(),
+        });
     }
-    setup.statements.push(d.clone());
+    block
+}
+
+/// The pieces of a piece or list argument.
+pub(super) fn piece_list(arg: Option<&Arg>) -> Vec<usize> {
+    match arg {
+        Some(Arg::Piece(p)) => vec![*p],
+        Some(Arg::List(items)) => items.iter().filter_map(Arg::as_piece).collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn build_reserve(d: &Directive) -> Reserve {
@@ -636,50 +885,97 @@ fn build_reserve(d: &Directive) -> Reserve {
     for child in &d.children {
         match (child.keyword.as_str(), child.arguments.as_slice()) {
             ("per_player", _) => reserve.per_player = true,
+            // The default, said explicitly.
+            ("shared", _) => {}
             ("drops", _) => reserve.drops = true,
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
-            ("holds", [Arg::Piece(p), Arg::Int(n)]) => {
-                reserve.holds.push((*p, *n as u32));
-                reserve.holds_when.push(child.condition.clone());
-            }
-            _ => {}
+            ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push(Guarded {
+                item: (*p, *n as u32),
+                condition: child.condition.clone(),
+            }),
+            (other, _) => debug_assert!(false, "reserve statement `{other}` has no model"),
         }
     }
     reserve
 }
 
-fn build_turn(d: &Directive, game: &mut Game) {
-    for child in &d.children {
-        match (child.keyword.as_str(), child.arguments.as_slice()) {
-            ("moves", [Arg::Int(n)]) => game.moves_per_turn = *n as u32,
-            _ => game.turn.push(child.clone()),
-        }
-    }
+fn cells_or_zones(args: &[Arg]) -> Vec<CellsOrZone> {
+    args.iter()
+        .filter_map(|a| match a {
+            Arg::Cell(c) => Some(CellsOrZone::Cell(*c)),
+            Arg::Zone(z) => Some(CellsOrZone::Zone(*z)),
+            _ => None,
+        })
+        .collect()
 }
 
-fn build_end_rule(d: &Directive) -> Option<EndRule> {
-    let result = d.arguments.iter().find_map(|a| match a {
-        Arg::Word(w) if w == "win" => Some(Outcome::Win),
-        Arg::Word(w) if w == "loss" => Some(Outcome::Loss),
-        Arg::Word(w) if w == "draw" => Some(Outcome::Draw),
-        Arg::Word(w) if w == "points" => Some(Outcome::Points),
-        _ => None,
-    })?;
-    let automatic = !d
-        .arguments
-        .iter()
-        .any(|a| matches!(a, Arg::Word(w) if w == "claim"));
-    let arguments = d.arguments.iter().filter(|a| !matches!(a, Arg::Word(w) if matches!(w.as_str(), "win" | "loss" | "draw" | "points" | "claim"))).cloned().collect();
-    Some(EndRule {
-        kind: d.keyword.clone(),
-        arguments,
-        result,
-        automatic,
-        condition: d.condition.clone(),
-        block: d.children.clone(),
-    })
+fn build_castle(d: &Directive) -> Castle {
+    let mut castle = Castle {
+        king: None,
+        partners: Vec::new(),
+        along: Vec::new(),
+        partner_at: PartnerAt::Edge,
+        king_steps: 2,
+        partner_to: PartnerTo::Crossed,
+        requires: Vec::new(),
+        check_attacks: true,
+        from: Vec::new(),
+    };
+    for child in &d.children {
+        let args = child.arguments.as_slice();
+        match child.keyword.as_str() {
+            "king" => castle.king = args.first().and_then(Arg::as_piece),
+            "partner" => castle.partners.push(CastlePartner {
+                pieces: args.iter().filter_map(Arg::as_piece).collect(),
+                along: args.iter().filter_map(Arg::as_vector).collect(),
+                condition: child.condition.clone(),
+            }),
+            "along" => castle.along = args.iter().filter_map(Arg::as_vector).collect(),
+            "partner_at" => {
+                castle.partner_at = match args.first() {
+                    Some(Arg::Range(lo, hi)) => PartnerAt::Distance(
+                        lo.as_int().unwrap_or(1).max(1) as u32,
+                        hi.as_int().unwrap_or(1).max(1) as u32,
+                    ),
+                    Some(Arg::Int(n)) => PartnerAt::Distance(*n as u32, *n as u32),
+                    _ => PartnerAt::Edge,
+                }
+            }
+            "king_steps" => castle.king_steps = int(args.first()).max(1) as u32,
+            "partner_to" => {
+                castle.partner_to = if args.first().is_some_and(|a| a.is_word("beyond")) {
+                    PartnerTo::Beyond
+                } else {
+                    PartnerTo::Crossed
+                }
+            }
+            "requires" => castle.requires.push(Requirement {
+                kind: if args.first().is_some_and(|a| a.is_word("original")) {
+                    Untouched::Original
+                } else {
+                    Untouched::Virgin
+                },
+                pieces: args
+                    .iter()
+                    .skip(1)
+                    .filter_map(|a| match a {
+                        Arg::Word(w) if w == "king" => Some(CastlePiece::King),
+                        Arg::Word(w) if w == "partner" => Some(CastlePiece::Partner),
+                        Arg::Piece(p) => Some(CastlePiece::Piece(*p)),
+                        _ => None,
+                    })
+                    .collect(),
+            }),
+            "ignore_attacks" => castle.check_attacks = false,
+            // The default, said explicitly (a contradiction with `ignore_attacks` is an error).
+            "not_through_check" => {}
+            "from" => castle.from = cells_or_zones(args),
+            other => debug_assert!(false, "castle statement `{other}` has no model"),
+        }
+    }
+    castle
 }
 
 fn build_option(d: &Directive) -> GameOption {
@@ -687,307 +983,115 @@ fn build_option(d: &Directive) -> GameOption {
         name: word(d.arguments.first()),
         ..GameOption::default()
     };
-    let show = |a: &Arg| match a {
-        Arg::Word(w) | Arg::Str(w) => w.clone(),
-        Arg::Int(n) => n.to_string(),
-        other => format!("{other:?}"),
-    };
     for child in &d.children {
+        let show = |a: &Arg| show_value(a);
         match child.keyword.as_str() {
             "values" => option.values = child.arguments.iter().map(show).collect(),
             "default" => option.default = child.arguments.first().map(show),
+            "describe" => option.description = child.arguments.first().map(show),
             "engine_name" => option.engine_name = child.arguments.first().map(show),
             "selects" => {
                 if let [name, value] = child.arguments.as_slice() {
                     option.selects = Some((show(name), show(value)));
                 }
             }
-            _ => {}
+            other => debug_assert!(false, "option statement `{other}` has no model"),
         }
     }
     option
 }
 
-/// Zones: evaluates each zone's cell specifications per player.
-impl Checker {
-    fn build_zones(&mut self, statements: &[Statement], directives: &[Directive]) -> Vec<Zone> {
-        let zone_directives: Vec<&Directive> =
-            directives.iter().filter(|d| d.keyword == "zone").collect();
-        let players = self.players.order.len().max(1);
-        let mut zones: Vec<Option<Vec<Vec<usize>>>> = vec![None; self.zones.order.len()];
-        for _ in 0..=zone_directives.len() {
-            for d in &zone_directives {
-                let Some(index) = self.zones.get(&word(d.arguments.first())) else {
-                    continue;
-                };
-                if zones[index].is_some() {
-                    continue;
-                }
-                if let Some(cells) = self.zone_cells(&d.children, players, &zones) {
-                    zones[index] = Some(cells);
-                }
-            }
-        }
-        let mut out = Vec::new();
-        for (index, name) in self.zones.order.clone().into_iter().enumerate() {
-            let cells = zones[index]
-                .clone()
-                .unwrap_or_else(|| vec![Vec::new(); players]);
-            if cells.iter().all(Vec::is_empty) {
-                let span = statements
-                    .iter()
-                    .filter(|s| s.keyword.text == "zone")
-                    .find_map(|s| {
-                        s.arguments
-                            .first()
-                            .and_then(Value::as_name)
-                            .filter(|n| n.text == name)
-                            .map(|n| n.span)
-                    })
-                    .unwrap_or_default();
-                let zone_span = statements
-                    .iter()
-                    .find(|s| {
-                        s.keyword.text == "zone"
-                            && s.arguments
-                                .first()
-                                .and_then(Value::as_name)
-                                .is_some_and(|n| n.text == name)
-                    })
-                    .map(|s| s.span)
-                    .unwrap_or_default();
-                let broken = self.problems.iter().any(|p| {
-                    !p.is_warning()
-                        && zone_span.start <= p.span.start
-                        && p.span.end <= zone_span.end
-                });
-                if !broken {
-                    self.error(span, ErrorKind::EmptyZone { name: name.clone() });
-                }
-            }
-            out.push(Zone { name, cells });
-        }
-        out
-    }
-
-    /// Evaluates cell specifications; `None` while a referenced zone is not evaluated yet.
-    fn zone_cells(
-        &self,
-        specs: &[Directive],
-        players: usize,
-        zones: &[Option<Vec<Vec<usize>>>],
-    ) -> Option<Vec<Vec<usize>>> {
-        let mut out = vec![Vec::new(); players];
-        for spec in specs {
-            match spec.keyword.as_str() {
-                "for" => {
-                    let Some(Arg::Player(p)) = spec.arguments.first() else {
-                        continue;
-                    };
-                    let inner = self.zone_cells(&spec.children, players, zones)?;
-                    for c in &inner[*p] {
-                        if !out[*p].contains(c) {
-                            out[*p].push(*c);
-                        }
-                    }
-                }
-                "except" => {
-                    let removed = self.zone_cells(&spec.children, players, zones)?;
-                    for p in 0..players {
-                        out[p].retain(|c| !removed[p].contains(c));
-                    }
-                }
-                _ => {
-                    let cells = self.spec_cells(spec, players, zones)?;
-                    for p in 0..players {
-                        for c in &cells[p] {
-                            if !out[p].contains(c) {
-                                out[p].push(*c);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Some(out)
-    }
-
-    fn spec_cells(
-        &self,
-        spec: &Directive,
-        players: usize,
-        zones: &[Option<Vec<Vec<usize>>>],
-    ) -> Option<Vec<Vec<usize>>> {
-        let args = spec.arguments.as_slice();
-        let board_of = |args: &[Arg]| -> usize { args.iter().find_map(Arg::as_board).unwrap_or(0) };
-        let same = |cells: Vec<usize>| Some(vec![cells; players]);
-        let cells: Vec<usize> = match spec.keyword.as_str() {
-            "cells" => args
-                .iter()
-                .filter_map(|a| if let Arg::Cell(c) = a { Some(*c) } else { None })
-                .collect(),
-            "rank" | "ranks" | "file" | "files" | "level" | "levels" => {
-                let Some(board) = self.board_models.get(board_of(args)) else {
-                    return same(Vec::new());
-                };
-                let axis = match spec.keyword.as_str() {
-                    "rank" | "ranks" => 1,
-                    "file" | "files" => 0,
-                    _ => 2,
-                };
-                let labels: &[String] = match axis {
-                    0 => &board.files,
-                    1 => &board.ranks,
-                    _ => &board.levels,
-                };
-                let wanted = label_positions(labels, args.first());
-                self.board_cells(board)
-                    .filter(|&c| wanted.contains(&(self.cell_list[c].coord[axis] as usize)))
-                    .collect()
-            }
-            "rect" => match args {
-                [Arg::Cell(a), Arg::Cell(b)] => {
-                    let (ca, cb) = (&self.cell_list[*a], &self.cell_list[*b]);
-                    let lo: Vec<i32> = (0..3).map(|i| ca.coord[i].min(cb.coord[i])).collect();
-                    let hi: Vec<i32> = (0..3).map(|i| ca.coord[i].max(cb.coord[i])).collect();
-                    (0..self.cell_list.len())
-                        .filter(|&c| {
-                            let cell = &self.cell_list[c];
-                            cell.board == ca.board
-                                && (0..3).all(|i| (lo[i]..=hi[i]).contains(&cell.coord[i]))
-                        })
-                        .collect()
-                }
-                _ => Vec::new(),
-            },
-            "column" => {
-                let mut out = Vec::new();
-                for a in args {
-                    let Arg::Word(name) = a else { continue };
-                    for (id, cell) in self.cell_list.iter().enumerate() {
-                        let board = &self.board_models[cell.board];
-                        let file = &board.files[cell.coord[0] as usize];
-                        let rank = &board.ranks[cell.coord[1] as usize];
-                        if *name == format!("{file}{rank}") || *name == format!("{rank}{file}") {
-                            out.push(id);
-                        }
-                    }
-                }
-                out
-            }
-            "board" => match args.first() {
-                Some(Arg::Board(b)) => self
-                    .board_models
-                    .get(*b)
-                    .map(|board| self.board_cells(board).collect())
-                    .unwrap_or_default(),
-                _ => Vec::new(),
-            },
-            "zone" => {
-                let mut out = vec![Vec::new(); players];
-                for a in args {
-                    let Arg::Zone(z) = a else { continue };
-                    let inner = zones[*z].as_ref()?;
-                    for p in 0..players {
-                        out[p].extend(inner[p].iter().copied());
-                    }
-                }
-                return Some(out);
-            }
-            "enemies" => {
-                let Some(Arg::Zone(z)) = args.first() else {
-                    return same(Vec::new());
-                };
-                let inner = zones[*z].as_ref()?;
-                let real = self.player_count.max(1);
-                let out = (0..players)
-                    .map(|p| {
-                        (0..real)
-                            .filter(|&q| q != p)
-                            .flat_map(|q| inner[q].iter().copied())
-                            .collect()
-                    })
-                    .collect();
-                return Some(out);
-            }
-            _ => Vec::new(),
-        };
-        let cells = match &spec.condition {
-            Some(condition) => cells
-                .into_iter()
-                .filter(|&c| coordinate_condition(condition, self.cell_list[c].coord))
-                .collect(),
-            None => cells,
-        };
-        same(cells)
-    }
-
-    fn board_cells<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = usize> + 'a {
-        board.first_cell..board.first_cell + board.cell_count
-    }
-}
-
-/// Positions of the labels an argument names: one label, or a range of labels.
-fn label_positions(labels: &[String], arg: Option<&Arg>) -> Vec<usize> {
-    let text = |a: &Arg| match a {
-        Arg::Word(w) => w.clone(),
+/// An option value as text: a range is `LO..HI`.
+fn show_value(a: &Arg) -> String {
+    match a {
+        Arg::Word(w) | Arg::Str(w) => w.clone(),
         Arg::Int(n) => n.to_string(),
+        Arg::Range(lo, hi) => format!("{}..{}", show_value(lo), show_value(hi)),
+        Arg::Piece(_) | Arg::Zone(_) => String::new(),
         _ => String::new(),
-    };
-    match arg {
-        Some(Arg::Range(lo, hi)) => {
-            let (lo, hi) = (text(lo), text(hi));
-            match (
-                labels.iter().position(|l| *l == lo),
-                labels.iter().position(|l| *l == hi),
-            ) {
-                (Some(a), Some(b)) => (a.min(b)..=a.max(b)).collect(),
-                _ => Vec::new(),
-            }
-        }
-        Some(a) => labels
-            .iter()
-            .position(|l| *l == text(a))
-            .into_iter()
-            .collect(),
-        None => Vec::new(),
     }
 }
 
-/// Evaluates a condition over a cell's 0-based coordinates `x`, `y`, `z` (zone specifications).
-fn coordinate_condition(e: &Expr, coord: [i32; 3]) -> bool {
-    fn value(e: &Expr, coord: [i32; 3]) -> Option<i64> {
-        match e {
-            Expr::Literal(Arg::Int(n)) => Some(*n),
-            Expr::Path(p) if p.len() == 1 => match p[0].as_str() {
-                "x" => Some(coord[0] as i64),
-                "y" => Some(coord[1] as i64),
-                "z" => Some(coord[2] as i64),
-                _ => None,
-            },
-            Expr::Arith(op, l, r) => {
-                let (l, r) = (value(l, coord)?, value(r, coord)?);
-                Some(if *op == "+" { l + r } else { l - r })
-            }
-            _ => None,
+fn build_typemap(d: &Directive) -> TypeMap {
+    let mut map = TypeMap {
+        name: word(d.arguments.first()),
+        pairs: Vec::new(),
+    };
+    for line in d.children_named("map") {
+        let pieces: Vec<usize> = line.arguments.iter().filter_map(Arg::as_piece).collect();
+        if let Some((&to, from)) = pieces.split_last() {
+            map.pairs.extend(from.iter().map(|&f| (f, to)));
         }
     }
-    match e {
-        Expr::And(parts) => parts.iter().all(|p| coordinate_condition(p, coord)),
-        Expr::Or(parts) => parts.iter().any(|p| coordinate_condition(p, coord)),
-        Expr::Not(inner) => !coordinate_condition(inner, coord),
-        Expr::Compare(op, l, r) => match (value(l, coord), value(r, coord)) {
-            (Some(l), Some(r)) => match *op {
-                "==" => l == r,
-                "!=" => l != r,
-                "<" => l < r,
-                "<=" => l <= r,
-                ">" => l > r,
-                ">=" => l >= r,
-                _ => false,
-            },
-            _ => true,
-        },
-        _ => true,
+    map
+}
+
+fn build_transfer(d: &Directive) -> Transfer {
+    let arguments = |keyword: &str| {
+        d.child(keyword)
+            .map(|c| c.arguments.clone())
+            .unwrap_or_default()
+    };
+    Transfer {
+        name: word(d.arguments.first()),
+        pieces: arguments("pieces")
+            .iter()
+            .filter_map(Arg::as_piece)
+            .collect(),
+        from: cells_or_zones(&arguments("from")),
+        to: cells_or_zones(&arguments("to")),
+        empty_only: arguments("target").iter().any(|a| a.is_word("empty")),
+        become_piece: arguments("become").iter().find_map(Arg::as_piece),
+        conditions: d
+            .children
+            .iter()
+            .filter(|c| c.keyword == "when" || c.keyword == "unless")
+            .filter_map(|c| c.condition.clone())
+            .chain(d.condition.clone())
+            .collect(),
+    }
+}
+
+fn build_custodian(d: &Directive) -> Custodian {
+    let mut custodian = Custodian::default();
+    for child in &d.children {
+        let args = child.arguments.as_slice();
+        match child.keyword.as_str() {
+            "along" => custodian.along = args.iter().filter_map(Arg::as_vector).collect(),
+            "enclose" => {
+                let (min, max) = match args.get(1) {
+                    Some(Arg::Int(n)) => (*n as usize, *n as usize),
+                    Some(Arg::Range(lo, hi)) => (
+                        lo.as_int().unwrap_or(1) as usize,
+                        hi.as_int().unwrap_or(1) as usize,
+                    ),
+                    _ => (1, 1),
+                };
+                custodian.enclose.push(Enclose {
+                    friend: args.first().is_some_and(|a| a.is_word("friend")),
+                    min: min.min(max),
+                    max: max.max(min),
+                });
+            }
+            "corner" => custodian.corners.push(Corner {
+                zone: args.first().and_then(Arg::as_zone).unwrap_or(0),
+                enemy: args.iter().any(|a| a.is_word("enemy")),
+                friend: args.iter().any(|a| a.is_word("friend")),
+            }),
+            "remove" => custodian.top_only = args.first().is_some_and(|a| a.is_word("top")),
+            "edge_jaw" => custodian.edge_jaw = true,
+            other => debug_assert!(false, "custodian statement `{other}` has no model"),
+        }
+    }
+    custodian
+}
+
+fn build_notation(d: &Directive) -> Notation {
+    let template = |keyword: &str| d.child(keyword).map(|c| word(c.arguments.first()));
+    Notation {
+        move_template: template("move"),
+        capture_suffix: template("capture_suffix"),
+        pass: template("pass"),
+        position: template("position"),
     }
 }

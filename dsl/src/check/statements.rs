@@ -1,12 +1,13 @@
 //! Statement checking: matches each statement against its block's vocabulary, resolves the names in its
-//! arguments and returns it as a model [`Directive`].
+//! arguments, types its condition for the statement's site and returns it as a [`Directive`].
 
-use vdl_runtime::model::{Arg, Directive};
-
+use super::cond::{RuleScope, Site};
+use super::directive::{Arg, Directive};
 use super::Checker;
 use crate::ast::{Statement, Value, ValueKind};
 use crate::error::ErrorKind;
 use crate::schema::{specs, Arg as ArgSpec, Context, Count, Kind, Spec};
+use crate::span::Span;
 
 impl Checker {
     /// Checks one statement in a block of the given context. `owner` is the player a per-player zone
@@ -19,13 +20,7 @@ impl Checker {
     ) -> Option<Directive> {
         let keyword = s.keyword.text.as_str();
         if keyword == "when" || keyword == "unless" {
-            let condition = s.condition.as_ref().map(|c| self.check_condition(c));
-            return Some(Directive {
-                keyword: keyword.to_string(),
-                arguments: Vec::new(),
-                condition,
-                children: Vec::new(),
-            });
+            return self.check_bare_condition(s, context);
         }
         if context == Context::Zone && keyword == "except" {
             return self.check_except(s, owner);
@@ -68,8 +63,14 @@ impl Checker {
         if let Some(arguments) = &arguments {
             self.check_values(s, arguments);
         }
-        let condition = s.condition.as_ref().map(|c| self.check_condition(c));
+        let (condition, coordinates) = self.statement_condition(s, spec, context);
         let children = match (&s.block, spec.block) {
+            (Some(block), Some(Context::Rule)) => {
+                let saved = self.rule_scope.replace(rule_scope(&block.statements));
+                let children = self.check_block(&block.statements, Context::Rule);
+                self.rule_scope = saved;
+                children
+            }
             (Some(block), Some(inner)) => self.check_block(&block.statements, inner),
             (Some(block), None) => {
                 self.error(
@@ -95,7 +96,9 @@ impl Checker {
             keyword: keyword.to_string(),
             arguments: arguments?,
             condition,
+            coordinates,
             children,
+            span: s.span,
         })
     }
 
@@ -109,6 +112,157 @@ impl Checker {
                     .iter()
                     .any(|spec| spec.keyword == n.text && spec.keyword != "except")
             })
+    }
+
+    /// A bare `when`/`unless` line: allowed in `rule` and `transfer` blocks, where it restricts the
+    /// whole block.
+    fn check_bare_condition(&mut self, s: &Statement, context: Context) -> Option<Directive> {
+        let site = match context {
+            Context::Rule => Site::Rule(self.rule_scope.unwrap_or_default()),
+            Context::Transfer => Site::Transfer,
+            _ => {
+                self.error(
+                    s.keyword.span,
+                    ErrorKind::BareCondition {
+                        context: context.describe(),
+                    },
+                );
+                return None;
+            }
+        };
+        let condition = s
+            .condition
+            .as_ref()
+            .and_then(|c| self.check_condition(c, site));
+        Some(Directive {
+            keyword: s.keyword.text.clone(),
+            arguments: Vec::new(),
+            condition,
+            coordinates: None,
+            children: Vec::new(),
+            span: s.span,
+        })
+    }
+
+    /// The condition of a statement, typed for its site; a zone specification's condition on
+    /// coordinates is kept for the checker to evaluate. A statement that takes no condition and has
+    /// one is an error.
+    fn statement_condition(
+        &mut self,
+        s: &Statement,
+        spec: &Spec,
+        context: Context,
+    ) -> (
+        Option<vdl_runtime::model::Cond>,
+        Option<crate::ast::Condition>,
+    ) {
+        let Some(condition) = &s.condition else {
+            return (None, None);
+        };
+        if !spec.condition {
+            self.error(
+                condition.span,
+                ErrorKind::ConditionNotAllowed {
+                    keyword: s.keyword.text.clone(),
+                },
+            );
+            return (None, None);
+        }
+        if context == Context::Zone {
+            self.check_coordinate_condition(&condition.expr);
+            return (None, Some(condition.clone()));
+        }
+        let site = self.site_of(s, context);
+        (self.check_condition(condition, site), None)
+    }
+
+    /// What a statement's condition can see.
+    fn site_of(&mut self, s: &Statement, context: Context) -> Site {
+        match (context, s.keyword.text.as_str()) {
+            (Context::Piece, "moves") => Site::Move {
+                hurdle: self.every_part_hops(s),
+            },
+            (Context::Piece, "moves_only_on" | "stacks" | "merge") => Site::Move { hurdle: false },
+            (Context::Piece | Context::Player, "movable_by") => Site::Movable,
+            (Context::Piece, "promote" | "promote_pair") => Site::Promotion,
+            (Context::Piece, "royal") => Site::Royal,
+            (Context::Castle, _) => Site::Castle,
+            (Context::Transfer, _) => Site::Transfer,
+            (Context::End | Context::Counting, _) => Site::End,
+            (Context::Material, _) => Site::Material,
+            (Context::Rule, _) => Site::Rule(self.rule_scope.unwrap_or_default()),
+            _ => Site::Options,
+        }
+    }
+
+    /// Whether every part of a `moves` statement's Betza string hops (a `p` or `g` leg), so that its
+    /// condition may name the `hurdle`.
+    fn every_part_hops(&mut self, s: &Statement) -> bool {
+        let Some(ValueKind::Str { text, .. }) = s.arguments.first().map(|v| &v.kind) else {
+            return false;
+        };
+        match crate::betza::parse_betza(text, None, Span::default(), &self.atoms) {
+            Ok(betza) => betza.parts.iter().all(|p| {
+                p.legs
+                    .iter()
+                    .any(|l| l.modes.contains('p') || l.modes.contains('g'))
+            }),
+            Err(_) => false,
+        }
+    }
+
+    /// A zone specification's condition: integers, `x`, `y`, `z`, `+`, `-`, comparisons and `and`,
+    /// `or`, `not` only.
+    fn check_coordinate_condition(&mut self, e: &crate::ast::Expr) {
+        use crate::ast::ExprKind;
+        match &e.kind {
+            ExprKind::Or(parts) | ExprKind::And(parts) => {
+                for p in parts {
+                    self.check_coordinate_condition(p);
+                }
+            }
+            ExprKind::Not(inner) => self.check_coordinate_condition(inner),
+            ExprKind::Compare(op, l, r) if *op != crate::ast::CompareOp::In => {
+                self.check_coordinate_term(l);
+                self.check_coordinate_term(r);
+            }
+            _ => self.error(
+                e.span,
+                ErrorKind::ConditionType {
+                    expected: "a comparison of cell coordinates (`x`, `y`, `z`)",
+                    found: "something else",
+                },
+            ),
+        }
+    }
+
+    fn check_coordinate_term(&mut self, e: &crate::ast::Expr) {
+        use crate::ast::ExprKind;
+        match &e.kind {
+            ExprKind::Arith(_, l, r) => {
+                self.check_coordinate_term(l);
+                self.check_coordinate_term(r);
+            }
+            ExprKind::Value(v) => match &v.kind {
+                ValueKind::Int(_) => {}
+                ValueKind::Path(p)
+                    if p.len() == 1 && matches!(p[0].text.as_str(), "x" | "y" | "z") => {}
+                _ => self.error(
+                    v.span,
+                    ErrorKind::ConditionType {
+                        expected: "an integer or a coordinate (`x`, `y`, `z`)",
+                        found: v.describe(),
+                    },
+                ),
+            },
+            _ => self.error(
+                e.span,
+                ErrorKind::ConditionType {
+                    expected: "an integer or a coordinate (`x`, `y`, `z`)",
+                    found: "something else",
+                },
+            ),
+        }
     }
 
     /// Checks what the argument kinds alone cannot: a promotion with no choice, a capacity of zero, an
@@ -224,7 +378,9 @@ impl Checker {
             keyword: "for".into(),
             arguments: vec![Arg::Player(player)],
             condition: None,
+            coordinates: None,
             children: vec![directive],
+            span: s.span,
         })
     }
 
@@ -236,7 +392,9 @@ impl Checker {
             keyword: "except".into(),
             arguments: Vec::new(),
             condition: None,
+            coordinates: None,
             children: vec![directive],
+            span: s.span,
         })
     }
 
@@ -520,10 +678,7 @@ impl Checker {
             );
             return None;
         }
-        Some(Arg::List(vec![
-            Arg::Word("option".into()),
-            Arg::Word(p[1].text.clone()),
-        ]))
+        self.options.get(&p[1].text).map(Arg::Option)
     }
 
     fn int_value(&mut self, v: &Value, min: i64, max: i64) -> Option<i64> {
@@ -640,7 +795,7 @@ impl Checker {
     fn term(&mut self, v: &Value) -> Option<Arg> {
         match &v.kind {
             ValueKind::Path(p) => {
-                self.check_path(p);
+                self.check_term_name(p);
                 Some(self.literal(v))
             }
             ValueKind::List(items) => {
@@ -885,5 +1040,90 @@ fn describe_kind(kind: Kind) -> String {
         Kind::Cells => "cells or a zone".into(),
         Kind::Term => "a value".into(),
         Kind::Any => "a value".into(),
+    }
+}
+
+/// What a rule's `on` lines provide to its conditions: what every listed event provides.
+fn rule_scope(statements: &[Statement]) -> RuleScope {
+    let mut scope: Option<RuleScope> = None;
+    for s in statements.iter().filter(|s| s.keyword.text == "on") {
+        let event = s
+            .arguments
+            .first()
+            .and_then(Value::as_name)
+            .map(|n| n.text.as_str())
+            .unwrap_or("");
+        let provides = match event {
+            "capture" => RuleScope {
+                mover: true,
+                captured: true,
+                checkmate: false,
+            },
+            "checkmate" => RuleScope {
+                mover: false,
+                captured: false,
+                checkmate: true,
+            },
+            _ => RuleScope {
+                mover: true,
+                captured: false,
+                checkmate: false,
+            },
+        };
+        scope = Some(match scope {
+            None => provides,
+            Some(s) => RuleScope {
+                mover: s.mover && provides.mover,
+                captured: s.captured && provides.captured,
+                checkmate: s.checkmate && provides.checkmate,
+            },
+        });
+    }
+    scope.unwrap_or_default()
+}
+
+impl Checker {
+    /// A name in an effect's arguments must be known: a declared name, a cell or a target word.
+    fn check_term_name(&mut self, path: &[crate::ast::Name]) {
+        let root = &path[0];
+        let text = root.text.as_str();
+        if path.len() > 1 {
+            self.error(
+                path[1].span,
+                ErrorKind::UnknownProperty {
+                    property: path[1].text.clone(),
+                    of: text.to_string(),
+                },
+            );
+            return;
+        }
+        let known = crate::schema::TARGET_WORDS.contains(&text)
+            || self.pieces.get(text).is_some()
+            || self.players.get(text).is_some()
+            || self.zones.get(text).is_some()
+            || self.boards.get(text).is_some()
+            || self.reserves.get(text).is_some()
+            || self.maps.get(text).is_some()
+            || self.cells.contains_key(text);
+        if !known {
+            let candidates: Vec<String> = crate::schema::TARGET_WORDS
+                .iter()
+                .map(|s| s.to_string())
+                .chain(self.pieces.order.iter().cloned())
+                .chain(self.players.order.iter().cloned())
+                .chain(self.zones.order.iter().cloned())
+                .chain(self.boards.order.iter().cloned())
+                .chain(self.reserves.order.iter().cloned())
+                .chain(self.maps.order.iter().cloned())
+                .collect();
+            let suggestion = super::suggest(text, candidates.iter().map(String::as_str));
+            self.error(
+                root.span,
+                ErrorKind::UnknownPath {
+                    path: text.to_string(),
+                    suggestion,
+                },
+            );
+        }
     }
 }

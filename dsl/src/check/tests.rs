@@ -25,7 +25,7 @@ fn chess_builds_the_expected_model() {
         .iter()
         .find(|p| p.name == "king")
         .expect("a king");
-    assert!(king.royal);
+    assert_eq!(king.royal, vdl_runtime::model::Royalty::Yes);
     let pawn = game
         .pieces
         .iter()
@@ -45,11 +45,11 @@ fn chess_builds_the_expected_model() {
     assert!(game
         .end
         .iter()
-        .any(|e| e.kind == "repetition" && !e.automatic));
+        .any(|e| e.kind == vdl_runtime::model::EndKind::Repetition(3) && !e.automatic));
     assert!(game
         .end
         .iter()
-        .any(|e| e.kind == "checkmate" && e.automatic));
+        .any(|e| e.kind == vdl_runtime::model::EndKind::Checkmate && e.automatic));
 }
 
 #[test]

@@ -1,294 +1,365 @@
-//! Conditions on moves and rules, evaluated on a position: `in_check(P)`, `count(P, PIECES [, ZONE])`,
-//! option values, comparisons, `and`/`or`/`not` and integer arithmetic. The participants are `mover`
-//! (the piece whose moves are generated) and `player` (the side to move).
+//! Conditions evaluated on a position: the model's typed [`Cond`], with the participants a statement
+//! provides in a [`Scope`]. Evaluation is total: the checker only builds conditions whose
+//! participants the statement provides, so a missing participant (a bug) reads as absent, which makes
+//! the comparisons about it false.
 
-use crate::model::{Arg, CellId, Expr};
+use crate::model::{
+    BoardExpr, CellExpr, CellId, Cond, IntExpr, PieceRef, PieceSet, PieceTypeExpr, Place,
+    PlayerExpr, PlayerId, Sides, Value,
+};
 
-use super::position::Position;
+use super::position::{Occupant, Position};
 use super::tables::Interpreter;
 
-/// What a condition can see.
+/// What a condition can see besides the position.
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Scope {
-    /// The cell of the piece concerned.
-    pub cell: CellId,
-    /// Its owner.
-    pub owner: usize,
-    /// The side to move.
-    pub player: usize,
-    /// The cell a hopping move jumps over (`hurdle`), when the condition is about one move.
+    /// The player the statement concerns (`own`).
+    pub own: PlayerId,
+    /// The cell of the piece concerned (`mover`), read on the board.
+    pub mover: Option<CellId>,
+    /// The captured piece and the cell it stood on.
+    pub captured: Option<(CellId, Occupant)>,
+    /// The cell a hopping leg passes over (`hurdle`).
     pub hurdle: Option<CellId>,
+    /// The move's start and arrival cells.
+    pub from: Option<CellId>,
+    /// See `from`.
+    pub to: Option<CellId>,
+    /// In a checkmate rule: who checkmated, and whom.
+    pub mater: Option<PlayerId>,
+    /// See `mater`.
+    pub checkmated: Option<PlayerId>,
 }
 
-/// Whether an expression mentions a name (`hurdle`): such conditions are evaluated per move.
-pub(super) fn mentions(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Or(parts) | Expr::And(parts) => parts.iter().any(|p| mentions(p, name)),
-        Expr::Not(inner) => mentions(inner, name),
-        Expr::Compare(_, l, r) | Expr::Arith(_, l, r) => mentions(l, name) || mentions(r, name),
-        Expr::Call(_, args) => args.iter().any(|a| mentions(a, name)),
-        Expr::Path(path) => path.first().is_some_and(|p| p == name),
-        Expr::Literal(_) => false,
+impl Scope {
+    /// The scope of a statement about the piece on `cell`, concerning `own`.
+    pub fn piece(own: PlayerId, cell: CellId) -> Scope {
+        Scope {
+            own,
+            mover: Some(cell),
+            from: Some(cell),
+            ..Scope::default()
+        }
+    }
+
+    /// The scope of a statement about a player only.
+    pub fn player(own: PlayerId) -> Scope {
+        Scope {
+            own,
+            ..Scope::default()
+        }
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    Int(i64),
-    Bool(bool),
-    Player(usize),
-    Players(Vec<usize>),
-    Word(String),
-    Pieces(Vec<usize>, bool),
-    Zone(usize),
-    Unknown,
-}
+/// Distance between cells of different boards: farther than any comparison in a rule file.
+const FAR: i64 = i64::MAX / 4;
 
 impl Interpreter {
-    /// Evaluates a condition; what it cannot evaluate counts as true.
-    pub(super) fn condition_holds(&self, pos: &Position, scope: &Scope, e: &Expr) -> bool {
-        !matches!(self.eval(pos, scope, e), Value::Bool(false))
-    }
-
-    fn eval(&self, pos: &Position, scope: &Scope, e: &Expr) -> Value {
-        match e {
-            Expr::And(parts) => {
-                Value::Bool(parts.iter().all(|p| self.condition_holds(pos, scope, p)))
+    /// Evaluates a condition.
+    pub(super) fn condition_holds(&self, pos: &Position, scope: &Scope, c: &Cond) -> bool {
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(inner) => !self.condition_holds(pos, scope, inner),
+            Cond::All(parts) => parts.iter().all(|p| self.condition_holds(pos, scope, p)),
+            Cond::Any(parts) => parts.iter().any(|p| self.condition_holds(pos, scope, p)),
+            Cond::Compare(op, a, b) => op.holds(self.int(pos, scope, a), self.int(pos, scope, b)),
+            Cond::Equal(a, b) => self.value(pos, scope, a) == self.value(pos, scope, b),
+            Cond::Member(a, list) => {
+                let a = self.value(pos, scope, a);
+                list.iter().any(|b| self.value(pos, scope, b) == a)
             }
-            Expr::Or(parts) => {
-                Value::Bool(parts.iter().any(|p| self.condition_holds(pos, scope, p)))
-            }
-            Expr::Not(inner) => match self.eval(pos, scope, inner) {
-                Value::Bool(b) => Value::Bool(!b),
-                _ => Value::Unknown,
+            Cond::Between(n, lo, hi) => (*lo..=*hi).contains(&self.int(pos, scope, n)),
+            Cond::OptionIs(option, words) => self.option_is(*option, words),
+            Cond::InCheck(p) => self
+                .player(pos, scope, p)
+                .is_some_and(|p| self.royal_attacked(pos, p)),
+            Cond::Attacked(cell, by) => match self.cell(pos, scope, cell) {
+                Some(cell) => self
+                    .side_members(pos, scope, by)
+                    .into_iter()
+                    .any(|p| self.cell_attacked(pos, cell, p)),
+                None => false,
             },
-            Expr::Compare(op, l, r) => {
-                let (a, b) = (self.eval(pos, scope, l), self.eval(pos, scope, r));
-                if *op == "in" {
-                    return match (a, b) {
-                        (Value::Player(p), Value::Players(list)) => Value::Bool(list.contains(&p)),
-                        (Value::Pieces(these, false), Value::Pieces(list, all)) => {
-                            Value::Bool(all || these.iter().all(|p| list.contains(p)))
-                        }
-                        _ => Value::Unknown,
+            Cond::InZone(piece, zone, player) => match self.piece_at(pos, scope, *piece) {
+                Some((cell, occ)) => {
+                    let player = match player {
+                        Some(p) => self.player(pos, scope, p),
+                        None => Some(occ.owner()),
                     };
+                    player.is_some_and(|p| self.in_zone(*zone, p, cell))
                 }
-                match (a, b) {
-                    (Value::Int(a), Value::Int(b)) => Value::Bool(match *op {
-                        "==" => a == b,
-                        "!=" => a != b,
-                        "<" => a < b,
-                        "<=" => a <= b,
-                        ">" => a > b,
-                        ">=" => a >= b,
-                        _ => return Value::Unknown,
-                    }),
-                    (Value::Unknown, _) | (_, Value::Unknown) => Value::Unknown,
-                    (a, b) => match *op {
-                        "==" => Value::Bool(a == b),
-                        "!=" => Value::Bool(a != b),
-                        _ => Value::Unknown,
-                    },
-                }
+                None => false,
+            },
+            Cond::HasMoved(piece) => self
+                .piece_at(pos, scope, *piece)
+                .is_some_and(|(_, occ)| !occ.is_virgin()),
+            Cond::Empty(cell) => self
+                .cell(pos, scope, cell)
+                .is_some_and(|c| pos.cells[c].is_empty()),
+            Cond::Adjacent(a, b) => matches!(
+                (self.cell(pos, scope, a), self.cell(pos, scope, b)),
+                (Some(a), Some(b)) if self.king_distance(a, b) == 1
+            ),
+            Cond::Eliminated(p) => self
+                .player(pos, scope, p)
+                .is_some_and(|p| pos.is_eliminated(p)),
+            Cond::Stacked(piece) => self
+                .piece_at(pos, scope, *piece)
+                .is_some_and(|(cell, _)| pos.stacks.iter().any(|&(c, _)| c == cell)),
+            Cond::Near {
+                piece,
+                leaps,
+                side,
+                types,
+            } => {
+                let Some((cell, _)) = self.piece_at(pos, scope, *piece) else {
+                    return false;
+                };
+                let owners = self.side_members(pos, scope, side);
+                leaps.iter().any(|&v| {
+                    self.step(cell, v).is_some_and(|c| {
+                        let occ = pos.cells[c];
+                        !occ.is_empty()
+                            && owners.contains(&occ.owner())
+                            && self.in_set(types, occ.piece())
+                    })
+                })
             }
-            Expr::Arith(op, l, r) => match (self.eval(pos, scope, l), self.eval(pos, scope, r)) {
-                (Value::Int(a), Value::Int(b)) => {
-                    Value::Int(if *op == "+" { a + b } else { a - b })
-                }
-                _ => Value::Unknown,
-            },
-            Expr::Call(name, args) => self.call(pos, scope, name, args),
-            Expr::Path(path) => self.path(pos, scope, path),
-            Expr::Literal(arg) => match arg {
-                Arg::Int(n) => Value::Int(*n),
-                Arg::Player(p) => Value::Player(*p),
-                Arg::Piece(p) => Value::Pieces(vec![*p], false),
-                Arg::Zone(z) => Value::Zone(*z),
-                Arg::Word(w) | Arg::Str(w) => Value::Word(w.clone()),
-                Arg::List(items) => {
-                    let pieces: Vec<usize> = items.iter().filter_map(Arg::as_piece).collect();
-                    let players: Vec<usize> = items
-                        .iter()
-                        .filter_map(|a| match a {
-                            Arg::Player(p) => Some(*p),
-                            Arg::Word(w) => self.game.players.iter().position(|p| p.name == *w),
-                            _ => None,
-                        })
-                        .collect();
-                    if !items.is_empty() && players.len() == items.len() {
-                        Value::Players(players)
-                    } else if pieces.len() == items.len() {
-                        Value::Pieces(pieces, false)
-                    } else {
-                        Value::Unknown
-                    }
-                }
-                _ => Value::Unknown,
-            },
         }
     }
 
-    fn path(&self, pos: &Position, scope: &Scope, path: &[String]) -> Value {
-        let words: Vec<&str> = path.iter().map(String::as_str).collect();
-        match words.as_slice() {
-            ["option", name] => match self.option_value(name) {
-                Some(v) => v.parse().map(Value::Int).unwrap_or(Value::Word(v)),
-                None => Value::Unknown,
-            },
-            ["mover", "owner"] | ["own"] | ["side"] => Value::Player(scope.owner),
-            ["mover", "stacked"] => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == scope.cell)),
-            ["mover", "piece"] => Value::Pieces(vec![pos.cells[scope.cell].piece()], false),
-            // 0 while a piece a rule sent is waiting for its owner's next move, 1 afterwards.
-            ["mover", "waited"] => Value::Int(i64::from(!pos.cells[scope.cell].is_waiting())),
-            ["enemy"] if self.players == 2 => Value::Player(self.next_player(scope.owner)),
-            ["hurdle", field] => match scope.hurdle {
-                Some(cell) => {
-                    let occ = pos.cells[cell];
-                    match *field {
-                        "piece" if !occ.is_empty() => Value::Pieces(vec![occ.piece()], false),
-                        "owner" if !occ.is_empty() => Value::Player(occ.owner()),
-                        "stacked" => Value::Bool(pos.stacks.iter().any(|&(c, _)| c == cell)),
-                        _ => Value::Unknown,
-                    }
-                }
-                None => Value::Unknown,
-            },
-            ["player"] | ["side_to_move"] => Value::Player(scope.player),
-            ["all"] => Value::Pieces(Vec::new(), true),
-            [name] => match self.game.players.iter().position(|p| p.name == *name) {
-                Some(p) => Value::Player(p),
-                None => Value::Word(name.to_string()),
-            },
-            _ => Value::Unknown,
+    /// Evaluates a condition that depends on option values only (setup, reserve contents): the
+    /// checker allows nothing else there.
+    pub(super) fn option_condition(&self, c: &Cond) -> bool {
+        match c {
+            Cond::Const(b) => *b,
+            Cond::Not(inner) => !self.option_condition(inner),
+            Cond::All(parts) => parts.iter().all(|p| self.option_condition(p)),
+            Cond::Any(parts) => parts.iter().any(|p| self.option_condition(p)),
+            Cond::OptionIs(option, words) => self.option_is(*option, words),
+            Cond::Compare(op, a, b) => op.holds(self.static_int(a), self.static_int(b)),
+            Cond::Between(n, lo, hi) => (*lo..=*hi).contains(&self.static_int(n)),
+            Cond::Equal(..)
+            | Cond::Member(..)
+            | Cond::InCheck(_)
+            | Cond::Attacked(..)
+            | Cond::InZone(..)
+            | Cond::HasMoved(_)
+            | Cond::Empty(_)
+            | Cond::Adjacent(..)
+            | Cond::Eliminated(_)
+            | Cond::Stacked(_)
+            | Cond::Near { .. } => {
+                debug_assert!(
+                    false,
+                    "a condition on the position where only options are seen"
+                );
+                false
+            }
         }
     }
 
-    fn call(&self, pos: &Position, scope: &Scope, name: &str, args: &[Expr]) -> Value {
-        if name == "held" {
-            // `held(RESERVE, PIECE)`: how many pieces of the type the reserve holds (for the player
-            // concerned, when it is one per player).
-            let reserve = match args.first() {
-                Some(Expr::Literal(Arg::Reserve(r))) => Some(*r),
-                Some(Expr::Path(p)) if p.len() == 1 => {
-                    self.game.reserves.iter().position(|r| r.name == p[0])
-                }
-                _ => None,
-            };
-            let piece = match args.get(1).map(|a| self.eval(pos, scope, a)) {
-                Some(Value::Pieces(p, false)) if p.len() == 1 => Some(p[0]),
-                _ => None,
-            };
-            return match (reserve, piece) {
-                (Some(r), Some(p)) => {
-                    let row = self.reserve_row(pos, r, scope.owner);
-                    Value::Int(
-                        pos.hands
-                            .get(row)
-                            .and_then(|h| h.get(p))
-                            .copied()
-                            .unwrap_or(0) as i64,
-                    )
-                }
-                _ => Value::Unknown,
-            };
+    fn static_int(&self, e: &IntExpr) -> i64 {
+        match e {
+            IntExpr::Const(n) => *n,
+            IntExpr::Add(a, b) => self.static_int(a).saturating_add(self.static_int(b)),
+            IntExpr::Sub(a, b) => self.static_int(a).saturating_sub(self.static_int(b)),
+            IntExpr::Option(o) => self.option_int(*o),
+            _ => {
+                debug_assert!(
+                    false,
+                    "a number from the position where only options are seen"
+                );
+                0
+            }
         }
-        let values: Vec<Value> = args.iter().map(|a| self.eval(pos, scope, a)).collect();
-        match (name, values.as_slice()) {
-            ("in_check", [Value::Player(p)]) => Value::Bool(self.royal_attacked(pos, *p)),
-            ("count", [Value::Player(p), Value::Pieces(types, all), rest @ ..]) => {
-                let zone = rest.iter().find_map(|v| {
-                    if let Value::Zone(z) = v {
-                        Some(*z)
-                    } else {
-                        None
-                    }
-                });
-                let board = rest.iter().find_map(|v| match v {
-                    Value::Word(name) => self.game.boards.iter().position(|b| b.name == *name),
-                    _ => None,
-                });
-                let n = pos
-                    .cells
+    }
+
+    fn option_is(&self, option: usize, words: &[String]) -> bool {
+        let Some(name) = self.game.options.get(option).map(|o| o.name.as_str()) else {
+            return false;
+        };
+        self.option_value(name)
+            .is_some_and(|v| words.contains(&v))
+    }
+
+    fn option_int(&self, option: usize) -> i64 {
+        self.game
+            .options
+            .get(option)
+            .and_then(|o| self.option_value(&o.name))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    }
+
+    fn int(&self, pos: &Position, scope: &Scope, e: &IntExpr) -> i64 {
+        match e {
+            IntExpr::Const(n) => *n,
+            IntExpr::Add(a, b) => self
+                .int(pos, scope, a)
+                .saturating_add(self.int(pos, scope, b)),
+            IntExpr::Sub(a, b) => self
+                .int(pos, scope, a)
+                .saturating_sub(self.int(pos, scope, b)),
+            IntExpr::Option(o) => self.option_int(*o),
+            IntExpr::Count {
+                side,
+                pieces,
+                place,
+            } => {
+                let owners = self.side_members(pos, scope, side);
+                pos.cells
                     .iter()
                     .enumerate()
                     .filter(|(cell, o)| {
                         !o.is_empty()
-                            && o.owner() == *p
-                            && (*all || types.contains(&o.piece()))
-                            && zone.is_none_or(|z| self.in_zone(z, *p, *cell))
-                            && board.is_none_or(|b| self.game.cells[*cell].board == b)
+                            && owners.contains(&o.owner())
+                            && self.in_set(pieces, o.piece())
+                            && match place {
+                                None => true,
+                                Some(Place::Zone(z)) => self.in_zone(*z, o.owner(), *cell),
+                                Some(Place::Board(b)) => self.game.cells[*cell].board == *b,
+                            }
                     })
-                    .count();
-                Value::Int(n as i64)
+                    .count() as i64
             }
-            ("near", [_, Value::Word(pattern), Value::Player(p), kinds @ ..])
-                if !kinds.is_empty() =>
-            {
-                let mut types = Vec::new();
-                let mut all = false;
-                for kind in kinds {
-                    match kind {
-                        Value::Pieces(listed, every) => {
-                            types.extend(listed.iter().copied());
-                            all |= *every;
-                        }
-                        _ => return Value::Unknown,
-                    }
+            IntExpr::Distance(a, b) => match (self.cell(pos, scope, a), self.cell(pos, scope, b)) {
+                (Some(a), Some(b)) => self.king_distance(a, b),
+                _ => FAR,
+            },
+            IntExpr::Colour(c) => self.cell(pos, scope, c).map_or(0, |c| {
+                let [x, y, z] = self.game.cells[c].coord;
+                ((x + y + z) & 1) as i64
+            }),
+            IntExpr::LegalMoves(p) => match self.player(pos, scope, p) {
+                Some(p) => {
+                    let mut scratch = pos.clone();
+                    scratch.side = p;
+                    self.count_legal(&mut scratch) as i64
                 }
-                Value::Bool(self.near(pos, scope.cell, pattern, *p, &types, all))
+                None => 0,
+            },
+            IntExpr::Held(reserve, piece) => {
+                let row = self.reserve_row(pos, *reserve, scope.own);
+                pos.hands
+                    .get(row)
+                    .and_then(|h| h.get(*piece))
+                    .copied()
+                    .unwrap_or(0) as i64
             }
-            ("has_moved", [_]) => Value::Bool(!pos.cells[scope.cell].is_virgin()),
-            ("stack_count", [Value::Player(p)]) => Value::Int(
-                pos.stacks
+            IntExpr::StackCount(p) => match self.player(pos, scope, p) {
+                Some(p) => pos
+                    .stacks
                     .iter()
-                    .filter(|&&(c, _)| pos.cells[c].owner() == *p)
+                    .filter(|&&(c, _)| !pos.cells[c].is_empty() && pos.cells[c].owner() == p)
                     .count() as i64,
-            ),
-            _ => Value::Unknown,
+                None => 0,
+            },
+            IntExpr::Waited(piece) => self
+                .piece_at(pos, scope, *piece)
+                .map_or(0, |(_, occ)| i64::from(!occ.is_waiting())),
         }
     }
-}
 
-impl Interpreter {
-    /// `near(mover, PATTERN, SIDE, PIECES)`: whether a piece of `player` of one of `types` stands one
-    /// leap of the pattern's atoms (`W`, `F`, `K`, `D`, `A`, `N`) away from `cell`, on the same board.
-    fn near(
+    /// A value for `==` and `in`: a player, type, cell or board, or nothing.
+    fn value(&self, pos: &Position, scope: &Scope, v: &Value) -> Option<(u8, usize)> {
+        match v {
+            Value::Player(p) => self.player(pos, scope, p).map(|p| (0, p)),
+            Value::Piece(t) => self.piece_type(pos, scope, t).map(|p| (1, p)),
+            Value::Cell(c) => self.cell(pos, scope, c).map(|c| (2, c)),
+            Value::Board(b) => self.board(pos, scope, b).map(|b| (3, b)),
+        }
+    }
+
+    pub(super) fn player(&self, pos: &Position, scope: &Scope, p: &PlayerExpr) -> Option<PlayerId> {
+        match p {
+            PlayerExpr::Literal(p) => Some(*p),
+            PlayerExpr::Own => Some(scope.own),
+            PlayerExpr::ToMove => Some(pos.side),
+            PlayerExpr::OwnerOf(piece) => self.piece_at(pos, scope, *piece).map(|(_, o)| o.owner()),
+            PlayerExpr::OwnerAt(cell) => self
+                .cell(pos, scope, cell)
+                .map(|c| pos.cells[c])
+                .filter(|o| !o.is_empty())
+                .map(|o| o.owner()),
+            PlayerExpr::Opponent => Some(self.next_player(scope.own)),
+            PlayerExpr::Mater => scope.mater,
+            PlayerExpr::Checkmated => scope.checkmated,
+        }
+    }
+
+    fn piece_type(&self, pos: &Position, scope: &Scope, t: &PieceTypeExpr) -> Option<usize> {
+        match t {
+            PieceTypeExpr::Literal(p) => Some(*p),
+            PieceTypeExpr::TypeOf(piece) => {
+                self.piece_at(pos, scope, *piece).map(|(_, o)| o.piece())
+            }
+            PieceTypeExpr::At(cell) => self
+                .cell(pos, scope, cell)
+                .map(|c| pos.cells[c])
+                .filter(|o| !o.is_empty())
+                .map(|o| o.piece()),
+        }
+    }
+
+    fn cell(&self, pos: &Position, scope: &Scope, c: &CellExpr) -> Option<CellId> {
+        match c {
+            CellExpr::Literal(c) => Some(*c),
+            CellExpr::Of(piece) => self.piece_at(pos, scope, *piece).map(|(c, _)| c),
+            CellExpr::From => scope.from,
+            CellExpr::To => scope.to,
+        }
+    }
+
+    fn board(&self, pos: &Position, scope: &Scope, b: &BoardExpr) -> Option<usize> {
+        match b {
+            BoardExpr::Literal(b) => Some(*b),
+            BoardExpr::Of(piece) => self
+                .piece_at(pos, scope, *piece)
+                .map(|(c, _)| self.game.cells[c].board),
+        }
+    }
+
+    /// A participant piece: its cell and what stands there (the captured piece as it was).
+    fn piece_at(
         &self,
         pos: &Position,
-        cell: CellId,
-        pattern: &str,
-        player: usize,
-        types: &[usize],
-        all: bool,
-    ) -> bool {
-        let mut vectors: Vec<[i32; 3]> = Vec::new();
-        for atom in pattern.chars() {
-            let bases: &[[i32; 2]] = match atom {
-                'W' => &[[1, 0]],
-                'F' => &[[1, 1]],
-                'K' => &[[1, 0], [1, 1]],
-                'D' => &[[2, 0]],
-                'A' => &[[2, 2]],
-                'N' => &[[2, 1]],
-                _ => &[],
-            };
-            for &[a, b] in bases {
-                for (x, y) in [(a, b), (b, a)] {
-                    for sx in [-1, 1] {
-                        for sy in [-1, 1] {
-                            let v = [x * sx, y * sy, 0];
-                            if !vectors.contains(&v) {
-                                vectors.push(v);
-                            }
-                        }
-                    }
-                }
-            }
+        scope: &Scope,
+        piece: PieceRef,
+    ) -> Option<(CellId, Occupant)> {
+        let on_board = |cell: CellId| Some((cell, pos.cells[cell])).filter(|(_, o)| !o.is_empty());
+        match piece {
+            PieceRef::Mover => scope.mover.and_then(on_board),
+            PieceRef::Hurdle => scope.hurdle.and_then(on_board),
+            PieceRef::Captured => scope.captured,
         }
-        vectors.iter().any(|&v| {
-            self.step(cell, v).is_some_and(|c| {
-                let occ = pos.cells[c];
-                !occ.is_empty() && occ.owner() == player && (all || types.contains(&occ.piece()))
-            })
-        })
+    }
+
+    /// The players (and neutral sides) a set names.
+    fn side_members(&self, pos: &Position, scope: &Scope, sides: &Sides) -> Vec<PlayerId> {
+        match sides {
+            Sides::One(p) => self.player(pos, scope, p).into_iter().collect(),
+            Sides::Enemies => (0..self.players).filter(|&p| p != scope.own).collect(),
+            Sides::Any => (0..self.game.players.len()).collect(),
+            Sides::List(list) => list.clone(),
+        }
+    }
+
+    /// Whether a type is in a set.
+    pub(super) fn in_set(&self, set: &PieceSet, piece: usize) -> bool {
+        set.contains(piece, |p| self.game.pieces[p].royal.is_royal())
+    }
+
+    /// King steps between two cells of one board (far apart across boards).
+    fn king_distance(&self, a: CellId, b: CellId) -> i64 {
+        let (a, b) = (&self.game.cells[a], &self.game.cells[b]);
+        if a.board != b.board {
+            return FAR;
+        }
+        (0..3)
+            .map(|i| (a.coord[i] - b.coord[i]).abs() as i64)
+            .max()
+            .unwrap_or(0)
     }
 }

@@ -3,7 +3,7 @@
 //! player` makes a piece move in the frame of the player moving it (forward, zones, promotion) rather
 //! than in its owner's. `captures any` lets captures take the mover's own pieces as well.
 
-use crate::model::{Arg, Directive, Game};
+use crate::model::{CaptureScope, Game, MovableBy, MoverSide, Perspective};
 
 use super::conditions::Scope;
 use super::position::{Occupant, Position};
@@ -15,9 +15,9 @@ pub(super) struct Control {
     /// Per piece type: whether it moves in the frame of the player moving it (`perspective player`).
     pub perspective_player: Vec<bool>,
     /// Per piece type: its `movable_by` statements; when there are some, they replace the side's.
-    pub piece_movers: Vec<Vec<Directive>>,
+    pub piece_movers: Vec<Vec<MovableBy>>,
     /// Per player or neutral side: its `movable_by` statements.
-    pub side_movers: Vec<Vec<Directive>>,
+    pub side_movers: Vec<Vec<MovableBy>>,
     /// Whether some piece may be moved by a player other than its owner.
     pub borrowed: bool,
     /// Whether captures may take the capturing player's own pieces (`captures any`).
@@ -27,18 +27,11 @@ pub(super) struct Control {
 impl Control {
     /// Reads the control rules of a game.
     pub(super) fn new(game: &Game) -> Control {
-        let movers = |statements: &[Directive]| -> Vec<Directive> {
-            statements
-                .iter()
-                .filter(|d| d.keyword == "movable_by")
-                .cloned()
-                .collect()
-        };
-        let piece_movers: Vec<Vec<Directive>> =
-            game.pieces.iter().map(|p| movers(&p.properties)).collect();
-        let side_movers: Vec<Vec<Directive>> =
-            game.players.iter().map(|p| movers(&p.extra)).collect();
-        let admits_someone = |d: &Directive| !d.arguments.iter().all(|a| a.is_word("none"));
+        let piece_movers: Vec<Vec<MovableBy>> =
+            game.pieces.iter().map(|p| p.movable_by.clone()).collect();
+        let side_movers: Vec<Vec<MovableBy>> =
+            game.players.iter().map(|p| p.movable_by.clone()).collect();
+        let admits_someone = |m: &MovableBy| !m.who.iter().all(|w| *w == MoverSide::None);
         let borrowed = piece_movers
             .iter()
             .chain(side_movers.iter())
@@ -48,20 +41,12 @@ impl Control {
             perspective_player: game
                 .pieces
                 .iter()
-                .map(|p| {
-                    p.properties.iter().any(|d| {
-                        d.keyword == "perspective"
-                            && d.arguments.iter().any(|a| a.is_word("player"))
-                    })
-                })
+                .map(|p| p.perspective == Perspective::Player)
                 .collect(),
             piece_movers,
             side_movers,
             borrowed,
-            captures_any: game
-                .directives
-                .iter()
-                .any(|d| d.keyword == "captures" && d.arguments.iter().any(|a| a.is_word("any"))),
+            captures_any: game.captures == CaptureScope::Any,
         }
     }
 }
@@ -92,22 +77,17 @@ impl Interpreter {
             piece_rules
         };
         let owner_is_player = owner < self.players;
-        let admits = |arg: &Arg| match arg {
-            Arg::Word(w) if w == "all" => true,
-            Arg::Word(w) if w == "enemy" => owner_is_player,
-            Arg::Player(p) => *p == player,
-            _ => false,
+        let admits = |who: &MoverSide| match who {
+            MoverSide::All => true,
+            MoverSide::Enemy => owner_is_player,
+            MoverSide::Player(p) => *p == player,
+            MoverSide::None => false,
         };
         // In a `movable_by` condition, `own` and `enemy` are seen from the player who would move it.
-        let scope = Scope {
-            cell,
-            owner: player,
-            player,
-            hurdle: None,
-        };
-        rules.iter().any(|d| {
-            d.arguments.iter().any(admits)
-                && d.condition
+        let scope = Scope::piece(player, cell);
+        rules.iter().any(|m| {
+            m.who.iter().any(admits)
+                && m.condition
                     .as_ref()
                     .is_none_or(|c| self.condition_holds(pos, &scope, c))
         })

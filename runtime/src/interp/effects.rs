@@ -1,106 +1,147 @@
-//! Rules that move pieces between boards and change their type as part of a move: `on capture` rules
-//! whose effects `transform captured PIECE` and `send captured BOARD`, `on enter ZONE` rules whose
-//! effects `transform mover PIECE [owner PLAYER]`, and `on transform` / `on transfer` rules that
-//! `reset move_rule`. A captured piece that no rule sends anywhere leaves the game.
+//! Triggered rules: one engine runs every `rule` of the game, for the events of a move and for
+//! checkmates at a turn's start.
 //!
-//! A piece a rule sends is *waiting* until its owner has completed a move after the one that sent it
-//! (`mover.waited` is 0 while it waits, 1 afterwards). Effects go through `make`'s change log, so
-//! unmake restores them.
+//! After a move, events fire in this order: a capture for each captured piece (by replacement, en
+//! passant or custodian capture), entering and leaving zones, promotion, drop, transfer (a move or a
+//! rule took a piece to another board), transformation (a promotion or a rule changed a piece's type),
+//! the move itself, check. For each event the rules listening to it run in file order: when their bare
+//! conditions hold, their effects in order, each under its own condition. A captured piece is in
+//! transit while its capture rules run: they may transform it, send it somewhere or remove it; after
+//! them it goes into the captor's hand (`captured_go_here`) or leaves the game.
+//!
+//! A piece a rule sends to a board is *waiting* until its owner has completed a move after the one
+//! that sent it (`mover.waited` is 0 while it waits, 1 afterwards). Effects go through `make`'s change
+//! log, so unmake restores them.
 
-use crate::model::{Arg, CellId, Directive, Expr, Game, PieceId, PlayerId};
+use crate::model::{
+    CellId, Destination, Effect, Event, Game, Into, Overflow, PieceRef, PlayerId, Rule, Target, Who,
+};
 
+use super::conditions::Scope;
 use super::position::{Occupant, Position, Undo};
 use super::tables::Interpreter;
 
-/// The sending and transforming rules of a game, prepared once.
+/// The rules of a game, prepared once.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Effects {
-    /// `on capture` rules with `transform` or `send` effects, in file order.
-    capture: Vec<Triggered>,
-    /// `on enter ZONE` rules with `transform` effects, with their zone.
-    enter: Vec<(usize, Triggered)>,
-    /// Whether a transformation (a promotion included) resets the move-rule count.
-    pub reset_on_transform: bool,
-    /// Whether a move from one board to another resets the move-rule count.
-    pub reset_on_transfer: bool,
+    /// Every rule, in file order.
+    rules: Vec<Rule>,
+    /// Whether some rule listens to each kind of move event.
+    listens: Listens,
     /// Whether some rule sends pieces (so the waiting status is kept).
     pub sends: bool,
+    /// Whether a capture may remove more than the captured piece (an explosion): then whether a
+    /// royal piece is in check is found by playing the captures out.
+    removes_more: bool,
 }
 
-/// One triggered rule: its conditions and its effects in order.
-#[derive(Clone, Debug)]
-struct Triggered {
-    conditions: Vec<Expr>,
-    effects: Vec<Directive>,
+#[derive(Clone, Copy, Debug, Default)]
+struct Listens {
+    capture: bool,
+    zones: bool,
+    promotion: bool,
+    drop: bool,
+    transfer: bool,
+    transform: bool,
+    moves: bool,
+    check: bool,
 }
 
-/// What a rule's condition can see: the captured piece and the piece that moved, with their cells.
-struct Event {
-    captured: Option<(CellId, Occupant)>,
-    mover: (CellId, Occupant),
+/// What a single move did, for the rules that react to it.
+pub(super) struct MoveEvents<'a> {
+    /// The player who moved.
+    pub player: PlayerId,
+    /// The start cell (none for a drop).
+    pub from: Option<CellId>,
+    /// The arrival cell.
+    pub to: CellId,
+    /// The captured pieces with their cells, already off the board.
+    pub victims: &'a [(CellId, Occupant)],
+    /// Whether the move promoted a piece.
+    pub promoted: bool,
+    /// Whether it was a drop.
+    pub dropped: bool,
+    /// Whether it took a piece to another board.
+    pub transferred: bool,
+    /// Whether it changed a piece's type (a promotion, a transfer's `become`).
+    pub transformed: bool,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Value {
-    Word(String),
-    Player(PlayerId),
-    Piece(PieceId),
-    Int(i64),
-    Bool(bool),
-    List(Vec<Value>),
-    Unknown,
+/// What the rules of a move did that the move rule needs to know.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Fired {
+    /// A `reset move_rule` ran.
+    pub reset: bool,
+}
+
+/// The pieces and players an effect can name, while a rule runs.
+struct Run<'a> {
+    scope: Scope,
+    /// The captured piece while it is in transit (`None` once it is gone or placed).
+    transit: Option<Occupant>,
+    /// The mater's pieces that attacked the checkmated royal piece.
+    delivering: &'a [CellId],
+    /// In a checkmate rule: transformations mark pieces promoted.
+    checkmate: bool,
+    changed_type: bool,
+    changed_board: bool,
+    reset: bool,
 }
 
 impl Effects {
     /// Reads the rules of a game.
     pub(super) fn new(game: &Game) -> Effects {
-        let mut effects = Effects::default();
+        let mut effects = Effects {
+            rules: game.rules.clone(),
+            ..Effects::default()
+        };
         for rule in &game.rules {
-            let Some(on) = rule.statements.iter().find(|d| d.keyword == "on") else {
-                continue;
-            };
-            let event = match on.arguments.first() {
-                Some(Arg::Word(w)) => w.as_str(),
-                _ => continue,
-            };
-            let triggered = Triggered {
-                conditions: rule
-                    .statements
-                    .iter()
-                    .filter(|d| d.keyword == "when")
-                    .filter_map(|d| d.condition.clone())
-                    .collect(),
-                effects: rule
-                    .statements
-                    .iter()
-                    .filter(|d| matches!(d.keyword.as_str(), "transform" | "send"))
-                    .cloned()
-                    .collect(),
-            };
-            let resets = rule.statements.iter().any(|d| {
-                d.keyword == "reset" && d.arguments.first().is_some_and(|a| a.is_word("move_rule"))
-            });
-            match event {
-                "capture" if !triggered.effects.is_empty() => {
-                    effects.sends |= triggered.effects.iter().any(|d| d.keyword == "send");
-                    effects.capture.push(triggered);
+            for event in &rule.events {
+                let l = &mut effects.listens;
+                match event {
+                    Event::Capture => l.capture = true,
+                    Event::Enter(_) | Event::Leave(_) => l.zones = true,
+                    Event::Promotion => l.promotion = true,
+                    Event::Drop => l.drop = true,
+                    Event::Transfer => l.transfer = true,
+                    Event::Transform => l.transform = true,
+                    Event::Move => l.moves = true,
+                    Event::Check => l.check = true,
+                    Event::Checkmate => {}
                 }
-                "enter" if !triggered.effects.is_empty() => {
-                    if let Some(zone) = on.arguments.get(1).and_then(Arg::as_zone) {
-                        effects.enter.push((zone, triggered));
+            }
+            for effect in &rule.effects {
+                match &effect.item {
+                    Effect::Send(..) => effects.sends = true,
+                    Effect::Remove(target)
+                        if rule.events.contains(&Event::Capture)
+                            && target.who != Who::Piece(PieceRef::Captured) =>
+                    {
+                        effects.removes_more = true
                     }
+                    _ => {}
                 }
-                "transform" => effects.reset_on_transform |= resets,
-                "transfer" => effects.reset_on_transfer |= resets,
-                _ => {}
             }
         }
         effects
     }
 
-    /// Whether the game has rules this module runs.
+    /// Whether some rule reacts to moves (so that a move may change more than its own cells).
     pub(super) fn is_active(&self) -> bool {
-        !self.capture.is_empty() || !self.enter.is_empty()
+        let l = self.listens;
+        l.capture
+            || l.zones
+            || l.promotion
+            || l.drop
+            || l.transfer
+            || l.transform
+            || l.moves
+            || l.check
+    }
+
+    /// Whether a capture may remove more than the captured piece.
+    pub(super) fn captures_remove_more(&self) -> bool {
+        self.removes_more
     }
 }
 
@@ -133,234 +174,389 @@ impl Interpreter {
         }
     }
 
-    /// Runs the capture and enter rules of a move by `mover` that took `victims` (cell and piece) and
-    /// ended on `to`. Returns whether a transformation or a transfer happened that resets the move
-    /// rule.
-    pub(super) fn apply_effects(
+    /// Runs the rules for the events of a move, and sends each captured piece where it goes.
+    pub(super) fn run_move_rules(
         &self,
         pos: &mut Position,
         undo: &mut Undo,
-        mover: usize,
-        to: CellId,
-        victims: &[(CellId, Occupant)],
-    ) -> bool {
-        let mut resets = false;
-        let moved = pos.cells[to];
-        for &(cell, victim) in victims {
-            let mut piece = victim;
-            let mut destination: Option<Vec<CellId>> = None;
-            for rule in &self.effects.capture {
-                let event = Event {
-                    captured: Some((cell, piece)),
-                    mover: (to, moved),
-                };
-                if !self.rule_holds(&rule.conditions, &event) {
-                    continue;
-                }
-                for effect in &rule.effects {
-                    if effect
-                        .condition
-                        .as_ref()
-                        .is_some_and(|c| !self.effect_condition(c, &event))
-                    {
-                        continue;
-                    }
-                    match effect.keyword.as_str() {
-                        "transform" => {
-                            piece = self.transformed(effect, piece);
-                            resets |= self.effects.reset_on_transform;
-                        }
-                        "send" => destination = Some(self.destination(effect, piece)),
-                        _ => {}
-                    }
-                }
-            }
-            if let Some(cells) = destination {
-                self.send(pos, undo, &cells, piece);
-                resets |= self.effects.reset_on_transfer;
-            }
-        }
-        if pos.cells[to].is_empty() {
-            return resets;
-        }
-        for (zone, rule) in &self.effects.enter {
-            let landed = pos.cells[to];
-            if landed.is_empty() || !self.in_zone(*zone, mover, to) {
-                continue;
-            }
-            let event = Event {
-                captured: None,
-                mover: (to, landed),
+        ev: &MoveEvents,
+    ) -> Fired {
+        let base = Scope {
+            own: ev.player,
+            mover: Some(ev.to),
+            from: ev.from,
+            to: Some(ev.to),
+            ..Scope::default()
+        };
+        let mut fired = Fired::default();
+        let mut transformed = ev.transformed;
+        let mut transferred = ev.transferred;
+        for &(cell, victim) in ev.victims {
+            let mut run = Run {
+                scope: Scope {
+                    captured: Some((cell, victim)),
+                    ..base
+                },
+                transit: Some(victim),
+                delivering: &[],
+                checkmate: false,
+                changed_type: false,
+                changed_board: false,
+                reset: false,
             };
-            if !self.rule_holds(&rule.conditions, &event) {
+            if self.effects.listens.capture {
+                self.fire(pos, undo, Event::Capture, &mut run);
+            }
+            if let Some(piece) = run.transit {
+                if self.captures_to_hand {
+                    let kind = self.hand_type(piece);
+                    Self::change_hand(pos, undo, ev.player, kind, 1);
+                }
+            }
+            transformed |= run.changed_type;
+            transferred |= run.changed_board;
+            fired.reset |= run.reset;
+        }
+        let mut events = Vec::new();
+        if self.effects.listens.zones && !pos.cells[ev.to].is_empty() {
+            for rule in &self.effects.rules {
+                for &event in &rule.events {
+                    let happened = match event {
+                        Event::Enter(z) => self.in_zone(z, ev.player, ev.to),
+                        Event::Leave(z) => ev.from.is_some_and(|f| {
+                            self.in_zone(z, ev.player, f) && !self.in_zone(z, ev.player, ev.to)
+                        }),
+                        _ => false,
+                    };
+                    if happened && !events.contains(&event) {
+                        events.push(event);
+                    }
+                }
+            }
+        }
+        if ev.promoted {
+            events.push(Event::Promotion);
+        }
+        if ev.dropped {
+            events.push(Event::Drop);
+        }
+        let mut run = Run {
+            scope: base,
+            transit: None,
+            delivering: &[],
+            checkmate: false,
+            changed_type: false,
+            changed_board: false,
+            reset: false,
+        };
+        for event in events {
+            self.fire(pos, undo, event, &mut run);
+        }
+        transformed |= run.changed_type;
+        transferred |= run.changed_board;
+        if transferred && self.effects.listens.transfer {
+            self.fire(pos, undo, Event::Transfer, &mut run);
+        }
+        if (transformed || run.changed_type) && self.effects.listens.transform {
+            self.fire(pos, undo, Event::Transform, &mut run);
+        }
+        if self.effects.listens.moves {
+            self.fire(pos, undo, Event::Move, &mut run);
+        }
+        if self.effects.listens.check
+            && self
+                .opponents(ev.player)
+                .any(|o| self.royal_attacked(pos, o))
+        {
+            self.fire(pos, undo, Event::Check, &mut run);
+        }
+        fired.reset |= run.reset;
+        fired
+    }
+
+    /// Runs the checkmate rules for a checkmate of `victim` by `mater`; returns whether the move-rule
+    /// count restarts.
+    pub(super) fn run_checkmate_rules(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        mater: Option<PlayerId>,
+        victim: PlayerId,
+        delivering: &[CellId],
+    ) -> bool {
+        let mut run = Run {
+            scope: Scope {
+                own: mater.unwrap_or(victim),
+                mater,
+                checkmated: Some(victim),
+                ..Scope::default()
+            },
+            transit: None,
+            delivering,
+            checkmate: true,
+            changed_type: false,
+            changed_board: false,
+            reset: false,
+        };
+        self.fire(pos, undo, Event::Checkmate, &mut run);
+        run.reset
+    }
+
+    /// Runs the rules listening to an event.
+    fn fire(&self, pos: &mut Position, undo: &mut Undo, event: Event, run: &mut Run) {
+        for rule in self
+            .effects
+            .rules
+            .iter()
+            .filter(|r| r.events.contains(&event))
+        {
+            if !rule
+                .conditions
+                .iter()
+                .all(|c| self.condition_holds(pos, &run.scope, c))
+            {
                 continue;
             }
-            for effect in rule.effects.iter().filter(|d| d.keyword == "transform") {
+            for effect in &rule.effects {
                 if effect
                     .condition
                     .as_ref()
-                    .is_some_and(|c| !self.effect_condition(c, &event))
+                    .is_some_and(|c| !self.condition_holds(pos, &run.scope, c))
                 {
                     continue;
                 }
-                let changed = self.transformed(effect, landed);
-                if changed != landed {
-                    self.put(pos, undo, to, changed);
-                    resets |= self.effects.reset_on_transform;
+                self.apply(pos, undo, &effect.item, run);
+            }
+        }
+    }
+
+    fn apply(&self, pos: &mut Position, undo: &mut Undo, effect: &Effect, run: &mut Run) {
+        match effect {
+            Effect::Remove(target) => {
+                if self.targets_transit(target, run) {
+                    run.transit = None;
+                }
+                for cell in self.target_cells(pos, target, run) {
+                    self.put(pos, undo, cell, Occupant::EMPTY);
+                }
+            }
+            Effect::Send(target, destination) => {
+                if self.targets_transit(target, run) {
+                    if let (Some(piece), Some((from, _))) = (run.transit.take(), run.scope.captured)
+                    {
+                        self.send(pos, undo, from, piece, *destination, run);
+                    }
+                }
+                for cell in self.target_cells(pos, target, run) {
+                    let piece = pos.cells[cell];
+                    self.put(pos, undo, cell, Occupant::EMPTY);
+                    self.send(pos, undo, cell, piece, *destination, run);
+                }
+            }
+            Effect::Transform {
+                target,
+                into,
+                owner,
+                from,
+            } => {
+                let new_owner = owner.as_ref().and_then(|o| self.player(pos, &run.scope, o));
+                if self.targets_transit(target, run) {
+                    if let Some(piece) = run.transit {
+                        if let Some(kind) = self.transformed_type(piece.piece(), *into) {
+                            let owner = new_owner.unwrap_or(piece.owner());
+                            run.transit = Some(
+                                Occupant::new(kind, owner, false, false)
+                                    .with_waiting(piece.is_waiting()),
+                            );
+                            run.changed_type = true;
+                        }
+                    }
+                }
+                for cell in self.target_cells(pos, target, run) {
+                    let occ = pos.cells[cell];
+                    let Some(kind) = self.transformed_type(occ.piece(), *into) else {
+                        continue;
+                    };
+                    let owner = new_owner.unwrap_or(occ.owner());
+                    if let Some(reserve) = from {
+                        let row = self.reserve_row(pos, *reserve, owner);
+                        if pos.hands[row][kind] == 0 {
+                            continue;
+                        }
+                        Self::change_hand(pos, undo, row, kind, -1);
+                    }
+                    // A piece taken from a reserve is new and unmoved; types changed by a checkmate
+                    // count as promoted.
+                    let new =
+                        Occupant::new(kind, owner, from.is_some(), from.is_some() || run.checkmate)
+                            .with_waiting(occ.is_waiting());
+                    self.put(pos, undo, cell, new);
+                    run.changed_type = true;
+                }
+            }
+            Effect::Convert(from, to) => {
+                let (Some(from), Some(to)) = (
+                    self.player(pos, &run.scope, from),
+                    self.player(pos, &run.scope, to),
+                ) else {
+                    return;
+                };
+                for cell in 0..pos.cells.len() {
+                    let occ = pos.cells[cell];
+                    if !occ.is_empty() && occ.owner() == from {
+                        let new = Occupant::new(occ.piece(), to, false, occ.is_promoted());
+                        self.put(pos, undo, cell, new);
+                    }
+                }
+            }
+            // Played by the turn's start, which marks the player out (see `elimination`).
+            Effect::Eliminate(_) => {}
+            Effect::Add(reserve, piece) => {
+                let row = self.reserve_row(pos, *reserve, run.scope.own);
+                Self::change_hand(pos, undo, row, *piece, 1);
+            }
+            Effect::ResetMoveRule => {
+                run.reset = true;
+                if run.checkmate {
+                    pos.halfmove = 0;
                 }
             }
         }
-        resets
     }
 
-    /// A piece after `transform SUBJECT PIECE [owner PLAYER]`.
-    fn transformed(&self, effect: &Directive, occ: Occupant) -> Occupant {
-        let piece = effect
-            .arguments
-            .iter()
-            .find_map(Arg::as_piece)
-            .unwrap_or(occ.piece());
-        let owner = effect
-            .arguments
-            .iter()
-            .position(|a| a.is_word("owner"))
-            .and_then(|i| effect.arguments.get(i + 1))
-            .and_then(|a| self.player_named(a))
-            .unwrap_or(occ.owner());
-        Occupant::new(piece, owner, false, false).with_waiting(occ.is_waiting())
+    /// Whether an effect's target is the captured piece in transit.
+    fn targets_transit(&self, target: &Target, run: &Run) -> bool {
+        target.who == Who::Piece(PieceRef::Captured)
+            && run
+                .transit
+                .is_some_and(|p| !target.except.contains(&p.piece()))
     }
 
-    /// The cells `send SUBJECT PLACE` may put a piece on: a board's cells, a zone's (for the piece's
-    /// owner) or one cell.
-    fn destination(&self, effect: &Directive, occ: Occupant) -> Vec<CellId> {
-        let Some(place) = effect.arguments.get(1) else {
-            return Vec::new();
+    /// The cells of the pieces on the board an effect's target names.
+    fn target_cells(&self, pos: &Position, target: &Target, run: &Run) -> Vec<CellId> {
+        let keep = |cell: &CellId| {
+            let occ = pos.cells[*cell];
+            !occ.is_empty() && !target.except.contains(&occ.piece())
         };
-        match place {
-            Arg::Zone(zone) => (0..self.game.cells.len())
-                .filter(|&c| self.in_zone(*zone, occ.owner(), c))
-                .collect(),
-            Arg::Board(board) => self.board_cells(*board),
-            Arg::Cell(cell) => vec![*cell],
-            Arg::Word(name) => match self.game.boards.iter().position(|b| b.name == *name) {
-                Some(board) => self.board_cells(board),
-                None => self
-                    .game
-                    .cells
-                    .iter()
-                    .position(|c| c.name == *name)
-                    .into_iter()
+        let cells: Vec<CellId> = match &target.who {
+            Who::Piece(PieceRef::Mover) => run.scope.mover.into_iter().collect(),
+            Who::Piece(PieceRef::Captured | PieceRef::Hurdle) => Vec::new(),
+            Who::Adjacent(piece) => {
+                let center = match piece {
+                    PieceRef::Mover => run.scope.mover,
+                    PieceRef::Captured => run.scope.captured.map(|(c, _)| c),
+                    PieceRef::Hurdle => None,
+                };
+                match center {
+                    Some(center) => self.neighbours(center),
+                    None => Vec::new(),
+                }
+            }
+            Who::All(types, player) => match self.player(pos, &run.scope, player) {
+                Some(player) => (0..pos.cells.len())
+                    .filter(|&c| {
+                        let occ = pos.cells[c];
+                        !occ.is_empty() && occ.owner() == player && self.in_set(types, occ.piece())
+                    })
                     .collect(),
+                None => Vec::new(),
             },
-            _ => Vec::new(),
+            Who::Delivering => run
+                .delivering
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let occ = pos.cells[c];
+                    !occ.is_empty() && Some(occ.owner()) == run.scope.mater
+                })
+                .collect(),
+        };
+        cells.into_iter().filter(keep).collect()
+    }
+
+    /// The cells one king step around a cell, on its board.
+    fn neighbours(&self, cell: CellId) -> Vec<CellId> {
+        let three_d = self.game.dimensions == 3;
+        let mut out = Vec::new();
+        for dz in if three_d { -1..=1 } else { 0..=0 } {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if (dx, dy, dz) != (0, 0, 0) {
+                        out.extend(self.step(cell, [dx, dy, dz]));
+                    }
+                }
+            }
         }
+        out
     }
 
-    fn board_cells(&self, board: usize) -> Vec<CellId> {
-        let b = &self.game.boards[board];
-        (b.first_cell..b.first_cell + b.cell_count).collect()
+    fn transformed_type(&self, piece: usize, into: Into) -> Option<usize> {
+        let kind = match into {
+            Into::Piece(p) => p,
+            Into::Map(m) => self.game.typemaps.get(m)?.get(piece)?,
+        };
+        (kind != piece).then_some(kind)
     }
 
-    /// Puts a sent piece on the first empty destination cell; on a full board with `overflow
-    /// capture`, the newcomer captures the occupant of the first cell (it leaves the game); otherwise
-    /// the piece leaves the game.
-    fn send(&self, pos: &mut Position, undo: &mut Undo, cells: &[CellId], occ: Occupant) {
-        let arriving = occ.with_waiting(true);
+    /// Puts a piece taken from `from` where `send` says: a board's, zone's or cell's first empty cell
+    /// (on a full board with `overflow capture`, the newcomer captures the occupant of its first cell;
+    /// otherwise the piece leaves the game), or into a reserve.
+    fn send(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        from: CellId,
+        piece: Occupant,
+        destination: Destination,
+        run: &mut Run,
+    ) {
+        let cells: Vec<CellId> = match destination {
+            Destination::Reserve(reserve) => {
+                let row = self.reserve_row(pos, reserve, piece.owner());
+                Self::change_hand(pos, undo, row, piece.piece(), 1);
+                return;
+            }
+            Destination::Board(board) => {
+                let b = &self.game.boards[board];
+                let cells: Vec<CellId> = (b.first_cell..b.first_cell + b.cell_count).collect();
+                let held = cells.iter().filter(|&&c| !pos.cells[c].is_empty()).count();
+                if b.capacity.is_some_and(|cap| held >= cap as usize) {
+                    if b.overflow == Overflow::Capture {
+                        if let Some(&first) = cells.iter().find(|&&c| !pos.cells[c].is_empty()) {
+                            self.arrive(pos, undo, from, first, piece, run);
+                        }
+                    }
+                    return;
+                }
+                cells
+            }
+            Destination::Zone(zone) => (0..self.game.cells.len())
+                .filter(|&c| self.in_zone(zone, piece.owner(), c))
+                .collect(),
+            Destination::Cell(cell) => vec![cell],
+        };
         if let Some(&cell) = cells.iter().find(|&&c| pos.cells[c].is_empty()) {
-            self.put(pos, undo, cell, arriving);
+            self.arrive(pos, undo, from, cell, piece, run);
         } else if let Some(&cell) = cells.first() {
-            if self.game.boards[self.game.cells[cell].board].overflow_captures {
-                self.put(pos, undo, cell, arriving);
+            let board = self.game.cells[cell].board;
+            if self.game.boards[board].overflow == Overflow::Capture {
+                self.arrive(pos, undo, from, cell, piece, run);
             }
         }
     }
 
-    fn player_named(&self, arg: &Arg) -> Option<PlayerId> {
-        match arg {
-            Arg::Player(p) => Some(*p),
-            Arg::Word(name) => self.game.players.iter().position(|p| p.name == *name),
-            _ => None,
-        }
-    }
-
-    fn rule_holds(&self, conditions: &[Expr], event: &Event) -> bool {
-        conditions.iter().all(|c| self.effect_condition(c, event))
-    }
-
-    /// Evaluates a rule condition about the event; what it cannot evaluate counts as true.
-    fn effect_condition(&self, e: &Expr, event: &Event) -> bool {
-        !matches!(self.effect_value(e, event), Value::Bool(false))
-    }
-
-    fn effect_value(&self, e: &Expr, event: &Event) -> Value {
-        match e {
-            Expr::And(parts) => Value::Bool(parts.iter().all(|p| self.effect_condition(p, event))),
-            Expr::Or(parts) => Value::Bool(parts.iter().any(|p| self.effect_condition(p, event))),
-            Expr::Not(inner) => match self.effect_value(inner, event) {
-                Value::Bool(b) => Value::Bool(!b),
-                _ => Value::Unknown,
-            },
-            Expr::Compare(op, l, r) => {
-                let (a, b) = (self.effect_value(l, event), self.effect_value(r, event));
-                if a == Value::Unknown || b == Value::Unknown {
-                    return Value::Unknown;
-                }
-                match (*op, &a, &b) {
-                    ("==", ..) => Value::Bool(a == b),
-                    ("!=", ..) => Value::Bool(a != b),
-                    ("in", _, Value::List(items)) => Value::Bool(items.contains(&a)),
-                    (op, Value::Int(x), Value::Int(y)) => Value::Bool(match op {
-                        "<" => x < y,
-                        "<=" => x <= y,
-                        ">" => x > y,
-                        ">=" => x >= y,
-                        _ => return Value::Unknown,
-                    }),
-                    _ => Value::Unknown,
-                }
-            }
-            Expr::Path(path) => self.event_path(path, event),
-            Expr::Literal(arg) => self.event_arg(arg),
-            Expr::Arith(..) | Expr::Call(..) => Value::Unknown,
-        }
-    }
-
-    fn event_arg(&self, arg: &Arg) -> Value {
-        match arg {
-            Arg::Piece(p) => Value::Piece(*p),
-            Arg::Player(p) => Value::Player(*p),
-            Arg::Int(n) => Value::Int(*n),
-            Arg::Word(w) | Arg::Str(w) => self.name_value(w),
-            Arg::List(items) => Value::List(items.iter().map(|a| self.event_arg(a)).collect()),
-            _ => Value::Unknown,
-        }
-    }
-
-    fn name_value(&self, name: &str) -> Value {
-        match self.game.players.iter().position(|p| p.name == name) {
-            Some(p) => Value::Player(p),
-            None => Value::Word(name.to_string()),
-        }
-    }
-
-    fn event_path(&self, path: &[String], event: &Event) -> Value {
-        let subject = match path.first().map(String::as_str) {
-            Some("captured") => event.captured,
-            Some("mover") => Some(event.mover),
-            Some(name) if path.len() == 1 => return self.name_value(name),
-            _ => return Value::Unknown,
-        };
-        let Some((cell, occ)) = subject else {
-            return Value::Unknown;
-        };
-        match path.get(1).map(String::as_str) {
-            Some("piece") => Value::Piece(occ.piece()),
-            Some("owner") => Value::Player(occ.owner()),
-            Some("board") => {
-                Value::Word(self.game.boards[self.game.cells[cell].board].name.clone())
-            }
-            Some("cell") => Value::Word(self.game.cells[cell].name.clone()),
-            _ => Value::Unknown,
+    fn arrive(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        from: CellId,
+        cell: CellId,
+        piece: Occupant,
+        run: &mut Run,
+    ) {
+        self.put(pos, undo, cell, piece.with_waiting(true));
+        if self.game.cells[cell].board != self.game.cells[from].board {
+            run.changed_board = true;
         }
     }
 }

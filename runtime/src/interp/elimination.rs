@@ -11,10 +11,10 @@
 //! himself and the next player's turn starts the same way. A position therefore always has a player to
 //! move with a legal move, or is a finished game.
 
-use crate::model::{Arg, Directive, Expr, Game, PieceId};
+use crate::model::{CheckmateTest, Effect, EndKind, Event, Game, PlayerExpr, RankGroup};
 use crate::variant::GameResult;
 
-use super::position::{MoveKind, Occupant, Position, Undo};
+use super::position::{MoveKind, Position, Undo};
 use super::tables::Interpreter;
 
 thread_local! {
@@ -34,250 +34,28 @@ pub(super) fn probing<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The pieces a checkmate rule's statement is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Whose {
-    /// The checkmated player's pieces.
-    Checkmated,
-    /// The pieces of the player who delivered the checkmate.
-    Mater,
-    /// The mater's pieces that attacked the checkmated royal piece when the checkmate was found.
-    Delivering,
-}
-
-/// The type a transformed piece takes.
-#[derive(Clone, Debug)]
-enum Into {
-    /// One type for every transformed piece.
-    Piece(PieceId),
-    /// A `typemap`: types it does not list are left alone.
-    Map(Vec<(PieceId, PieceId)>),
-}
-
-/// What a checkmate does, one statement of the rule, in the rule's order.
-#[derive(Clone, Debug)]
-enum Effect {
-    /// `remove all [PIECES] of checkmated` (no pieces: all of them): they leave the game.
-    Remove(Vec<PieceId>),
-    /// `send all of checkmated RESERVE`: every piece left goes into the reserve.
-    Send(usize),
-    /// `transform all [PIECES] of WHOSE INTO` / `transform delivering by MAP`: pieces change type on
-    /// their cells (no pieces listed: all of them).
-    Transform(Whose, Vec<PieceId>, Into),
-    /// `convert checkmated mater`: the checkmated player's pieces change owner (and so use the new
-    /// owner's forward directions and zones).
-    Convert,
-    /// `eliminate checkmated`: the player leaves the game; his turns are skipped.
-    Eliminate,
-    /// `reset move_rule`: the move-rule count restarts.
-    ResetMoveRule,
-}
-
-/// A statement of a checkmate rule with its `when` condition.
-#[derive(Clone, Debug)]
-struct Step {
-    effect: Effect,
-    condition: Option<Expr>,
-}
-
-/// A promotion on capture: `transform mover PIECE from RESERVE` under the rule's conditions.
-#[derive(Clone, Debug)]
-pub(super) struct Transform {
-    conditions: Vec<Expr>,
-    target: PieceId,
-    reserve: Option<usize>,
-}
-
 /// The elimination rules of a game, read once from the model.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Elimination {
-    /// Whether checkmate eliminates the player instead of ending the game.
+    /// Whether checkmate eliminates the player instead of ending the game (a rule `on checkmate`
+    /// says `eliminate checkmated` without a condition).
     pub(super) enabled: bool,
     /// Whether the player about to move checkmates every player whose royal piece he attacks.
     attacked_at_turn_start: bool,
-    /// What a checkmate does, in the rule's order.
-    steps: Vec<Step>,
-    /// Promotions on capture, in file order (the first that applies is played).
-    pub(super) transforms: Vec<Transform>,
-    /// Whether a promotion or transformation restarts the move-rule count (`on transform; reset
-    /// move_rule`).
-    pub(super) transform_resets: bool,
-}
-
-fn on(rule: &crate::model::Rule, event: &str) -> bool {
-    rule.statements
-        .iter()
-        .any(|d| d.keyword == "on" && d.arguments.first().is_some_and(|a| a.is_word(event)))
-}
-
-fn words(d: &Directive) -> Vec<&str> {
-    d.arguments
-        .iter()
-        .filter_map(|a| match a {
-            Arg::Word(w) => Some(w.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn reserve_of(game: &Game, d: &Directive) -> Option<usize> {
-    d.arguments.iter().find_map(|a| match a {
-        Arg::Reserve(r) => Some(*r),
-        Arg::Word(w) => game.reserves.iter().position(|r| r.name == *w),
-        _ => None,
-    })
-}
-
-fn pieces_of(d: &Directive) -> Vec<PieceId> {
-    let mut out = Vec::new();
-    for a in &d.arguments {
-        match a {
-            Arg::Piece(p) => out.push(*p),
-            Arg::List(items) => out.extend(items.iter().filter_map(Arg::as_piece)),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The pairs of a `typemap` block named `name`: (from, to) for every type it maps.
-fn typemap(game: &Game, name: &str) -> Option<Vec<(PieceId, PieceId)>> {
-    let block = game
-        .directives
-        .iter()
-        .find(|d| d.keyword == "typemap" && d.arguments.first().is_some_and(|a| a.is_word(name)))?;
-    let mut pairs = Vec::new();
-    for map in block.children.iter().filter(|c| c.keyword == "map") {
-        let pieces = pieces_of(map);
-        if let Some((&to, from)) = pieces.split_last() {
-            pairs.extend(from.iter().map(|&f| (f, to)));
-        }
-    }
-    Some(pairs)
-}
-
-/// Reads one statement of a checkmate rule (`on checkmate`).
-fn checkmate_effect(game: &Game, d: &Directive) -> Option<Effect> {
-    let w = words(d);
-    let whose = if w.contains(&"delivering") {
-        Whose::Delivering
-    } else if w.contains(&"mater") && d.keyword != "convert" {
-        Whose::Mater
-    } else {
-        Whose::Checkmated
-    };
-    match d.keyword.as_str() {
-        "remove" if whose == Whose::Checkmated && w.contains(&"all") => {
-            Some(Effect::Remove(pieces_of(d)))
-        }
-        "send" if w.contains(&"checkmated") => reserve_of(game, d).map(Effect::Send),
-        "transform" => {
-            let pieces = pieces_of(d);
-            if let Some(map) = w.iter().position(|&x| x == "by").and_then(|i| w.get(i + 1)) {
-                Some(Effect::Transform(
-                    whose,
-                    pieces,
-                    Into::Map(typemap(game, map)?),
-                ))
-            } else {
-                let (&to, from) = pieces.split_last()?;
-                Some(Effect::Transform(whose, from.to_vec(), Into::Piece(to)))
-            }
-        }
-        "convert" if w.contains(&"checkmated") && w.contains(&"mater") => Some(Effect::Convert),
-        "eliminate" if w.contains(&"checkmated") => Some(Effect::Eliminate),
-        "reset" if w.contains(&"move_rule") => Some(Effect::ResetMoveRule),
-        _ => None,
-    }
 }
 
 impl Elimination {
     pub(super) fn from_game(game: &Game) -> Elimination {
-        let mut e = Elimination {
-            attacked_at_turn_start: game.turn.iter().any(|d| {
-                d.keyword == "checkmate_test"
-                    && d.arguments
-                        .first()
-                        .is_some_and(|a| a.is_word("attacked_at_turn_start"))
+        Elimination {
+            attacked_at_turn_start: game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart,
+            enabled: game.rules.iter().any(|rule| {
+                rule.events.contains(&Event::Checkmate)
+                    && rule.effects.iter().any(|e| {
+                        e.condition.is_none()
+                            && matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated))
+                    })
             }),
-            ..Elimination::default()
-        };
-        for rule in &game.rules {
-            if on(rule, "checkmate")
-                && rule.statements.iter().any(|d| {
-                    d.keyword == "eliminate"
-                        && d.condition.is_none()
-                        && words(d).contains(&"checkmated")
-                })
-            {
-                e.enabled = true;
-                for d in &rule.statements {
-                    if let Some(effect) = checkmate_effect(game, d) {
-                        e.steps.push(Step {
-                            effect,
-                            condition: d.condition.clone(),
-                        });
-                    }
-                }
-            }
-            if on(rule, "capture") {
-                for d in &rule.statements {
-                    let w = words(d);
-                    if d.keyword == "transform" && w.first() == Some(&"mover") {
-                        if let Some(&target) = pieces_of(d).first() {
-                            let mut conditions: Vec<Expr> = rule
-                                .statements
-                                .iter()
-                                .filter(|s| s.keyword == "when")
-                                .filter_map(|s| s.condition.clone())
-                                .collect();
-                            conditions.extend(d.condition.clone());
-                            e.transforms.push(Transform {
-                                conditions,
-                                target,
-                                reserve: reserve_of(game, d),
-                            });
-                        }
-                    }
-                }
-            }
-            if on(rule, "transform")
-                && rule
-                    .statements
-                    .iter()
-                    .any(|d| d.keyword == "reset" && words(d).contains(&"move_rule"))
-            {
-                e.transform_resets = true;
-            }
         }
-        e
-    }
-}
-
-/// `captured.piece` replaced by the captured piece's type, so that the condition can be evaluated.
-fn bind_captured(e: &Expr, victim: PieceId) -> Expr {
-    match e {
-        Expr::Or(parts) => Expr::Or(parts.iter().map(|p| bind_captured(p, victim)).collect()),
-        Expr::And(parts) => Expr::And(parts.iter().map(|p| bind_captured(p, victim)).collect()),
-        Expr::Not(inner) => Expr::Not(Box::new(bind_captured(inner, victim))),
-        Expr::Compare(op, l, r) => Expr::Compare(
-            op,
-            Box::new(bind_captured(l, victim)),
-            Box::new(bind_captured(r, victim)),
-        ),
-        Expr::Arith(op, l, r) => Expr::Arith(
-            op,
-            Box::new(bind_captured(l, victim)),
-            Box::new(bind_captured(r, victim)),
-        ),
-        Expr::Call(name, args) => Expr::Call(
-            name.clone(),
-            args.iter().map(|a| bind_captured(a, victim)).collect(),
-        ),
-        Expr::Path(path) if path.len() == 2 && path[0] == "captured" && path[1] == "piece" => {
-            Expr::Literal(Arg::Piece(victim))
-        }
-        other => other.clone(),
     }
 }
 
@@ -320,52 +98,6 @@ impl Interpreter {
         self.previous_player(pos.side)
     }
 
-    /// Promotion on capture, after a capture of `victim` by the piece now on `to`: the first rule whose
-    /// conditions hold replaces it with its type from the reserve (unmoved, as a new piece). Returns
-    /// whether it did.
-    pub(super) fn transform_after_capture(
-        &self,
-        pos: &mut Position,
-        undo: &mut Undo,
-        to: usize,
-        victim: PieceId,
-    ) -> bool {
-        let occ = pos.cells[to];
-        if occ.is_empty() {
-            return false;
-        }
-        let scope = super::conditions::Scope {
-            cell: to,
-            owner: occ.owner(),
-            player: occ.owner(),
-            hurdle: None,
-        };
-        for t in &self.elimination.transforms {
-            if !t
-                .conditions
-                .iter()
-                .all(|c| self.condition_holds(pos, &scope, &bind_captured(c, victim)))
-            {
-                continue;
-            }
-            if let Some(reserve) = t.reserve {
-                let row = self.reserve_row(pos, reserve, occ.owner());
-                if pos.hands[row][t.target] == 0 {
-                    continue;
-                }
-                Self::change_hand(pos, undo, row, t.target, -1);
-            }
-            self.put(
-                pos,
-                undo,
-                to,
-                Occupant::new(t.target, occ.owner(), true, true),
-            );
-            return true;
-        }
-        false
-    }
-
     /// Plays a checkmate of `victim` by `mater` (`None`: a player in check with no legal move, who
     /// drops out by himself) as the checkmate rule says, statement by statement, and marks the
     /// victim out. `delivering` are the cells of the mater's pieces that attacked the victim's royal
@@ -379,87 +111,8 @@ impl Interpreter {
         delivering: &[usize],
         among: usize,
     ) {
-        let owned_by = |pos: &Position, player: usize| -> Vec<usize> {
-            (0..pos.cells.len())
-                .filter(|&c| !pos.cells[c].is_empty() && pos.cells[c].owner() == player)
-                .collect()
-        };
-        let scope = super::conditions::Scope {
-            cell: 0,
-            owner: mater.unwrap_or(victim),
-            player: mater.unwrap_or(victim),
-            hurdle: None,
-        };
-        let mut out = false;
-        for step in &self.elimination.steps {
-            if step
-                .condition
-                .as_ref()
-                .is_some_and(|c| !self.condition_holds(pos, &scope, c))
-            {
-                continue;
-            }
-            match &step.effect {
-                Effect::Remove(types) => {
-                    for cell in owned_by(pos, victim) {
-                        if types.is_empty() || types.contains(&pos.cells[cell].piece()) {
-                            self.put(pos, undo, cell, Occupant::EMPTY);
-                        }
-                    }
-                }
-                Effect::Send(reserve) => {
-                    let row = self.reserve_row(pos, *reserve, victim);
-                    for cell in owned_by(pos, victim) {
-                        Self::change_hand(pos, undo, row, pos.cells[cell].piece(), 1);
-                        self.put(pos, undo, cell, Occupant::EMPTY);
-                    }
-                }
-                Effect::Transform(whose, types, into) => {
-                    let (owner, cells) = match whose {
-                        Whose::Checkmated => (victim, owned_by(pos, victim)),
-                        Whose::Mater => match mater {
-                            Some(m) => (m, owned_by(pos, m)),
-                            None => continue,
-                        },
-                        Whose::Delivering => match mater {
-                            Some(m) => (m, delivering.to_vec()),
-                            None => continue,
-                        },
-                    };
-                    for cell in cells {
-                        let occ = pos.cells[cell];
-                        if occ.is_empty() || occ.owner() != owner {
-                            continue;
-                        }
-                        let piece = occ.piece();
-                        if !types.is_empty() && !types.contains(&piece) {
-                            continue;
-                        }
-                        let target = match into {
-                            Into::Piece(p) => Some(*p),
-                            Into::Map(pairs) => {
-                                pairs.iter().find(|(f, _)| *f == piece).map(|&(_, t)| t)
-                            }
-                        };
-                        if let Some(target) = target.filter(|&t| t != piece) {
-                            let new = Occupant::new(target, owner, false, true);
-                            self.put(pos, undo, cell, new);
-                        }
-                    }
-                }
-                Effect::Convert => {
-                    let Some(m) = mater else { continue };
-                    for cell in owned_by(pos, victim) {
-                        let occ = pos.cells[cell];
-                        let new = Occupant::new(occ.piece(), m, false, occ.is_promoted());
-                        self.put(pos, undo, cell, new);
-                    }
-                }
-                Effect::Eliminate => out = true,
-                Effect::ResetMoveRule => pos.halfmove = 0,
-            }
-        }
-        if out || self.elimination.enabled {
+        self.run_checkmate_rules(pos, undo, mater, victim, delivering);
+        if self.elimination.enabled {
             pos.eliminated |= 1 << victim;
             pos.dropped_among[victim] = among as u8;
             pos.mated_by[victim] = mater.map_or(0, |m| m as u8 + 1);
@@ -489,8 +142,12 @@ impl Interpreter {
             .iter()
             .filter(|r| {
                 !matches!(
-                    r.kind.as_str(),
-                    "repetition" | "last_survivor" | "checkmate" | "stalemate" | "no_moves"
+                    r.kind,
+                    EndKind::Repetition(_)
+                        | EndKind::LastSurvivor
+                        | EndKind::Checkmate
+                        | EndKind::Stalemate
+                        | EndKind::NoMoves
                 )
             })
             .filter(|r| self.rule_applies(pos, r))
@@ -528,14 +185,20 @@ impl Interpreter {
             if self.elimination.attacked_at_turn_start {
                 // One look at the position: every other player whose royal piece the player about to
                 // move attacks, in turn order from the next player, with the attacking pieces.
-                let victims: Vec<(usize, Vec<usize>)> = (1..self.players)
-                    .map(|k| (side + k) % self.players)
+                let mut order = Vec::new();
+                let mut next = self.next_player(side);
+                while next != side && order.len() < self.players {
+                    order.push(next);
+                    next = self.next_player(next);
+                }
+                let victims: Vec<(usize, Vec<usize>)> = order
+                    .into_iter()
                     .filter(|&o| !pos.is_eliminated(o))
                     .filter_map(|o| {
                         let royal = pos.cells.iter().enumerate().find(|(cell, occ)| {
                             !occ.is_empty()
                                 && occ.owner() == o
-                                && self.pieces[occ.piece()].royal
+                                && self.is_royal_at(pos, *cell)
                                 && self.cell_attacked(pos, *cell, side)
                         })?;
                         Some((o, self.attackers_of(pos, royal.0, side)))
@@ -575,18 +238,15 @@ impl Interpreter {
     }
 
     /// `formation WxH [PIECES]`: one piece of each listed type of `player` fills a W×H rectangle.
-    pub(super) fn formation(&self, pos: &Position, args: &[Arg], player: usize) -> bool {
-        let Some(Arg::List(size)) = args.first() else {
-            return false;
-        };
-        let (w, h) = match size.as_slice() {
-            [Arg::Int(w), Arg::Int(h), ..] => (*w as i32, *h as i32),
-            _ => return false,
-        };
-        let Some(Arg::List(items)) = args.get(1) else {
-            return false;
-        };
-        let mut wanted: Vec<PieceId> = items.iter().filter_map(Arg::as_piece).collect();
+    pub(super) fn formation(
+        &self,
+        pos: &Position,
+        (w, h): (u32, u32),
+        pieces: &[usize],
+        player: usize,
+    ) -> bool {
+        let (w, h) = (w as i32, h as i32);
+        let mut wanted = pieces.to_vec();
         wanted.sort_unstable();
         if wanted.len() != (w * h) as usize {
             return false;
@@ -622,23 +282,21 @@ impl Interpreter {
     /// eliminated in the same turn sharing. Players no group names share the last places. `None`
     /// when the game has no ranking line.
     pub fn ranking(&self, pos: &Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
-        let line = self
-            .game
-            .directives
-            .iter()
-            .find(|d| d.keyword == "ranking")?;
+        if self.game.ranking.is_empty() {
+            return None;
+        }
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let alive = |p: &usize| !pos.is_eliminated(*p);
-        for word in words(line) {
-            match word {
-                "winner" => groups.extend(result.winner.map(|w| vec![w])),
-                "remaining" => groups.push(
+        for group in &self.game.ranking {
+            match group {
+                RankGroup::Winner => groups.extend(result.winner.map(|w| vec![w])),
+                RankGroup::Remaining => groups.push(
                     (0..self.players)
                         .filter(alive)
                         .filter(|&p| Some(p) != result.winner)
                         .collect(),
                 ),
-                "reverse_elimination" => {
+                RankGroup::ReverseElimination => {
                     let mut out: Vec<usize> = (0..self.players)
                         .filter(|p| pos.is_eliminated(*p))
                         .collect();
@@ -657,7 +315,6 @@ impl Interpreter {
                         }
                     }
                 }
-                _ => {}
             }
         }
         let placed: Vec<usize> = groups.iter().flatten().copied().collect();
@@ -679,18 +336,13 @@ impl Interpreter {
     /// points (`winner remainder`); in a draw the players still in the game share what is left (`draw
     /// share`). `None` when the game has no scoring block.
     pub fn scores(&self, pos: &Position, result: &GameResult) -> Option<Vec<f64>> {
-        if self.game.scoring.is_empty() {
-            return None;
-        }
-        let mut total = 0.0;
-        let mut drop_out: Vec<(usize, f64)> = Vec::new();
-        for d in &self.game.scoring {
-            match (d.keyword.as_str(), d.arguments.as_slice()) {
-                ("total", [Arg::Int(n)]) => total = *n as f64,
-                ("drop_out", [Arg::Int(n), Arg::Int(p)]) => drop_out.push((*n as usize, *p as f64)),
-                _ => {}
-            }
-        }
+        let scoring = self.game.scoring.as_ref()?;
+        let total = scoring.total as f64;
+        let drop_out: Vec<(usize, f64)> = scoring
+            .drop_out
+            .iter()
+            .map(|&(n, p)| (n as usize, p as f64))
+            .collect();
         let points_among = |n: usize| {
             drop_out
                 .iter()

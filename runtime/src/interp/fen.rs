@@ -15,7 +15,7 @@ impl Interpreter {
 
     /// Reads a position.
     pub(super) fn read_fen(&self, text: &str) -> Result<Position, TextError> {
-        if let Some(template) = &self.game.position_notation {
+        if let Some(template) = &self.game.notation.position {
             return self.read_template(template, text);
         }
         if !self.uses_fen() {
@@ -263,14 +263,9 @@ impl Interpreter {
         self.game
             .end
             .iter()
-            .find(|r| r.kind == "checks")
-            .and_then(|r| r.arguments.first())
-            .and_then(|a| {
-                if let crate::model::Arg::Int(n) = a {
-                    Some(*n as u32)
-                } else {
-                    None
-                }
+            .find_map(|r| match r.kind {
+                crate::model::EndKind::Checks(n) => Some(n),
+                _ => None,
             })
             .unwrap_or(3)
     }
@@ -362,7 +357,7 @@ impl Interpreter {
 
     /// Writes a position as FEN.
     pub(super) fn write_fen(&self, pos: &Position) -> String {
-        if let Some(template) = &self.game.position_notation {
+        if let Some(template) = &self.game.notation.position {
             return self.write_template(template, pos);
         }
         if !self.uses_fen() {

@@ -1,6 +1,7 @@
 //! Making and unmaking moves, and the position hash. Make records every changed cell so that unmake is
 //! its exact inverse, whatever the move did.
 
+use super::effects::MoveEvents;
 use super::position::{Move, MoveKind, Occupant, Position, Undo};
 use super::tables::Interpreter;
 
@@ -104,7 +105,7 @@ impl Interpreter {
     }
 
     /// The type a captured piece takes in the captor's hand.
-    fn hand_type(&self, occ: Occupant) -> usize {
+    pub(super) fn hand_type(&self, occ: Occupant) -> usize {
         if self.demote_promoted && occ.is_promoted() {
             return self.pawn_type().unwrap_or(occ.piece());
         }
@@ -129,6 +130,7 @@ impl Interpreter {
         let from = mv.from as usize;
         let to = mv.to as usize;
         let mut resets = false;
+        let mut captured_any = false;
         let waiting_before = self.waiting_pieces(pos, mover);
         match mv.kind {
             MoveKind::Normal => {
@@ -136,8 +138,7 @@ impl Interpreter {
                 // What the move is, for `freeze after`: decided on the board before it changes.
                 let unpin = pos.stacks.iter().any(|&(c, _)| c == from);
                 let jump = self.freeze.jump && self.passes_over_piece(pos, from, to);
-                let mut captured = Vec::new();
-                // The captured pieces with their cells, for the rules that send or transform them.
+                // The captured pieces with their cells, for the rules that react to captures.
                 let mut victims = Vec::new();
                 if mv.stack {
                     // The piece below stays, held under the one that climbed onto it.
@@ -145,30 +146,21 @@ impl Interpreter {
                 } else if mv.merge {
                     // A merger: the friendly piece on `to` joins the mover; nothing is captured.
                 } else if !pos.cells[to].is_empty() {
-                    captured.push(pos.cells[to]);
                     victims.push((to, pos.cells[to]));
                 }
                 if mv.aux != Move::NONE {
                     let extra = mv.aux as usize;
                     if !pos.cells[extra].is_empty() {
-                        captured.push(pos.cells[extra]);
                         victims.push((extra, pos.cells[extra]));
                         self.set_cell(pos, &mut undo, extra, Occupant::EMPTY);
                     }
                 }
                 // `u`: the captured piece reappears on the start cell instead of leaving the board.
                 let unloaded = if mv.aux2 != Move::NONE {
-                    victims.pop();
-                    captured.pop()
+                    victims.pop().map(|(_, o)| o)
                 } else {
                     None
                 };
-                if self.captures_to_hand {
-                    for victim in &captured {
-                        let piece = self.hand_type(*victim);
-                        Self::change_hand(pos, &mut undo, mover, piece, 1);
-                    }
-                }
                 // A transfer's `become` is a change of type, not a promotion a capture could undo.
                 let transfer = self.game.cells[from].board != self.game.cells[to].board;
                 // A promotion from a reserve takes the piece from it; the new piece has not moved.
@@ -216,46 +208,45 @@ impl Interpreter {
                     self.set_cell(pos, &mut undo, mv.aux2 as usize, victim.moved());
                 }
                 // A merger removes a piece, like a capture: it restarts the move-rule count too.
-                resets = !captured.is_empty()
+                resets = !victims.is_empty()
                     || unloaded.is_some()
                     || mv.merge
                     || self.pieces[occ.piece()].pawn;
-                if !captured.is_empty() && !self.capture_rules.is_empty() {
-                    self.after_capture(pos, &mut undo, mv);
+                if self.game.custodian.is_some() {
+                    let enclosed = self.custodian(pos, &mut undo, to);
+                    resets |= !enclosed.is_empty();
+                    victims.extend(enclosed);
                 }
-                let mut transformed = false;
-                if let (Some(victim), false) =
-                    (captured.first(), self.elimination.transforms.is_empty())
-                {
-                    transformed = self.transform_after_capture(pos, &mut undo, to, victim.piece());
-                }
-                if self.elimination.transform_resets && (transformed || mv.piece > 0) {
-                    resets = true;
-                }
-                let enclosed = if self.game.custodian.is_some() {
-                    self.custodian(pos, &mut undo, to)
-                } else {
-                    Vec::new()
-                };
-                resets |= !enclosed.is_empty();
+                captured_any = !victims.is_empty();
                 if self.counts_captures {
-                    self.count_captures(pos, mover, captured.iter().chain(&enclosed));
+                    self.count_captures(pos, mover, victims.iter().map(|(_, o)| o));
                 }
                 let freeze = self.freeze;
                 let frozen = freeze.moved
                     || (freeze.jump && jump)
                     || (freeze.unpin && unpin)
                     || (freeze.stack && mv.stack)
-                    || (freeze.capture && (!captured.is_empty() || !enclosed.is_empty()));
+                    || (freeze.capture && !victims.is_empty());
                 if frozen && !pos.cells[to].is_empty() {
                     self.set_cell(pos, &mut undo, to, pos.cells[to].with_frozen(true));
                 }
-                if self.effects.is_active() {
-                    resets |= self.apply_effects(pos, &mut undo, mover, to, &victims);
+                if self.effects.is_active() || (self.captures_to_hand && !victims.is_empty()) {
+                    let fired = self.run_move_rules(
+                        pos,
+                        &mut undo,
+                        &MoveEvents {
+                            player: mover,
+                            from: Some(from),
+                            to,
+                            victims: &victims,
+                            promoted: mv.piece > 0 && !mv.merge && !transfer,
+                            dropped: false,
+                            transferred: transfer,
+                            transformed: mv.piece > 0,
+                        },
+                    );
+                    resets |= fired.reset;
                 }
-                // A promotion is a transformation; a move from one board to another a transfer.
-                resets |= mv.piece > 0 && self.effects.reset_on_transform;
-                resets |= self.effects.reset_on_transfer && transfer;
                 if mv.ep_source {
                     self.record_en_passant(pos, from, to);
                 }
@@ -269,6 +260,9 @@ impl Interpreter {
                     to,
                     Occupant::new(piece, mover, false, false),
                 );
+                if self.effects.is_active() {
+                    resets |= self.after_plain_move(pos, &mut undo, mover, None, to, true);
+                }
             }
             MoveKind::Castle => {
                 let king = pos.cells[from];
@@ -277,6 +271,9 @@ impl Interpreter {
                 self.set_cell(pos, &mut undo, mv.aux as usize, Occupant::EMPTY);
                 self.set_cell(pos, &mut undo, to, king.moved());
                 self.set_cell(pos, &mut undo, mv.aux2 as usize, partner.moved());
+                if self.effects.is_active() {
+                    resets |= self.after_plain_move(pos, &mut undo, mover, Some(from), to, false);
+                }
             }
             MoveKind::Pass => {}
         }
@@ -300,7 +297,7 @@ impl Interpreter {
         // A turn is `moves_per_turn` single moves, or fewer with `end_early_when_stuck` when the mover
         // has no legal single move left; then the next player still in the game moves.
         pos.turn_moves += 1;
-        let turn_over = pos.turn_moves >= self.game.moves_per_turn.max(1)
+        let turn_over = pos.turn_moves >= self.game.turn.moves.max(1)
             || (self.end_early && !self.any_legal(pos));
         if turn_over {
             // The half-move counter counts turns: a turn that removed a piece restarts it.
@@ -319,7 +316,7 @@ impl Interpreter {
                 next = self.next_player(next);
             }
             pos.side = next;
-            if pos.side <= mover {
+            if self.turn_index(pos.side) <= self.turn_index(mover) {
                 pos.fullmove += 1;
             }
         }
@@ -333,8 +330,18 @@ impl Interpreter {
         if self.en_passant_owner_turn {
             self.keep_en_passant_until_owner_turn(pos, &undo);
         }
-        if self.has_checks_rule && self.opponents(mover).any(|o| self.royal_attacked(pos, o)) {
-            pos.checks[mover] += 1;
+        if self.has_checks_rule || self.tracks_check_history {
+            let gave_check = self.opponents(mover).any(|o| self.royal_attacked(pos, o));
+            if gave_check && self.has_checks_rule {
+                pos.checks[mover] += 1;
+            }
+            if self.tracks_check_history {
+                pos.check_history
+                    .push(((mover as u8) << 1) | u8::from(gave_check));
+            }
+        }
+        if self.counts {
+            self.update_count(pos, captured_any);
         }
         pos.hash ^= state_key(pos);
         undo
@@ -363,7 +370,34 @@ impl Interpreter {
         pos.stacks = undo.stacks;
         pos.captured = undo.captured;
         pos.reset_in_turn = undo.reset_in_turn;
+        pos.count = undo.count;
         pos.history.pop();
+        if self.tracks_check_history {
+            pos.check_history.pop();
+        }
+    }
+
+    /// Runs the rules after a drop or castling (no capture, no promotion).
+    fn after_plain_move(
+        &self,
+        pos: &mut Position,
+        undo: &mut Undo,
+        player: usize,
+        from: Option<usize>,
+        to: usize,
+        dropped: bool,
+    ) -> bool {
+        let events = MoveEvents {
+            player,
+            from,
+            to,
+            victims: &[],
+            promoted: false,
+            dropped,
+            transferred: false,
+            transformed: false,
+        };
+        self.run_move_rules(pos, undo, &events).reset
     }
 
     /// Whether a move passes over an occupied cell on the straight line from `from` to `to` (a jump,
@@ -478,14 +512,30 @@ impl Interpreter {
         }
     }
 
+    /// Where a player stands in the turn order.
+    pub(super) fn turn_index(&self, player: usize) -> usize {
+        self.turn_order
+            .iter()
+            .position(|&p| p == player)
+            .unwrap_or(0)
+    }
+
     /// The player who moves after `player`.
     pub(super) fn next_player(&self, player: usize) -> usize {
-        (player + 1) % self.players
+        let n = self.turn_order.len().max(1);
+        self.turn_order
+            .get((self.turn_index(player) + 1) % n)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// The player who moved before `player`.
     pub(super) fn previous_player(&self, player: usize) -> usize {
-        (player + self.players - 1) % self.players
+        let n = self.turn_order.len().max(1);
+        self.turn_order
+            .get((self.turn_index(player) + n - 1) % n)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
@@ -510,5 +560,6 @@ pub(super) fn save_state(pos: &mut Position) -> Undo {
         stacks: pos.stacks.clone(),
         captured: pos.captured.clone(),
         reset_in_turn: pos.reset_in_turn,
+        count: pos.count,
     }
 }

@@ -33,7 +33,7 @@ struct Walk<'a> {
     /// Attack mode: captures onto empty cells count, capture restrictions are ignored.
     attacks: bool,
     /// A condition about the move itself (it names the `hurdle`), checked for each move.
-    per_move: Option<&'a crate::model::Expr>,
+    per_move: Option<&'a crate::model::Cond>,
     /// The cell the move hops over, while walking past it.
     hurdle: std::cell::Cell<u16>,
 }
@@ -342,12 +342,7 @@ impl Interpreter {
             };
             for rule in rules {
                 if let Some(condition) = rule.condition() {
-                    let scope = super::conditions::Scope {
-                        cell,
-                        owner: side,
-                        player: side,
-                        hurdle: None,
-                    };
+                    let scope = super::conditions::Scope::piece(side, cell);
                     if !self.condition_holds(pos, &scope, condition) {
                         continue;
                     }
@@ -410,9 +405,7 @@ impl Interpreter {
 
     /// The cell of one of `player`'s royal pieces (where a pass is written).
     fn royal_cell(&self, pos: &Position, player: usize) -> Option<CellId> {
-        pos.cells
-            .iter()
-            .position(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal)
+        (0..pos.cells.len()).find(|&c| pos.cells[c].owner() == player && self.is_royal_at(pos, c))
     }
 
     /// Gating: a piece leaving its original cell in the gating zone may bring a piece from the hand onto
@@ -535,14 +528,9 @@ impl Interpreter {
             let per_move = prepared
                 .condition
                 .as_ref()
-                .filter(|c| super::conditions::mentions(c, "hurdle"));
+                .filter(|c| c.mentions(crate::model::PieceRef::Hurdle));
             if let Some(condition) = prepared.condition.as_ref().filter(|_| per_move.is_none()) {
-                let scope = super::conditions::Scope {
-                    cell,
-                    owner,
-                    player: pos.side,
-                    hurdle: None,
-                };
+                let scope = super::conditions::Scope::piece(owner, cell);
                 if !self.condition_holds(pos, &scope, condition) {
                     continue;
                 }
@@ -968,10 +956,8 @@ impl Interpreter {
         if let Some(condition) = w.per_move {
             let hurdle = w.hurdle.get();
             let scope = super::conditions::Scope {
-                cell: w.origin,
-                owner: w.owner,
-                player: pos.side,
                 hurdle: (hurdle != Move::NONE).then_some(hurdle as usize),
+                ..super::conditions::Scope::piece(w.owner, w.origin)
             };
             if !self.condition_holds(pos, &scope, condition) {
                 return;
@@ -1023,12 +1009,7 @@ impl Interpreter {
                 continue;
             }
             if let Some(condition) = &promotion.condition {
-                let scope = super::conditions::Scope {
-                    cell: from,
-                    owner,
-                    player: pos.side,
-                    hurdle: None,
-                };
+                let scope = super::conditions::Scope::piece(owner, from);
                 if !self.condition_holds(pos, &scope, condition) {
                     continue;
                 }
@@ -1143,6 +1124,7 @@ impl Interpreter {
                 || occ.owner() != side
                 || occ.piece() != king_type
                 || (rule.king_virgin && !occ.is_virgin())
+                || (rule.king_original && occ.is_promoted())
             {
                 continue;
             }
@@ -1156,19 +1138,14 @@ impl Interpreter {
             }
             for (dir, partners) in &rule.directions {
                 let Some((partner_cell, distance)) =
-                    self.find_partner(pos, cell, *dir, rule.partner_at, partners, side)
+                    self.find_partner(pos, cell, *dir, rule, partners, side)
                 else {
                     continue;
                 };
                 // A partner allowed only under a condition (`player` is the castling player).
                 let partner_type = pos.cells[partner_cell].piece();
-                let scope = super::conditions::Scope {
-                    cell,
-                    owner: side,
-                    player: side,
-                    hurdle: None,
-                };
-                let conditions: Vec<&crate::model::Expr> = rule
+                let scope = super::conditions::Scope::piece(side, cell);
+                let conditions: Vec<&crate::model::Cond> = rule
                     .partner_conditions
                     .iter()
                     .filter(|(d, t, _)| d == dir && *t == partner_type)
@@ -1223,16 +1200,17 @@ impl Interpreter {
     }
 
     /// Finds the castling partner along a direction: at the board edge, or at a distance in a range,
-    /// with only empty cells before it.
+    /// with only empty cells before it, unmoved (and original) when the rule requires it.
     fn find_partner(
         &self,
         pos: &Position,
         from: CellId,
         dir: Vec3,
-        at: Option<(i32, i32)>,
+        rule: &super::tables::Castle,
         partners: &[usize],
         side: usize,
     ) -> Option<(CellId, i32)> {
+        let at = rule.partner_at;
         let mut current = from;
         let mut k = 0;
         loop {
@@ -1247,7 +1225,8 @@ impl Interpreter {
                 };
                 let ok = placed
                     && occ.owner() == side
-                    && occ.is_virgin()
+                    && (occ.is_virgin() || !rule.partner_virgin)
+                    && !(rule.partner_original && occ.is_promoted())
                     && partners.contains(&occ.piece());
                 return ok.then_some((next, k));
             }
@@ -1273,7 +1252,7 @@ impl Interpreter {
         pos.cells.iter().enumerate().any(|(cell, occ)| {
             !occ.is_empty()
                 && occ.owner() == player
-                && self.pieces[occ.piece()].royal
+                && self.is_royal_at(pos, cell)
                 && self
                     .opponents(player)
                     .any(|o| self.cell_attacked(pos, cell, o))
@@ -1300,7 +1279,7 @@ impl Interpreter {
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut legal = if !self.royal_check {
             true
-        } else if self.capture_rules.is_empty() {
+        } else if !self.effects.captures_remove_more() {
             !self.royal_attacked(pos, mover)
         } else {
             // Captures remove more than their victim: a move that removes one's own royal piece is

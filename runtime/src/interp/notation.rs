@@ -32,22 +32,29 @@ impl Interpreter {
                     name(mv.to)
                 )
             }
-            MoveKind::Pass => match &self.game.pass_notation {
+            MoveKind::Pass => match &self.game.notation.pass {
                 Some(text) => text.clone(),
                 None => format!("{}{}", name(mv.from), name(mv.from)),
             },
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
-            MoveKind::Castle if self.game.move_notation.is_some() => self.templated_move(pos, mv),
+            MoveKind::Castle if self.game.notation.move_template.is_some() => {
+                self.templated_move(pos, mv)
+            }
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
-                if self.game.move_notation.as_deref().is_some_and(|t| {
-                    mv.piece == 0
-                        || mv.merge
-                        || t.contains("{x}")
-                        || (t.contains("{promotion}") && !mv.pair)
-                }) =>
+                if self
+                    .game
+                    .notation
+                    .move_template
+                    .as_deref()
+                    .is_some_and(|t| {
+                        mv.piece == 0
+                            || mv.merge
+                            || t.contains("{x}")
+                            || (t.contains("{promotion}") && !mv.pair)
+                    }) =>
             {
                 self.templated_move(pos, mv)
             }
@@ -81,7 +88,12 @@ impl Interpreter {
     /// A move in the `move` template, written as a capture (`x`) or not (`-`).
     fn templated_move_as(&self, mv: Move, capture: bool) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
-        let template = self.game.move_notation.as_deref().unwrap_or("{from}{to}");
+        let template = self
+            .game
+            .notation
+            .move_template
+            .as_deref()
+            .unwrap_or("{from}{to}");
         let promotion = if mv.piece > 0 && !mv.merge {
             format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
         } else {
@@ -112,9 +124,10 @@ impl Interpreter {
             if self.names_move(pos, mv, text) {
                 return Ok(mv);
             }
-            let (Some(suffix), Some(rest)) =
-                (&self.game.capture_suffix, text.strip_prefix(&written))
-            else {
+            let (Some(suffix), Some(rest)) = (
+                &self.game.notation.capture_suffix,
+                text.strip_prefix(&written),
+            ) else {
                 continue;
             };
             if rest.is_empty() {
@@ -281,7 +294,8 @@ impl Interpreter {
         }
         let dashed = self
             .game
-            .move_notation
+            .notation
+            .move_template
             .as_deref()
             .is_some_and(|t| t.contains("{x}") || t.contains("{sep}"))
             && mv.kind == MoveKind::Normal

@@ -121,6 +121,11 @@ pub struct Position {
     pub hash: u64,
     /// Hashes of earlier positions, for repetition.
     pub history: Vec<u64>,
+    /// For each move of `history`, in games with a `perpetual_check` line: the player who made it,
+    /// times two, plus one when it gave check.
+    pub check_history: Vec<u8>,
+    /// A counting rule's count (`counting`), while it runs: where it began, plies since, the limit.
+    pub count: Option<[u16; 3]>,
     /// The last move played, if known.
     pub last: Option<Move>,
     /// Consecutive passes just played.
@@ -159,6 +164,8 @@ impl Position {
             checks: [0; MAX_PLAYERS],
             hash: 0,
             history: Vec::new(),
+            check_history: Vec::new(),
+            count: None,
             last: None,
             passes: 0,
             turn_moves: 0,
@@ -273,6 +280,7 @@ pub struct Undo {
     pub(super) stacks: Vec<(CellId, Occupant)>,
     pub(super) captured: Vec<u32>,
     pub(super) reset_in_turn: bool,
+    pub(super) count: Option<[u16; 3]>,
 }
 
 /// The cells a move changed, with what stood there before: a few inline, more on the heap (explosions),

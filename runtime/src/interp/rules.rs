@@ -1,100 +1,22 @@
-//! Triggered rules run by the interpreter: `rule` blocks `on capture` whose effects remove pieces
-//! (`remove moved`, `remove captured`, `remove adjacent TARGET except PIECE...`), as atomic chess's
-//! explosion. Effects go through `make`'s change log, so unmake restores them.
-
-use crate::model::{Arg, Directive, Vec3};
+//! Captures beyond replacement: custodian capture, and the check test of games whose captures remove
+//! more than the captured piece (atomic chess). Effects go through `make`'s change log, so unmake
+//! restores them.
 
 use super::position::{Move, Occupant, Position, Undo};
 use super::tables::Interpreter;
 
-/// A rule that fires after every capture and removes pieces.
-#[derive(Clone, Debug)]
-pub(super) struct CaptureRule {
-    /// The `remove` effects, in order.
-    pub removals: Vec<Removal>,
-}
-
-/// Which pieces a `remove` effect takes off the board.
-#[derive(Clone, Debug)]
-pub(super) enum Removal {
-    /// The piece that moved, on its target cell.
-    Moved,
-    /// The pieces around the target cell (8 neighbours on the same board), except these types.
-    Adjacent { except: Vec<usize> },
-}
-
-/// Reads the rules the interpreter runs from the model; other rules are left to later stages.
-pub(super) fn capture_rules(rules: &[crate::model::Rule]) -> Vec<CaptureRule> {
-    let mut out = Vec::new();
-    for rule in rules {
-        let on_capture = rule.statements.iter().any(|d| {
-            d.keyword == "on" && matches!(d.arguments.first(), Some(Arg::Word(w)) if w == "capture")
-        });
-        if !on_capture {
-            continue;
-        }
-        let removals: Vec<Removal> = rule
-            .statements
-            .iter()
-            .filter(|d| d.keyword == "remove")
-            .filter_map(removal)
-            .collect();
-        if !removals.is_empty() {
-            out.push(CaptureRule { removals });
-        }
-    }
-    out
-}
-
-fn removal(d: &Directive) -> Option<Removal> {
-    let words: Vec<&str> = d
-        .arguments
-        .iter()
-        .filter_map(|a| {
-            if let Arg::Word(w) = a {
-                Some(w.as_str())
-            } else {
-                None
-            }
-        })
-        .collect();
-    match words.as_slice() {
-        ["moved"] => Some(Removal::Moved),
-        ["adjacent", "moved", ..] => {
-            let except = d.arguments.iter().filter_map(Arg::as_piece).collect();
-            Some(Removal::Adjacent { except })
-        }
-        _ => None,
-    }
-}
-
 impl Interpreter {
-    /// Runs the capture rules after a capturing move to `to`.
-    pub(super) fn after_capture(&self, pos: &mut Position, undo: &mut Undo, mv: Move) {
-        let to = mv.to as usize;
-        for rule in &self.capture_rules {
-            for removal in &rule.removals {
-                match removal {
-                    Removal::Moved => self.clear(pos, undo, to),
-                    Removal::Adjacent { except } => {
-                        for dx in -1..=1 {
-                            for dy in -1..=1 {
-                                if (dx, dy) == (0, 0) {
-                                    continue;
-                                }
-                                let Some(cell) = self.step(to, [dx, dy, 0]) else {
-                                    continue;
-                                };
-                                let occ = pos.cells[cell];
-                                if !occ.is_empty() && !except.contains(&occ.piece()) {
-                                    self.clear(pos, undo, cell);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+    /// Whether the piece on `cell` is royal now: its type is `royal`, or `royal when` holds for it.
+    pub(super) fn is_royal_at(&self, pos: &Position, cell: usize) -> bool {
+        let occ = pos.cells[cell];
+        if occ.is_empty() {
+            return false;
         }
+        let rules = &self.pieces[occ.piece()];
+        rules.royal
+            && rules.royal_when.as_ref().is_none_or(|c| {
+                self.condition_holds(pos, &super::conditions::Scope::piece(occ.owner(), cell), c)
+            })
     }
 
     fn clear(&self, pos: &mut Position, undo: &mut Undo, cell: usize) {
@@ -105,9 +27,9 @@ impl Interpreter {
 
     /// Whether a player still has a royal piece on the board.
     pub(super) fn has_royal(&self, pos: &Position, player: usize) -> bool {
-        pos.cells
-            .iter()
-            .any(|o| !o.is_empty() && o.owner() == player && self.pieces[o.piece()].royal)
+        (0..pos.cells.len()).any(|c| {
+            !pos.cells[c].is_empty() && pos.cells[c].owner() == player && self.is_royal_at(pos, c)
+        })
     }
 
     /// In games whose captures remove more than the captured piece, a royal piece is in check only when
@@ -128,7 +50,7 @@ impl Interpreter {
                     self.is_capture(pos, *m)
                         && !target.is_empty()
                         && target.owner() == player
-                        && self.pieces[target.piece()].royal
+                        && self.is_royal_at(pos, m.to as usize)
                 })
                 .collect();
             for mv in captures {
@@ -159,100 +81,83 @@ impl Interpreter {
         pos: &mut Position,
         undo: &mut Undo,
         to: usize,
-    ) -> Vec<Occupant> {
+    ) -> Vec<(usize, Occupant)> {
         let Some(rule) = &self.game.custodian else {
             return Vec::new();
         };
+        let (directions, edge) = (&rule.along, rule.edge_jaw);
         let mover = pos.cells[to].owner();
         let mine =
             |pos: &Position, c: usize| !pos.cells[c].is_empty() && pos.cells[c].owner() == mover;
         let theirs =
             |pos: &Position, c: usize| !pos.cells[c].is_empty() && pos.cells[c].owner() != mover;
-        let directions: Vec<Vec3> = rule
-            .children
-            .iter()
-            .filter(|d| d.keyword == "along")
-            .flat_map(|d| d.arguments.iter().filter_map(Arg::as_vector))
-            .collect();
-        let edge = rule.children.iter().any(|d| d.keyword == "edge_jaw");
         let mut caught: Vec<usize> = Vec::new();
-        for child in &rule.children {
-            match child.keyword.as_str() {
-                "enclose" => {
-                    let friend = child.arguments.first().is_some_and(|a| a.is_word("friend"));
-                    let (lo, hi) = count_range(child.arguments.get(1));
-                    for &d in &directions {
-                        let mut run = Vec::new();
-                        let mut at = to;
-                        let closed = loop {
-                            match self.step(at, d) {
-                                Some(next)
-                                    if run.len() < hi
-                                        && (if friend {
-                                            mine(pos, next)
-                                        } else {
-                                            theirs(pos, next)
-                                        }) =>
-                                {
-                                    run.push(next);
-                                    at = next;
-                                }
-                                Some(next) => break mine(pos, next) && !run.is_empty(),
-                                None => break edge && !friend && !run.is_empty(),
-                            }
-                        };
-                        // A friendly run is caught only at its exact length (the next own unit closes it).
-                        let run = if friend {
-                            run.into_iter().take(lo).collect::<Vec<_>>()
-                        } else {
-                            run
-                        };
-                        let closed = if friend {
-                            run.len() == lo
-                                && self
-                                    .step(*run.last().unwrap_or(&to), d)
-                                    .is_some_and(|c| mine(pos, c))
-                        } else {
-                            closed
-                        };
-                        if closed && (lo..=hi).contains(&run.len()) {
-                            caught.extend(run);
+        for enclose in &rule.enclose {
+            let friend = enclose.friend;
+            let (lo, hi) = (enclose.min, enclose.max);
+            for &d in directions {
+                let mut run = Vec::new();
+                let mut at = to;
+                let closed = loop {
+                    match self.step(at, d) {
+                        Some(next)
+                            if run.len() < hi
+                                && (if friend {
+                                    mine(pos, next)
+                                } else {
+                                    theirs(pos, next)
+                                }) =>
+                        {
+                            run.push(next);
+                            at = next;
                         }
+                        Some(next) => break mine(pos, next) && !run.is_empty(),
+                        None => break edge && !friend && !run.is_empty(),
                     }
+                };
+                // A friendly run is caught only at its exact length (the next own unit closes it).
+                let run = if friend {
+                    run.into_iter().take(lo).collect::<Vec<_>>()
+                } else {
+                    run
+                };
+                let closed = if friend {
+                    run.len() == lo
+                        && self
+                            .step(*run.last().unwrap_or(&to), d)
+                            .is_some_and(|c| mine(pos, c))
+                } else {
+                    closed
+                };
+                if closed && (lo..=hi).contains(&run.len()) {
+                    caught.extend(run);
                 }
-                "corner" => {
-                    let Some(zone) = child.arguments.first().and_then(Arg::as_zone) else {
-                        continue;
-                    };
-                    let enemy = child.arguments.iter().any(|a| a.is_word("enemy"));
-                    let friend = child.arguments.iter().any(|a| a.is_word("friend"));
-                    for &d in &directions {
-                        let Some(c) = self.step(to, d) else { continue };
-                        let occ = pos.cells[c];
-                        if occ.is_empty() || !self.in_zone(zone, mover, c) {
-                            continue;
-                        }
-                        let side_ok = if occ.owner() == mover { friend } else { enemy };
-                        let enclosed = directions
-                            .iter()
-                            .filter_map(|&e| self.step(c, e))
-                            .all(|n| mine(pos, n));
-                        if side_ok && enclosed {
-                            caught.push(c);
-                        }
-                    }
+            }
+        }
+        for corner in &rule.corners {
+            let (zone, enemy, friend) = (corner.zone, corner.enemy, corner.friend);
+            for &d in directions {
+                let Some(c) = self.step(to, d) else { continue };
+                let occ = pos.cells[c];
+                if occ.is_empty() || !self.in_zone(zone, mover, c) {
+                    continue;
                 }
-                _ => {}
+                let side_ok = if occ.owner() == mover { friend } else { enemy };
+                let enclosed = directions
+                    .iter()
+                    .filter_map(|&e| self.step(c, e))
+                    .all(|n| mine(pos, n));
+                if side_ok && enclosed {
+                    caught.push(c);
+                }
             }
         }
         caught.sort_unstable();
         caught.dedup();
-        let top_only = rule.children.iter().any(|d| {
-            d.keyword == "remove" && d.arguments.first().is_some_and(|a| a.is_word("top"))
-        });
+        let top_only = rule.top_only;
         let mut removed = Vec::with_capacity(caught.len());
         for &cell in &caught {
-            removed.push(pos.cells[cell]);
+            removed.push((cell, pos.cells[cell]));
             match pos
                 .stacks
                 .iter()
@@ -267,17 +172,5 @@ impl Interpreter {
             }
         }
         removed
-    }
-}
-
-/// An enclosure size: `1` or `1..6`.
-fn count_range(arg: Option<&Arg>) -> (usize, usize) {
-    match arg {
-        Some(Arg::Int(n)) => (*n as usize, *n as usize),
-        Some(Arg::Range(lo, hi)) => (
-            lo.as_int().unwrap_or(1) as usize,
-            hi.as_int().unwrap_or(1) as usize,
-        ),
-        _ => (1, 1),
     }
 }

@@ -1,7 +1,7 @@
 //! Start positions built from `setup` statements (`place`, `shuffle`, `arrange`, `fill`, `seed`), under
 //! the values of the game's options, for games whose start is not a single FEN.
 
-use crate::model::{Arg, Directive, Expr};
+use crate::model::{Guarded, Setting, SetupBlock, SetupStep};
 use crate::variant::TextError;
 
 use super::position::{Occupant, Position};
@@ -36,96 +36,95 @@ impl Interpreter {
             })
     }
 
-    /// Evaluates a condition that depends only on options (`option.variant == raj`); conditions about
-    /// anything else count as true here.
-    pub(super) fn option_condition(&self, e: &Expr) -> bool {
-        match e {
-            Expr::And(parts) => parts.iter().all(|p| self.option_condition(p)),
-            Expr::Or(parts) => parts.iter().any(|p| self.option_condition(p)),
-            Expr::Not(inner) => !self.option_condition(inner),
-            Expr::Compare(op, l, r) => match (self.option_operand(l), self.option_operand(r)) {
-                (Some(a), Some(b)) => match *op {
-                    "==" => a == b,
-                    "!=" => a != b,
-                    _ => true,
-                },
-                _ => true,
-            },
-            _ => true,
+    fn setting_text<T: ToString>(&self, setting: &Setting<T>) -> Option<String> {
+        match setting {
+            Setting::Fixed(v) => Some(v.to_string()),
+            Setting::Option(o) => self
+                .game
+                .options
+                .get(*o)
+                .and_then(|o| self.option_value(&o.name)),
         }
     }
 
-    fn option_operand(&self, e: &Expr) -> Option<String> {
-        match e {
-            Expr::Path(p) if p.len() == 2 && p[0] == "option" => self.option_value(&p[1]),
-            Expr::Path(p) if p.len() == 1 => Some(p[0].clone()),
-            Expr::Literal(Arg::Int(n)) => Some(n.to_string()),
-            Expr::Literal(Arg::Str(s)) | Expr::Literal(Arg::Word(s)) => Some(s.clone()),
-            _ => None,
-        }
-    }
-
-    fn arg_value(&self, arg: &Arg) -> Option<String> {
-        match arg {
-            Arg::List(items) if matches!(items.as_slice(), [Arg::Word(o), Arg::Word(_)] if o == "option") =>
-            {
-                let Arg::Word(name) = &items[1] else {
-                    return None;
-                };
-                self.option_value(name)
-            }
-            Arg::Int(n) => Some(n.to_string()),
-            Arg::Str(s) | Arg::Word(s) => Some(s.clone()),
-            _ => None,
-        }
-    }
-
-    /// Builds the start position from the setup statements that apply under the options.
+    /// Builds the start position: the FEN of the setup blocks that apply under the options (if any),
+    /// then their statements in order.
     pub(super) fn build_setup(&self) -> Result<Position, TextError> {
         let players = self.game.players.len().max(2);
-        let mut position = Position::empty(self.game.cells.len(), self.game.pieces.len(), players);
-        let setups: Vec<&Directive> = self
+        let blocks: Vec<&SetupBlock> = self
             .game
             .setup
-            .statements
+            .blocks
             .iter()
-            .filter(|d| {
-                d.condition
+            .filter(|b| {
+                b.condition
                     .as_ref()
                     .is_none_or(|c| self.option_condition(c))
             })
             .collect();
+        let applies = |step: &&Guarded<SetupStep>| {
+            step.condition
+                .as_ref()
+                .is_none_or(|c| self.option_condition(c))
+        };
+        let fen = blocks
+            .iter()
+            .flat_map(|b| {
+                b.fen
+                    .iter()
+                    .cloned()
+                    .chain(
+                        b.steps
+                            .iter()
+                            .filter(applies)
+                            .filter_map(|s| match &s.item {
+                                SetupStep::Fen(fen) => Some(fen.clone()),
+                                _ => None,
+                            }),
+                    )
+            })
+            .last();
+        let mut position = match fen {
+            Some(fen) => self.read_start_fen(&fen)?,
+            None => {
+                let mut p = Position::empty(self.game.cells.len(), self.game.pieces.len(), players);
+                p.side = self.turn_order.first().copied().unwrap_or(0);
+                p
+            }
+        };
         let mut rng = SplitMix(0);
-        for setup in &setups {
-            if let Some(seed) = setup
-                .children
-                .iter()
-                .find(|c| c.keyword == "seed")
-                .and_then(|c| c.arguments.first())
-                .and_then(|a| self.arg_value(a))
-            {
+        for step in blocks.iter().flat_map(|b| b.steps.iter()).filter(applies) {
+            if let SetupStep::Seed(seed) = &step.item {
+                let text = self.setting_text(seed).unwrap_or_default();
                 rng = SplitMix(
-                    seed.parse()
-                        .map_err(|_| TextError::new(format!("seed `{seed}` is not a number")))?,
+                    text.parse()
+                        .map_err(|_| TextError::new(format!("seed `{text}` is not a number")))?,
                 );
             }
         }
-        for setup in setups {
-            for statement in setup.children.iter().filter(|c| {
-                c.condition
-                    .as_ref()
-                    .is_none_or(|e| self.option_condition(e))
-            }) {
-                self.apply_setup_statement(&mut position, statement, &mut rng)?;
-            }
+        for step in blocks.iter().flat_map(|b| b.steps.iter()).filter(applies) {
+            self.apply_setup_step(&mut position, &step.item, &mut rng)?;
         }
-        // A shared reserve's initial content (`holds`), each line under its option condition.
+        // A reserve's initial content (`holds`), each line under its option condition: the shared
+        // row, or every player's hand.
         let shared = position.hands.len() - 1;
-        for reserve in self.game.reserves.iter().filter(|r| !r.per_player) {
-            for (index, &(piece, n)) in reserve.holds.iter().enumerate() {
-                let when = reserve.holds_when.get(index).and_then(Option::as_ref);
-                if when.is_none_or(|c| self.option_condition(c)) {
-                    let count = &mut position.hands[shared][piece];
+        for reserve in &self.game.reserves {
+            for hold in &reserve.holds {
+                if !hold
+                    .condition
+                    .as_ref()
+                    .is_none_or(|c| self.option_condition(c))
+                {
+                    continue;
+                }
+                let (piece, n) = hold.item;
+                let rows: Vec<usize> = if reserve.per_player {
+                    (0..self.players).collect()
+                } else {
+                    vec![shared]
+                };
+                for row in rows {
+                    let count = &mut position.hands[row][piece];
                     *count = (*count as u32 + n).min(255) as u8;
                 }
             }
@@ -134,75 +133,59 @@ impl Interpreter {
         Ok(position)
     }
 
-    fn apply_setup_statement(
+    fn apply_setup_step(
         &self,
         position: &mut Position,
-        statement: &Directive,
+        step: &SetupStep,
         rng: &mut SplitMix,
     ) -> Result<(), TextError> {
-        let args = statement.arguments.as_slice();
-        match statement.keyword.as_str() {
-            "place" => {
-                let (Some(Arg::Player(owner)), Some(Arg::Piece(piece))) =
-                    (args.first(), args.get(1))
-                else {
-                    return Ok(());
-                };
-                for arg in &args[2..] {
-                    if let Arg::Cell(cell) = arg {
-                        position.cells[*cell] = Occupant::new(*piece, *owner, true, false);
-                    }
+        match step {
+            SetupStep::Fen(_) | SetupStep::Seed(_) => {}
+            SetupStep::Place { side, piece, cells } => {
+                for &cell in cells {
+                    position.cells[cell] = Occupant::new(*piece, *side, true, false);
                 }
             }
-            "shuffle" | "arrange" => {
-                let Some(Arg::Player(owner)) =
-                    args.first().filter(|_| statement.keyword == "shuffle")
-                else {
-                    return self.arrange(position, args);
-                };
-                let Some(Arg::List(items)) = args.get(1) else {
-                    return Ok(());
-                };
-                let mut pieces: Vec<usize> = items.iter().filter_map(Arg::as_piece).collect();
+            SetupStep::Shuffle {
+                player,
+                pieces,
+                zone,
+            } => {
+                let mut pieces = pieces.clone();
                 for i in (1..pieces.len()).rev() {
                     let j = (rng.next() % (i as u64 + 1)) as usize;
                     pieces.swap(i, j);
                 }
-                let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else {
-                    return Ok(());
-                };
-                let cells = &self.game.zones[*zone].cells[*owner];
+                let cells = &self.game.zones[*zone].cells[*player];
                 for (cell, piece) in cells.iter().zip(pieces) {
-                    position.cells[*cell] = Occupant::new(piece, *owner, true, false);
+                    position.cells[*cell] = Occupant::new(piece, *player, true, false);
                 }
             }
-            "fill" => {
-                let (Some(Arg::Reserve(reserve)), Some(Arg::Piece(piece)), Some(Arg::Int(n))) =
-                    (args.first(), args.get(1), args.get(2))
-                else {
-                    return Ok(());
-                };
-                let row = if self.game.reserves[*reserve].per_player {
-                    0
+            SetupStep::Fill {
+                reserve,
+                piece,
+                count,
+            } => {
+                let rows: Vec<usize> = if self.game.reserves[*reserve].per_player {
+                    (0..self.players).collect()
                 } else {
-                    position.hands.len() - 1
+                    vec![position.hands.len() - 1]
                 };
-                position.hands[row][*piece] = (*n).clamp(0, 255) as u8;
+                for row in rows {
+                    position.hands[row][*piece] = (*count).min(255) as u8;
+                }
             }
-            _ => {}
+            SetupStep::Arrange { zone, code, .. } => {
+                let code = self.setting_text(code).unwrap_or_default();
+                self.arrange(position, *zone, &code)?;
+            }
         }
         Ok(())
     }
 
     /// `arrange [PIECES] in ZONE by CODE`: letter k of each player's part of the code is the piece on
     /// that player's cell k of the zone.
-    fn arrange(&self, position: &mut Position, args: &[Arg]) -> Result<(), TextError> {
-        let Some(Arg::Zone(zone)) = args.iter().find(|a| matches!(a, Arg::Zone(_))) else {
-            return Ok(());
-        };
-        let Some(code) = args.last().and_then(|a| self.arg_value(a)) else {
-            return Ok(());
-        };
+    fn arrange(&self, position: &mut Position, zone: usize, code: &str) -> Result<(), TextError> {
         let parts: Vec<&str> = code.split('/').collect();
         let real_players = self.players;
         if parts.len() != real_players {
@@ -211,7 +194,7 @@ impl Interpreter {
             )));
         }
         for (owner, part) in parts.iter().enumerate() {
-            let cells = &self.game.zones[*zone].cells[owner];
+            let cells = &self.game.zones[zone].cells[owner];
             if part.chars().count() != cells.len() {
                 return Err(TextError::new(format!(
                     "setup code part `{part}` needs {} letters",

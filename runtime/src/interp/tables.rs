@@ -2,7 +2,10 @@
 //! zone membership, castling rules, piece properties and the start position.
 
 use crate::geometry::{first_leg_selects, symmetric_variants, Frame};
-use crate::model::{Arg, CellId, Directive, Game, MovePart, PieceId, Vec3};
+use crate::model::{
+    CastlePiece, CellId, CellsOrZone, Cond, EnPassantExpiry, EnPassantRight, EndKind, FreezeEvent,
+    Game, MovePart, PartnerAt, PartnerTo, Pass, PieceId, Royalty, Untouched, Vec3,
+};
 
 use super::position::Position;
 
@@ -36,6 +39,10 @@ pub struct Interpreter {
     /// Whether moves that leave one's royal piece attacked are illegal.
     pub(super) royal_check: bool,
     pub(super) has_checks_rule: bool,
+    /// Whether each move's check is recorded (`perpetual_check`).
+    pub(super) tracks_check_history: bool,
+    /// Whether a counting rule's count is kept (`counting`).
+    pub(super) counts: bool,
     /// Whether some piece has `facing illegal`.
     pub(super) facing: bool,
     /// Whether some piece has `facing must_break`.
@@ -69,8 +76,8 @@ pub struct Interpreter {
     pub(super) generator: Option<super::generator::Hook>,
     /// Elimination, turn-start checkmates, reserve promotions and promotion on capture.
     pub(super) elimination: super::elimination::Elimination,
-    /// Rules run after captures (explosions).
-    pub(super) capture_rules: Vec<super::rules::CaptureRule>,
+    /// The players in turn order.
+    pub(super) turn_order: Vec<usize>,
     /// Option values chosen for this game (others take their defaults).
     pub(super) chosen_options: Vec<(String, String)>,
     /// What freezes a piece for the rest of its owner's turn (`freeze after EVENT`).
@@ -104,18 +111,15 @@ pub(super) struct Freeze {
 
 impl Freeze {
     /// Reads the `freeze after EVENT` statements of a `turn` block.
-    fn from_turn(turn: &[Directive]) -> Freeze {
+    fn from_turn(events: &[FreezeEvent]) -> Freeze {
         let mut freeze = Freeze::default();
-        for d in turn.iter().filter(|d| d.keyword == "freeze") {
-            for arg in &d.arguments {
-                match arg {
-                    Arg::Word(w) if w == "move" => freeze.moved = true,
-                    Arg::Word(w) if w == "jump" => freeze.jump = true,
-                    Arg::Word(w) if w == "unpin" => freeze.unpin = true,
-                    Arg::Word(w) if w == "capture" => freeze.capture = true,
-                    Arg::Word(w) if w == "stack" => freeze.stack = true,
-                    _ => {}
-                }
+        for event in events {
+            match event {
+                FreezeEvent::Move => freeze.moved = true,
+                FreezeEvent::Jump => freeze.jump = true,
+                FreezeEvent::Unpin => freeze.unpin = true,
+                FreezeEvent::Capture => freeze.capture = true,
+                FreezeEvent::Stack => freeze.stack = true,
             }
         }
         freeze
@@ -141,7 +145,7 @@ pub(super) struct PreparedMoves {
     pub boards: Vec<usize>,
     pub from_zone: Option<usize>,
     pub within: Option<usize>,
-    pub condition: Option<crate::model::Expr>,
+    pub condition: Option<Cond>,
 }
 
 /// One Betza part, with its first-leg vectors in the player's frame.
@@ -203,7 +207,7 @@ pub(super) struct SimplePart {
 pub(super) struct StackMove {
     pub first: Vec<Vec3>,
     pub onto: Vec<PieceId>,
-    pub condition: Option<crate::model::Expr>,
+    pub condition: Option<Cond>,
 }
 
 /// A per-piece rule of one-step moves onto a piece (stacking, mergers).
@@ -211,14 +215,14 @@ pub(super) trait StepRule {
     /// The steps, in the player's frame.
     fn first(&self) -> &[Vec3];
     /// The rule's condition, if any.
-    fn condition(&self) -> Option<&crate::model::Expr>;
+    fn condition(&self) -> Option<&Cond>;
 }
 
 impl StepRule for StackMove {
     fn first(&self) -> &[Vec3] {
         &self.first
     }
-    fn condition(&self) -> Option<&crate::model::Expr> {
+    fn condition(&self) -> Option<&Cond> {
         self.condition.as_ref()
     }
 }
@@ -227,7 +231,7 @@ impl StepRule for MergeMove {
     fn first(&self) -> &[Vec3] {
         &self.first
     }
-    fn condition(&self) -> Option<&crate::model::Expr> {
+    fn condition(&self) -> Option<&Cond> {
         self.condition.as_ref()
     }
 }
@@ -240,7 +244,7 @@ pub(super) struct MergeMove {
     pub onto: Vec<PieceId>,
     pub into: PieceId,
     pub zone: Option<usize>,
-    pub condition: Option<crate::model::Expr>,
+    pub condition: Option<Cond>,
 }
 
 /// A castling rule.
@@ -259,7 +263,14 @@ pub(super) struct Castle {
     pub king_virgin: bool,
     /// Partners allowed only under a condition (`partner bishop along southwest when player ==
     /// sw`): (direction, type, condition); a type also listed without a condition needs none.
-    pub partner_conditions: Vec<(Vec3, PieceId, crate::model::Expr)>,
+    pub partner_conditions: Vec<(Vec3, PieceId, Cond)>,
+    /// Whether the partner must not have moved (`requires virgin partner`, or no `requires` line).
+    pub partner_virgin: bool,
+    /// Whether the king and partner must be original pieces (`requires original`): unmoved and not
+    /// created during the game.
+    pub king_original: bool,
+    /// See `king_original`.
+    pub partner_original: bool,
 }
 
 /// The cell names the boards' `alias` templates give (`{rank}{file}{level}`), other than the cells'
@@ -285,7 +296,10 @@ fn alias_names(game: &Game) -> Vec<(String, CellId)> {
 /// Piece properties beyond moves.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PieceRules {
+    /// Whether the type may be royal.
     pub royal: bool,
+    /// The condition under which a piece of the type is royal (`royal when`).
+    pub royal_when: Option<Cond>,
     pub pawn: bool,
     /// `None`: captures anything; otherwise only these types (or royals).
     pub captures_only: Option<(Vec<PieceId>, bool)>,
@@ -328,10 +342,23 @@ impl Interpreter {
                     names.join(", ")
                 ));
             };
+            let in_range = |range: &str| {
+                let Some((lo, hi)) = range.split_once("..") else {
+                    return false;
+                };
+                match (
+                    lo.parse::<i128>(),
+                    hi.parse::<i128>(),
+                    value.parse::<i128>(),
+                ) {
+                    (Ok(lo), Ok(hi), Ok(v)) => (lo..=hi).contains(&v),
+                    _ => false,
+                }
+            };
             let listed = option
                 .values
                 .iter()
-                .any(|v| v == value || v == "text" || v.starts_with("Range"));
+                .any(|v| v == value || v == "text" || in_range(v));
             if !listed {
                 return Err(format!(
                     "option `{name}` has no value `{value}` (values: {})",
@@ -433,21 +460,12 @@ impl Interpreter {
         let pieces: Vec<PieceRules> = game.pieces.iter().map(piece_rules).collect();
         let pieces_facing = pieces.iter().any(|p| p.facing_illegal);
         let pieces_break = pieces.iter().any(|p| p.facing_must_break);
-        let castles = game
-            .castling
-            .iter()
-            .map(|d| castle_rule(d, &game))
-            .collect();
-        let end_kinds: Vec<&str> = game.end.iter().map(|e| e.kind.as_str()).collect();
+        let castles = game.castling.iter().map(castle_rule).collect();
+        let has_end = |f: fn(&EndKind) -> bool| game.end.iter().any(|e| f(&e.kind));
         // Royal pieces may not be left attacked, unless the game is won by capturing them.
-        let royal_check = pieces.iter().any(|p| p.royal) && !end_kinds.contains(&"royal_capture");
-        let turn_flag = |word: &str| game.turn.iter().any(|d| d.keyword == word);
-        // A turn statement with a given word: `pass when_stuck`.
-        let turn_setting = |keyword: &str, word: &str| {
-            game.turn
-                .iter()
-                .any(|d| d.keyword == keyword && d.arguments.iter().any(|a| a.is_word(word)))
-        };
+        let royal_check =
+            pieces.iter().any(|p| p.royal) && !has_end(|k| matches!(k, EndKind::RoyalCapture));
+        let turn = &game.turn;
         let reserve_flag = |f: fn(&crate::model::Reserve) -> bool| game.reserves.iter().any(f);
         let mut interpreter = Interpreter {
             start_position: Position::empty(0, 0, 0),
@@ -461,21 +479,24 @@ impl Interpreter {
             hand_drops: reserve_flag(|r| r.drops),
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
-            must_capture: turn_flag("must_capture"),
-            en_passant_owner_turn: turn_setting("en_passant_expires", "owner_turn"),
-            en_passant_when_capturable: turn_setting("en_passant_right", "when_capturable"),
-            forbid_checks: turn_flag("forbid_checks"),
+            must_capture: turn.must_capture,
+            en_passant_owner_turn: turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
+            en_passant_when_capturable: turn.en_passant_right == EnPassantRight::WhenCapturable,
+            forbid_checks: turn.forbid_checks,
             royal_check,
-            has_checks_rule: end_kinds.contains(&"checks"),
+            has_checks_rule: has_end(|k| matches!(k, EndKind::Checks(_))),
+            tracks_check_history: has_end(|k| matches!(k, EndKind::PerpetualCheck(_))),
+            counts: has_end(|k| matches!(k, EndKind::Counting(_))),
             facing: pieces_facing,
             facing_break: pieces_break,
             gating: game.reserves.iter().find_map(|r| r.gating),
             chosen_options: options.to_vec(),
-            freeze: Freeze::from_turn(&game.turn),
-            end_early: turn_flag("end_early_when_stuck"),
-            counts_captures: end_kinds.contains(&"captures")
+            freeze: Freeze::from_turn(&turn.freeze),
+            end_early: turn.end_early_when_stuck,
+            counts_captures: has_end(|k| matches!(k, EndKind::Captures(..)))
                 || game
-                    .position_notation
+                    .notation
+                    .position
                     .as_deref()
                     .is_some_and(|t| t.contains("{captures}")),
             plain_attackers: Vec::new(),
@@ -487,13 +508,13 @@ impl Interpreter {
             virgin_matters: 0,
             slider_lines: Vec::new(),
             generator: None,
-            capture_rules: super::rules::capture_rules(&game.rules),
             control: super::control::Control::new(&game),
             transfers: super::transfer::transfers(&game),
             effects: super::effects::Effects::new(&game),
             elimination: super::elimination::Elimination::from_game(&game),
-            pass_when_stuck: turn_setting("pass", "when_stuck"),
-            pass_allowed: turn_setting("pass", "allowed"),
+            pass_when_stuck: turn.pass == Pass::WhenStuck,
+            pass_allowed: turn.pass == Pass::Allowed,
+            turn_order: game.turn_order(),
             game,
         };
         interpreter.attack_plans = interpreter.attack_plans();
@@ -501,10 +522,7 @@ impl Interpreter {
         interpreter.merge_moves = interpreter.prepare_merge_moves();
         interpreter.virgin_matters = interpreter.virgin_relevance();
         interpreter.prepare_legality_shortcut();
-        interpreter.start_position = match interpreter.game.setup.fen.clone() {
-            Some(fen) => interpreter.read_start_fen(&fen).map_err(|e| e.message)?,
-            None => interpreter.build_setup().map_err(|e| e.message)?,
-        };
+        interpreter.start_position = interpreter.build_setup().map_err(|e| e.message)?;
         Ok(interpreter)
     }
 
@@ -536,10 +554,10 @@ impl Interpreter {
             piece
                 .stacks
                 .iter()
-                .map(|(moves, onto)| StackMove {
-                    first: self.single_steps(moves, frame),
-                    onto: onto.clone(),
-                    condition: moves.condition.clone(),
+                .map(|stack| StackMove {
+                    first: self.single_steps(&stack.moves, frame),
+                    onto: stack.onto.clone(),
+                    condition: stack.moves.condition.clone(),
                 })
                 .collect()
         })
@@ -610,11 +628,13 @@ impl Interpreter {
                     && !p.part.vectors.is_empty())
         };
         let players = self.game.players.len();
-        let special_rules = !self.capture_rules.is_empty()
+        let conditional_royal = self.pieces.iter().any(|p| p.royal_when.is_some());
+        let special_rules = self.effects.captures_remove_more()
+            || conditional_royal
             || self.forbid_checks
             || self.facing
             || self.facing_break
-            || self.game.moves_per_turn > 1;
+            || self.game.turn.moves > 1;
         self.plain_attackers =
             (0..players)
                 .map(|me| {
@@ -634,12 +654,12 @@ impl Interpreter {
                 .collect();
         // Rules under which a move changes more than its own cells, or legality asks more than
         // whether a royal piece is attacked (and royal pieces facing each other).
-        let other_rules = !self.capture_rules.is_empty()
+        let other_rules = self.effects.is_active()
+            || conditional_royal
             || self.forbid_checks
             || self.facing_break
-            || self.game.moves_per_turn > 1
+            || self.game.turn.moves > 1
             || self.game.custodian.is_some()
-            || self.effects.is_active()
             || !self.transfers.is_empty()
             || self.freeze.is_used();
         self.read_shortcut = (0..players)
@@ -876,130 +896,90 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
     }
 }
 
-fn pieces_of(args: &[Arg]) -> Vec<PieceId> {
-    args.iter().filter_map(Arg::as_piece).collect()
-}
-
-fn zone_of(args: &[Arg]) -> Option<usize> {
-    args.iter().find_map(Arg::as_zone)
-}
-
 fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
-    let mut rules = PieceRules {
-        royal: piece.royal,
+    PieceRules {
+        royal: piece.royal.is_royal(),
+        royal_when: match &piece.royal {
+            Royalty::When(c) => Some(c.clone()),
+            Royalty::No | Royalty::Yes => None,
+        },
         pawn: piece.pawn,
-        ..PieceRules::default()
-    };
-    for property in &piece.properties {
-        let args = property.arguments.as_slice();
-        match property.keyword.as_str() {
-            "captures_only" => {
-                let royal = args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Word(w) if w == "royal"));
-                rules.captures_only = Some((pieces_of(args), royal));
-            }
-            "never_captures" => rules.never_captures = true,
-            "immune" => rules.immune = true,
-            "confined" => rules.confined = zone_of(args),
-            "demote_to" => rules.demote_to = pieces_of(args).first().copied(),
-            "promoted_from" => rules.promoted_from = pieces_of(args).first().copied(),
-            "count_limit" => rules.count_limit = int_of(args).map(|n| n as u32),
-            "drop_zone" => rules.drop_zone = zone_of(args),
-            "no_drop_mate" => rules.no_drop_mate = true,
-            "drop_file_limit" => rules.drop_file_limit = int_of(args).map(|n| n as u32),
-            "cannot_hop" => rules.cannot_hop = pieces_of(args),
-            "facing" => {
-                rules.facing_illegal = args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Word(w) if w == "illegal"));
-                rules.facing_must_break = args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Word(w) if w == "must_break"));
-            }
-            "virgin_in" => rules.virgin_in = zone_of(args),
-            _ => {}
-        }
+        captures_only: piece.captures_only.clone(),
+        never_captures: piece.never_captures,
+        immune: piece.immune,
+        confined: piece.confined,
+        demote_to: piece.demote_to,
+        promoted_from: piece.promoted_from,
+        count_limit: piece.count_limit,
+        drop_zone: piece.drop_zone,
+        no_drop_mate: piece.no_drop_mate,
+        drop_file_limit: piece.drop_file_limit,
+        cannot_hop: piece.cannot_hop.clone(),
+        facing_illegal: piece.facing == Some(crate::model::Facing::Illegal),
+        facing_must_break: piece.facing == Some(crate::model::Facing::MustBreak),
+        virgin_in: piece.virgin_in,
     }
-    rules
 }
 
-fn int_of(args: &[Arg]) -> Option<i64> {
-    args.iter().find_map(Arg::as_int)
-}
-
-fn castle_rule(d: &Directive, game: &Game) -> Castle {
+fn castle_rule(rule: &crate::model::Castle) -> Castle {
     let mut castle = Castle {
-        king_steps: 2,
-        check_attacks: true,
+        king: rule.king,
+        partner_at: match rule.partner_at {
+            PartnerAt::Edge => None,
+            PartnerAt::Distance(lo, hi) => Some((lo as i32, hi as i32)),
+        },
+        king_steps: rule.king_steps as i32,
+        partner_beyond: rule.partner_to == PartnerTo::Beyond,
+        check_attacks: rule.check_attacks,
         ..Castle::default()
     };
-    let requires: Vec<&Directive> = d
-        .children
-        .iter()
-        .filter(|c| c.keyword == "requires")
-        .collect();
-    let mut along: Vec<Vec3> = Vec::new();
-    let mut partners: Vec<(Vec<PieceId>, Vec<Vec3>, Option<crate::model::Expr>)> = Vec::new();
-    for child in &d.children {
-        let args = child.arguments.as_slice();
-        match child.keyword.as_str() {
-            "king" => castle.king = pieces_of(args).first().copied(),
-            "partner" => {
-                let dirs = args.iter().filter_map(Arg::as_vector).collect();
-                partners.push((pieces_of(args), dirs, child.condition.clone()));
-            }
-            "along" => along = args.iter().filter_map(Arg::as_vector).collect(),
-            "partner_at" => {
-                castle.partner_at = match args.first() {
-                    Some(Arg::Range(lo, hi)) => match (lo.as_ref(), hi.as_ref()) {
-                        (Arg::Int(a), Arg::Int(b)) => Some((*a as i32, *b as i32)),
-                        _ => None,
-                    },
-                    Some(Arg::Int(n)) => Some((*n as i32, *n as i32)),
-                    _ => None,
-                }
-            }
-            "king_steps" => castle.king_steps = int_of(args).unwrap_or(2) as i32,
-            "partner_to" => {
-                castle.partner_beyond = args
-                    .iter()
-                    .any(|a| matches!(a, Arg::Word(w) if w == "beyond"))
-            }
-            "ignore_attacks" => castle.check_attacks = false,
-            "from" => {
-                for a in args {
-                    match a {
-                        Arg::Cell(c) => castle.from.push(*c),
-                        Arg::Zone(z) => castle.from_zone = Some(*z),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
+    for from in &rule.from {
+        match from {
+            CellsOrZone::Cell(c) => castle.from.push(*c),
+            CellsOrZone::Zone(z) => castle.from_zone = Some(*z),
         }
     }
-    let _ = game;
-    castle.king_virgin = requires.is_empty()
-        || requires.iter().any(|r| {
-            r.arguments
-                .iter()
-                .any(|a| a.is_word("king") || matches!(a, Arg::Piece(p) if Some(*p) == castle.king))
-        });
-    let unconditional: Vec<(Vec3, PieceId)> = partners
+    // Without `requires` lines the king and the partner must be unmoved; with them, what they say.
+    let names = |kind: Untouched, what: CastlePiece| {
+        rule.requires.iter().filter(|r| r.kind == kind).any(|r| {
+            r.pieces.iter().any(|p| {
+                *p == what
+                    || (what == CastlePiece::King && Some(*p) == rule.king.map(CastlePiece::Piece))
+            })
+        })
+    };
+    let either =
+        |what: CastlePiece| names(Untouched::Virgin, what) || names(Untouched::Original, what);
+    castle.king_virgin = rule.requires.is_empty() || either(CastlePiece::King);
+    castle.partner_virgin = rule.requires.is_empty()
+        || either(CastlePiece::Partner)
+        || rule
+            .partners
+            .iter()
+            .any(|p| p.pieces.iter().any(|&t| either(CastlePiece::Piece(t))));
+    castle.king_original = names(Untouched::Original, CastlePiece::King);
+    castle.partner_original = names(Untouched::Original, CastlePiece::Partner);
+    let along = &rule.along;
+    let unconditional: Vec<(Vec3, PieceId)> = rule
+        .partners
         .iter()
-        .filter(|(_, _, c)| c.is_none())
-        .flat_map(|(types, dirs, _)| {
-            let dirs = if dirs.is_empty() { &along } else { dirs };
+        .filter(|p| p.condition.is_none())
+        .flat_map(|p| {
+            let dirs = if p.along.is_empty() { along } else { &p.along };
             dirs.iter()
-                .flat_map(move |&d| types.iter().map(move |&t| (d, t)))
+                .flat_map(move |&d| p.pieces.iter().map(move |&t| (d, t)))
         })
         .collect();
-    for (types, dirs, condition) in partners {
-        let dirs = if dirs.is_empty() { along.clone() } else { dirs };
+    for partner in &rule.partners {
+        let dirs = if partner.along.is_empty() {
+            along.clone()
+        } else {
+            partner.along.clone()
+        };
         for dir in dirs {
-            if let Some(condition) = &condition {
-                for &t in types
+            if let Some(condition) = &partner.condition {
+                for &t in partner
+                    .pieces
                     .iter()
                     .filter(|&&t| !unconditional.contains(&(dir, t)))
                 {
@@ -1007,8 +987,8 @@ fn castle_rule(d: &Directive, game: &Game) -> Castle {
                 }
             }
             match castle.directions.iter_mut().find(|(d, _)| *d == dir) {
-                Some((_, list)) => list.extend(types.iter().copied()),
-                None => castle.directions.push((dir, types.clone())),
+                Some((_, list)) => list.extend(partner.pieces.iter().copied()),
+                None => castle.directions.push((dir, partner.pieces.clone())),
             }
         }
     }

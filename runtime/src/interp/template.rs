@@ -70,10 +70,10 @@ impl Interpreter {
                 "checkmates" => self.read_checkmates(value, &mut position)?,
                 "moves_done" => {
                     position.turn_moves = number(value)?;
-                    if position.turn_moves >= self.game.moves_per_turn.max(1) {
+                    if position.turn_moves >= self.game.turn.moves.max(1) {
                         return Err(TextError::new(format!(
                             "{value} single moves done: a turn has {}",
-                            self.game.moves_per_turn.max(1)
+                            self.game.turn.moves.max(1)
                         )));
                     }
                 }
@@ -341,13 +341,9 @@ impl Interpreter {
         self.game
             .players
             .get(player)?
-            .extra
-            .iter()
-            .find(|d| d.keyword == "fen_prefix")
-            .and_then(|d| match d.arguments.first() {
-                Some(crate::model::Arg::Str(s)) if !s.is_empty() => Some(s.as_str()),
-                _ => None,
-            })
+            .fen_prefix
+            .as_deref()
+            .filter(|s| !s.is_empty())
     }
 
     /// Whether the owners of pieces are told apart by letter case: two players, one of them

@@ -3,7 +3,7 @@
 //! ... }`). They are written `from-to` like any move; `target any` captures the occupant of the
 //! landing cell, whatever its side.
 
-use crate::model::{Arg, CellId, Expr, Game, PieceId};
+use crate::model::{CellId, CellsOrZone, Cond, Game, PieceId};
 
 use super::conditions::Scope;
 use super::position::{Move, Position};
@@ -15,46 +15,28 @@ pub(super) struct Transfer {
     /// The piece types it moves.
     pieces: Vec<PieceId>,
     /// Where the piece stands: cells and zones.
-    from: Vec<Arg>,
+    from: Vec<CellsOrZone>,
     /// Where it may go: cells and zones.
-    to: Vec<Arg>,
+    to: Vec<CellsOrZone>,
     /// Whether the landing cell must be empty (`target empty`).
     empty_only: bool,
     /// The type it takes on arrival (`become`).
     arrives_as: Option<PieceId>,
     /// Conditions on the piece and the position (`when`), with `mover` the piece transferred.
-    conditions: Vec<Expr>,
+    conditions: Vec<Cond>,
 }
 
 /// Reads the `transfer` blocks of a game.
 pub(super) fn transfers(game: &Game) -> Vec<Transfer> {
-    game.directives
+    game.transfers
         .iter()
-        .filter(|d| d.keyword == "transfer")
-        .map(|d| {
-            let child = |keyword: &str| d.children.iter().find(|c| c.keyword == keyword);
-            let arguments = |keyword: &str| {
-                child(keyword)
-                    .map(|c| c.arguments.clone())
-                    .unwrap_or_default()
-            };
-            Transfer {
-                pieces: arguments("pieces")
-                    .iter()
-                    .filter_map(Arg::as_piece)
-                    .collect(),
-                from: arguments("from"),
-                to: arguments("to"),
-                empty_only: arguments("target").iter().any(|a| a.is_word("empty")),
-                arrives_as: arguments("become").iter().find_map(Arg::as_piece),
-                conditions: d
-                    .children
-                    .iter()
-                    .filter(|c| c.keyword == "when")
-                    .filter_map(|c| c.condition.clone())
-                    .chain(d.condition.clone())
-                    .collect(),
-            }
+        .map(|t| Transfer {
+            pieces: t.pieces.clone(),
+            from: t.from.clone(),
+            to: t.to.clone(),
+            empty_only: t.empty_only,
+            arrives_as: t.become_piece,
+            conditions: t.conditions.clone(),
         })
         .collect()
 }
@@ -70,12 +52,7 @@ impl Interpreter {
                 {
                     continue;
                 }
-                let scope = Scope {
-                    cell: from,
-                    owner: side,
-                    player: side,
-                    hurdle: None,
-                };
+                let scope = Scope::piece(side, from);
                 if !transfer
                     .conditions
                     .iter()
@@ -98,14 +75,13 @@ impl Interpreter {
     }
 
     /// The cells named by a transfer's `from` or `to`, for a player.
-    fn transfer_cells(&self, places: &[Arg], player: usize) -> Vec<CellId> {
+    fn transfer_cells(&self, places: &[CellsOrZone], player: usize) -> Vec<CellId> {
         let mut cells = Vec::new();
         for place in places {
             match place {
-                Arg::Cell(cell) => cells.push(*cell),
-                Arg::Zone(zone) => cells
+                CellsOrZone::Cell(cell) => cells.push(*cell),
+                CellsOrZone::Zone(zone) => cells
                     .extend((0..self.game.cells.len()).filter(|&c| self.in_zone(*zone, player, c))),
-                _ => {}
             }
         }
         cells

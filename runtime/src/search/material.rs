@@ -96,7 +96,7 @@ impl MaterialEvaluator {
             players,
             values,
             mobility,
-            royal: game.pieces.iter().map(|p| p.royal).collect(),
+            royal: game.pieces.iter().map(|p| p.royal.is_royal()).collect(),
             places: game.cells.iter().map(|c| (c.board, c.coord)).collect(),
             edge,
         }
