@@ -78,6 +78,28 @@ fn agree_on_playouts<V: Variant>(stem: &str, compiled: &V, rng: &mut Rng) -> usi
                 reference.outcome(&mut a),
                 "{stem}: outcome at ply {ply}"
             );
+            assert_eq!(
+                compiled.in_check(&mut b),
+                reference.in_check(&mut a),
+                "{stem}: check at ply {ply}, position {}",
+                reference.write_position(&a)
+            );
+            // The search's pass: the other side to move, taken back exactly.
+            let (before, hash) = (compiled.write_position(&b), compiled.hash(&b));
+            if let Some(undo) = compiled.make_null(&mut b) {
+                assert_eq!(
+                    compiled.hash(&b),
+                    compiled.full_hash(&b),
+                    "{stem}: hash after a pass at ply {ply}"
+                );
+                assert_ne!(compiled.hash(&b), hash, "{stem}: a pass changes the hash");
+                compiled.unmake_null(&mut b, undo);
+                assert_eq!(
+                    (compiled.write_position(&b), compiled.hash(&b)),
+                    (before, hash),
+                    "{stem}: a pass taken back at ply {ply}"
+                );
+            }
             positions += 1;
             if expected.is_empty() {
                 break;

@@ -43,7 +43,8 @@ Usage:
                                            play in the terminal against the engine
   vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]
                                            the interpreted engine on stdin/stdout (for GUIs)
-  vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC] [--depth N] [--openings PLIES]
+  vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC] [--move-time SECONDS] [--depth N]
+            [--openings PLIES]
             [--seed S] [--max-plies N] [--variant NAME] [--setup NAME=VALUE]
             [--engine-option NAME=VALUE] [--verbose]
                                            a referee: P is `random`, `search` or `xboard:COMMAND`
@@ -712,6 +713,7 @@ fn match_command(args: &[String]) -> ExitCode {
         base: std::time::Duration::from_secs(60),
         increment: std::time::Duration::from_millis(500),
         depth: None,
+        move_time: None,
         max_plies: 400,
         variant: None,
         options: Vec::new(),
@@ -763,6 +765,16 @@ fn match_command(args: &[String]) -> ExitCode {
                 None => {
                     return usage_error(&format!(
                         "time control `{value}` is not MINUTES+SECONDS (`1+0.5`)"
+                    ))
+                }
+            },
+            "--move-time" => match value.parse::<f64>() {
+                Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
+                    config.move_time = Some(std::time::Duration::from_secs_f64(seconds));
+                }
+                _ => {
+                    return usage_error(&format!(
+                        "--move-time `{value}` is not a positive number of seconds"
                     ))
                 }
             },

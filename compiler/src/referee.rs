@@ -79,6 +79,9 @@ pub struct MatchConfig {
     pub increment: Duration,
     /// A depth limit: the in-process search then ignores the clock; XBoard engines get `sd`.
     pub depth: Option<u32>,
+    /// A fixed time per move instead of a game clock: XBoard engines get `st`, and a move that takes
+    /// longer than this (plus a second's grace) loses on time.
+    pub move_time: Option<Duration>,
     /// Games still going after this many plies are drawn by adjudication.
     pub max_plies: usize,
     /// The variant name sent to XBoard engines (default: the engine protocol's name of the game).
@@ -212,13 +215,18 @@ impl XBoardEngine {
                 self.send(&format!("option {name}={value}"))?;
             }
         }
-        let seconds = config.base.as_secs();
-        self.send(&format!(
-            "level 0 {}:{:02} {}",
-            seconds / 60,
-            seconds % 60,
-            config.increment.as_secs_f64()
-        ))?;
+        if let Some(time) = config.move_time {
+            // `st` takes whole seconds.
+            self.send(&format!("st {}", time.as_secs().max(1)))?;
+        } else {
+            let seconds = config.base.as_secs();
+            self.send(&format!(
+                "level 0 {}:{:02} {}",
+                seconds / 60,
+                seconds % 60,
+                config.increment.as_secs_f64()
+            ))?;
+        }
         if let Some(depth) = config.depth {
             self.send(&format!("sd {depth}"))?;
         }
@@ -413,6 +421,10 @@ fn play_game(
             .find(|(s, _)| *s != seat)
             .map(|(_, c)| *c)
             .unwrap_or_default();
+        if let Some(time) = config.move_time {
+            // Each move has the same time; the clocks do not carry over.
+            clocks = vec![time + Duration::from_secs(1); seat_players.len()];
+        }
         let started = Instant::now();
         let answer = match (&config.players[player], engines[player].as_mut()) {
             (PlayerSpec::XBoard(_), Some(engine)) => {
@@ -421,7 +433,10 @@ fn play_game(
             (PlayerSpec::Search, _) => {
                 let limits = match config.depth {
                     Some(depth) => Limits::depth(depth),
-                    None => Limits::time(clocks[seat] / 30 + config.increment * 9 / 10),
+                    None => match config.move_time {
+                        Some(time) => Limits::time(time),
+                        None => Limits::time(clocks[seat] / 30 + config.increment * 9 / 10),
+                    },
                 };
                 let found = searchers[player].search(
                     interpreter,

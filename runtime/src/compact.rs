@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::interp::{Move, MoveKind, Occupant, Position};
-use crate::search::{Evaluator, MaterialEvaluator};
+use crate::search::{Capture, Evaluator, MaterialEvaluator};
 use crate::variant::{GameResult, TextError, Variant};
 use crate::Interpreter;
 
@@ -160,6 +160,16 @@ pub trait CompactGame: Send + Sync {
     /// Tells whether an end rule other than checkmate and stalemate might hold (a cheap test; the
     /// interpreter then decides).
     fn may_have_ended(&self, position: &Self::Position) -> bool;
+    /// Tells whether the side to move has a royal piece under attack.
+    fn in_check(&self, _position: &Self::Position) -> bool {
+        false
+    }
+    /// The occupied cells with their occupants (the evaluation reads them; generated code walks
+    /// its bitboards).
+    fn pieces<'a>(
+        &'a self,
+        position: &'a Self::Position,
+    ) -> impl Iterator<Item = (usize, Occupant)> + 'a;
 }
 
 /// A compiled game in the compact form, with the interpreter for text and outcomes.
@@ -264,6 +274,28 @@ impl<G: CompactGame> Variant for Compiled<G> {
         self.count_legal_moves(position) > 0
     }
 
+    fn in_check(&self, position: &mut G::Position) -> bool {
+        self.game.in_check(position)
+    }
+
+    /// A pass: the other side to move, no en-passant right (every compact game has two players and
+    /// one move per turn).
+    fn make_null(&self, position: &mut G::Position) -> Option<G::Position> {
+        let undo = position.clone();
+        let mut state = self.game.state(position);
+        state.side = 1 - state.side.min(1);
+        state.en_passant = None;
+        state.halfmove += 1;
+        state.last = None;
+        self.game.set_state(position, state);
+        self.game.refresh_hash(position);
+        Some(undo)
+    }
+
+    fn unmake_null(&self, position: &mut G::Position, undo: G::Position) {
+        *position = undo;
+    }
+
     fn make(&self, position: &mut G::Position, mv: CompactMove) -> G::Position {
         let undo = position.clone();
         self.game.make(position, mv);
@@ -303,34 +335,43 @@ impl<G: CompactGame> Variant for Compiled<G> {
     }
 }
 
-/// The material evaluator on compact positions (two players), for the search.
+/// The evaluator on compact positions (two players), for the search: the same terms as
+/// [`MaterialEvaluator`], read from the compact position.
 #[derive(Clone, Debug)]
 pub struct CompactEvaluator<G> {
     material: MaterialEvaluator,
     game: G,
+    cells: usize,
 }
 
 impl<G: CompactGame + Clone> CompactEvaluator<G> {
-    /// The evaluator of a compiled game: its values and mobility tables.
+    /// The evaluator of a compiled game: its values and tables.
     pub fn new(compiled: &Compiled<G>) -> CompactEvaluator<G> {
         CompactEvaluator {
             material: MaterialEvaluator::new(&compiled.interpreter.game),
             game: compiled.game.clone(),
+            cells: compiled.interpreter.game.cells.len(),
         }
     }
 
-    fn balance(&self, position: &G::Position, player: usize, with_mobility: bool) -> i32 {
-        let cells = self.cells(position);
-        let totals = self.material.totals_of(
-            (0..cells).map(|cell| (cell, self.game.occupant(position, cell))),
-            |player, piece| self.game.hand(position, player, piece),
-            with_mobility,
-        );
-        MaterialEvaluator::two_player_balance(&totals, player)
-    }
-
-    fn cells(&self, _position: &G::Position) -> usize {
-        self.material.cells()
+    /// A plain move's mover, victim cell and promotion.
+    fn plain(&self, position: &G::Position, mv: CompactMove) -> Option<(Occupant, usize)> {
+        if !matches!(
+            mv.kind,
+            CompactKind::Normal | CompactKind::DoubleStep | CompactKind::EnPassant
+        ) {
+            return None;
+        }
+        let mover = self.game.occupant(position, mv.from as usize);
+        if mover.is_empty() {
+            return None;
+        }
+        let victim = if mv.kind == CompactKind::EnPassant {
+            mv.aux
+        } else {
+            mv.to
+        };
+        Some((mover, victim as usize))
     }
 }
 
@@ -344,39 +385,72 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
     }
 
     fn material(&self, position: &G::Position, player: usize) -> i32 {
-        self.balance(position, player, false)
+        let totals = self
+            .material
+            .material_of(self.game.pieces(position), |p, piece| {
+                self.game.hand(position, p, piece)
+            });
+        MaterialEvaluator::two_player_balance(&totals, player)
     }
 
     fn evaluate(&self, position: &G::Position, player: usize) -> i32 {
-        self.balance(position, player, true)
+        self.material.evaluate_pieces(
+            self.game.pieces(position),
+            |p, piece| self.game.hand(position, p, piece),
+            |_| false,
+            self.game.state(position).side,
+            player,
+        )
     }
 
     /// The value of what a plain move or en-passant capture takes, plus what a promotion adds.
     fn move_gain(&self, position: &G::Position, mv: CompactMove) -> Option<i32> {
-        if !matches!(
-            mv.kind,
-            CompactKind::Normal | CompactKind::DoubleStep | CompactKind::EnPassant
-        ) {
-            return None;
-        }
-        let mover = self.game.occupant(position, mv.from as usize);
-        if mover.is_empty() {
-            return None;
-        }
-        let mut gain = 0;
-        let victim = if mv.kind == CompactKind::EnPassant {
-            mv.aux
+        let (mover, victim) = self.plain(position, mv)?;
+        let taken = self.game.occupant(position, victim);
+        let taken = if !taken.is_empty() && taken.owner() != mover.owner() {
+            taken
         } else {
-            mv.to
+            Occupant::EMPTY
         };
-        let taken = self.game.occupant(position, victim as usize);
-        if !taken.is_empty() && taken.owner() != mover.owner() {
-            gain += self.material.value(taken.piece());
+        let promotion = (mv.piece > 0).then(|| mv.piece as usize - 1);
+        Some(self.material.capture_gain(mover, &[taken], promotion))
+    }
+
+    fn capture(&self, position: &G::Position, mv: CompactMove) -> Option<Capture> {
+        let (mover, victim) = self.plain(position, mv)?;
+        let taken = self.game.occupant(position, victim);
+        if taken.is_empty() || taken.owner() == mover.owner() || victim != mv.to as usize {
+            return None;
         }
-        if mv.piece > 0 {
-            gain += self.material.value(mv.piece as usize - 1) - self.material.value(mover.piece());
-        }
-        Some(gain)
+        Some(Capture {
+            to: victim,
+            attacker: self.material.value(mover.piece()),
+            victim: self.material.value(taken.piece()),
+        })
+    }
+
+    fn history_index(&self, position: &G::Position, mv: CompactMove) -> Option<usize> {
+        let piece = if mv.kind == CompactKind::Drop {
+            (mv.piece as usize).checked_sub(1)?
+        } else {
+            let mover = self.game.occupant(position, mv.from as usize);
+            if mover.is_empty() {
+                return None;
+            }
+            mover.piece()
+        };
+        let side = self.game.state(position).side.min(1);
+        let to = mv.to as usize;
+        (to < self.cells).then(|| (piece * 2 + side) * self.cells + to)
+    }
+
+    fn history_size(&self) -> usize {
+        self.material.values().len() * 2 * self.cells
+    }
+
+    fn null_move_allowed(&self, position: &G::Position) -> bool {
+        self.material
+            .null_move_for(self.game.pieces(position), self.game.state(position).side)
     }
 }
 

@@ -88,6 +88,18 @@ impl Variant for Interpreter {
         true
     }
 
+    fn in_check(&self, position: &mut Position) -> bool {
+        self.royal_check && self.royal_attacked(position, position.side)
+    }
+
+    fn make_null(&self, position: &mut Position) -> Option<Undo> {
+        self.make_null_move(position)
+    }
+
+    fn unmake_null(&self, position: &mut Position, undo: Undo) {
+        self.unmake_move(position, Move::normal(0, 0), undo)
+    }
+
     fn make(&self, position: &mut Position, mv: Move) -> Undo {
         self.make_move(position, mv)
     }

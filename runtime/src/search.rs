@@ -70,6 +70,40 @@ pub trait Evaluator<V: Variant> {
     fn move_gain(&self, _position: &V::Position, _mv: V::Move) -> Option<i32> {
         None
     }
+
+    /// Describes `mv` when it is a plain capture of one enemy piece on its target cell, for the
+    /// static exchange evaluation; `None` for any other move.
+    fn capture(&self, _position: &V::Position, _mv: V::Move) -> Option<Capture> {
+        None
+    }
+
+    /// A small number that tells moves apart for the history heuristic (the moving piece, its owner
+    /// and its target), below [`Evaluator::history_size`]; `None` when there is none.
+    fn history_index(&self, _position: &V::Position, _mv: V::Move) -> Option<usize> {
+        None
+    }
+
+    /// The number of history entries.
+    fn history_size(&self) -> usize {
+        0
+    }
+
+    /// Whether the search may pass the turn (a null move) to prove the position good: only where
+    /// having to move is rarely a disadvantage.
+    fn null_move_allowed(&self, _position: &V::Position) -> bool {
+        false
+    }
+}
+
+/// A plain capture, as the static exchange evaluation sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capture {
+    /// The cell captured on.
+    pub to: usize,
+    /// The value of the capturing piece.
+    pub attacker: i32,
+    /// The value of the captured piece.
+    pub victim: i32,
 }
 
 /// When a search stops. Without any limit it runs until the stop flag is raised (or [`MAX_DEPTH`]).
@@ -223,6 +257,7 @@ impl<M: Copy + Eq> Searcher<M> {
             pv: vec![root_moves[0]],
         };
         for depth in 1..=max_depth {
+            tree.age_history();
             let iteration = tree.search_root(&mut position, &mut root_moves, depth);
             if let Some((best, score)) = iteration {
                 result.best = Some(best);

@@ -71,6 +71,22 @@ pub trait Variant {
         false
     }
 
+    /// Tells whether the side to move has a royal piece under attack (the search extends checks and
+    /// never prunes them). The default knows no checks.
+    fn in_check(&self, _position: &mut Self::Position) -> bool {
+        false
+    }
+
+    /// Passes the turn without moving (the search's null move), when the game can: two players, one
+    /// move per turn. Returns `None`, leaving the position unchanged, when it cannot. The pass is
+    /// taken back with [`Variant::unmake_null`].
+    fn make_null(&self, _position: &mut Self::Position) -> Option<Self::Undo> {
+        None
+    }
+
+    /// Takes back a pass made with [`Variant::make_null`].
+    fn unmake_null(&self, _position: &mut Self::Position, _undo: Self::Undo) {}
+
     /// Chooses option values, each `NAME=VALUE` or a bare value one of the game's options lists
     /// (`--setup`, XBoard and UCI options); values given earlier and not named again are kept, and the
     /// start position follows the new values.

@@ -1294,6 +1294,18 @@ impl Emitter<'_> {
         } else {
             quote! { #((#tests))||* }
         };
+        let in_check = match self.ir.royal {
+            Some(r) => {
+                let r = self.piece(r);
+                quote! {
+                    let us = board.side as usize;
+                    let them = 1 - us;
+                    let royals = board.pieces[#r] & board.colors[us];
+                    !safe(board, royals, them, board.colors[0] | board.colors[1], board.colors[them])
+                }
+            }
+            None => quote! { let _ = board; false },
+        };
         quote! {
             /// The compact form of this game.
             #[derive(Clone, Copy, Debug, Default)]
@@ -1398,6 +1410,23 @@ impl Emitter<'_> {
 
                 fn may_have_ended(&self, board: &Board) -> bool {
                     #may_end
+                }
+
+                fn in_check(&self, board: &Board) -> bool {
+                    #in_check
+                }
+
+                fn pieces<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = (usize, Occupant)> + 'a {
+                    let mut occupied = board.colors[0] | board.colors[1];
+                    std::iter::from_fn(move || {
+                        if occupied == 0 {
+                            return None;
+                        }
+                        let cell = occupied.trailing_zeros() as usize;
+                        occupied &= occupied - 1;
+                        let code = board.cells[cell] as usize - 1;
+                        Some((cell, Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
+                    })
                 }
             }
 

@@ -347,6 +347,34 @@ impl Interpreter {
         undo
     }
 
+    /// Passes the turn without moving, for the search's null move: only in two-player games with one
+    /// move per turn and nothing that happens at a turn's start. Taken back by `unmake_move`.
+    pub(super) fn make_null_move(&self, pos: &mut Position) -> Option<Undo> {
+        if self.players != 2
+            || self.game.turn.moves > 1
+            || self.elimination.enabled
+            || self.en_passant_owner_turn
+            || self.freeze.is_used()
+            || self.has_checks_rule
+        {
+            return None;
+        }
+        let old_state = state_key(pos);
+        let undo = save_state(pos);
+        pos.hash ^= old_state;
+        pos.history.push(undo.hash);
+        let mover = pos.side;
+        pos.side = self.next_player(mover);
+        if pos.side <= mover {
+            pos.fullmove += 1;
+        }
+        pos.halfmove += 1;
+        pos.last = None;
+        pos.passes = 0;
+        pos.hash ^= state_key(pos);
+        Some(undo)
+    }
+
     /// Takes back a move.
     pub(super) fn unmake_move(&self, pos: &mut Position, _mv: Move, undo: Undo) {
         for (cell, occ) in undo.changed.undo_order() {

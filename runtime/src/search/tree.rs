@@ -1,40 +1,47 @@
-//! The recursive part of the search: alpha-beta over full-width plies, quiescence over captures, move
-//! ordering and the bookkeeping shared by both (nodes, limits, principal variation, killer moves).
+//! The recursive part of the search: principal-variation search over full-width plies with null-move
+//! pruning, late-move reductions, futility pruning and check extensions; quiescence over captures
+//! with static exchange evaluation; move ordering (the table's move, winning captures, killer
+//! moves, history) and the bookkeeping shared by all of it (nodes, limits, principal variation).
 
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::table::{from_table, to_table, Bound, Entry, Table};
-use super::{Evaluator, SearchResult, MATE, MAX_DEPTH};
+use super::{Evaluator, SearchResult, MATE, MATE_BOUND, MAX_DEPTH};
 use crate::variant::Variant;
 
 /// Beyond any score.
 const INFINITY: i32 = 2 * MATE;
 /// The most capture plies searched after the full-width ones.
 const QUIESCENCE_DEPTH: u32 = 6;
-/// The most captures tried in a quiescence node, largest gains first. Without a bound, games where
-/// nearly every move captures (Clobber, Antichess) would search their whole tree in quiescence.
+/// The most captures tried in a quiescence node, best first. Without a bound, games where nearly
+/// every move captures (Clobber, Antichess) would search their whole tree in quiescence.
 const QUIESCENCE_WIDTH: usize = 4;
-/// The deepest ply a line can reach: full-width plies, then quiescence plies.
-const MAX_PLY: usize = MAX_DEPTH as usize + QUIESCENCE_DEPTH as usize;
+/// The deepest ply a line can reach: full-width plies with extensions, then quiescence plies.
+const MAX_PLY: usize = 2 * MAX_DEPTH as usize + QUIESCENCE_DEPTH as usize;
 /// How often (in nodes, a power of two) the clock and the stop flag are read.
 const POLL_INTERVAL: u64 = 256;
+/// The least depth at which a null move is tried, and its reduction (plus a quarter of the depth).
+const NULL_MOVE_DEPTH: u32 = 3;
+const NULL_MOVE_REDUCTION: u32 = 2;
+/// Late-move reductions: from this depth, after this many moves.
+const LMR_DEPTH: u32 = 3;
+const LMR_MOVES: usize = 3;
+/// Futility margins per remaining ply (reverse futility at the node, futility of quiet moves).
+const FUTILITY_MARGIN: i32 = 120;
+const FUTILITY_DEPTH: u32 = 3;
+/// Quiescence: captures that cannot bring the score near alpha even with this margin are skipped.
+const DELTA_MARGIN: i32 = 200;
+/// History scores are halved when one reaches this.
+const HISTORY_LIMIT: i32 = 1 << 20;
 
-/// Move-ordering keys: the table's move first, then captures by gain, then killer moves, then the rest
-/// in generation order.
+/// Move-ordering keys: the table's move first, then winning and even captures by gain, then killer
+/// moves, then quiet moves by history, then losing captures.
 const TABLE_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 29;
 const KILLER: i32 = 1 << 28;
-
-/// How a child position is searched.
-#[derive(Clone, Copy)]
-enum Next {
-    /// Full width, this many plies.
-    Full(u32),
-    /// Captures only, at most this many plies.
-    Quiescence(u32),
-}
+const LOSING: i32 = -(1 << 28);
 
 /// One search in progress.
 pub(super) struct Tree<'a, V: Variant, E> {
@@ -60,9 +67,13 @@ pub(super) struct Tree<'a, V: Variant, E> {
     /// Principal variations by ply (a triangular table).
     pv: Vec<Vec<V::Move>>,
     killers: Vec<[Option<V::Move>; 2]>,
+    /// Quiet moves that caused cut-offs, by [`Evaluator::history_index`].
+    history: Vec<i32>,
     /// Move lists by ply, kept so that the search does not allocate per node.
     move_lists: Vec<Vec<V::Move>>,
     scored_lists: Vec<Vec<(V::Move, i32)>>,
+    /// Scratch lists for the static exchange evaluation.
+    exchange_lists: Vec<Vec<V::Move>>,
 }
 
 impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
@@ -95,8 +106,10 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             path: Vec::with_capacity(plies),
             pv: vec![Vec::new(); plies],
             killers: vec![[None; 2]; plies],
+            history: vec![0; evaluator.history_size()],
             move_lists: vec![Vec::new(); plies],
             scored_lists: vec![Vec::new(); plies],
+            exchange_lists: Vec::new(),
         }
     }
 
@@ -128,20 +141,22 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         let mut alpha = -INFINITY;
         let mut best = None;
         for (index, &mv) in root_moves.iter().enumerate() {
-            let score = self.child(
-                position,
-                mv,
-                side,
-                1,
-                Next::Full(depth - 1),
-                alpha,
-                INFINITY,
-            );
+            let score = if index == 0 {
+                self.child(position, mv, side, 1, depth - 1, alpha, INFINITY)
+            } else {
+                // Principal-variation search: prove the move worse with a null window first.
+                let probe = self.child(position, mv, side, 1, depth - 1, alpha, alpha + 1);
+                if probe > alpha && !self.aborted {
+                    self.child(position, mv, side, 1, depth - 1, alpha, INFINITY)
+                } else {
+                    probe
+                }
+            };
             if self.aborted {
                 break;
             }
-            if score > alpha {
-                alpha = score;
+            if score > alpha || best.is_none() {
+                alpha = alpha.max(score);
                 best = Some((index, mv, score));
                 self.set_pv(0, mv);
             }
@@ -156,6 +171,11 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
     /// Returns the principal variation of the last improvement at the root.
     pub fn root_pv(&self) -> Vec<V::Move> {
         self.pv[0].clone()
+    }
+
+    /// Halves the history scores between iterations, so that recent cut-offs count most.
+    pub fn age_history(&mut self) {
+        self.history.iter_mut().for_each(|h| *h /= 2);
     }
 
     /// Stores a completed iteration's result at the root, for the next search.
@@ -185,7 +205,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
     }
 
-    /// The alpha-beta search of a position to `depth` plies, scored for the side to move.
+    /// The principal-variation search of a position to `depth` plies, scored for the side to move.
     fn negamax(
         &mut self,
         position: &mut V::Position,
@@ -197,7 +217,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         if self.should_stop() {
             return 0;
         }
-        if depth == 0 || ply >= MAX_PLY {
+        if depth == 0 || ply >= MAX_PLY - QUIESCENCE_DEPTH as usize {
             return self.quiescence(position, ply, alpha, beta, QUIESCENCE_DEPTH);
         }
         self.nodes += 1;
@@ -208,6 +228,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             // than go round in circles.
             return 0;
         }
+        let pv_node = beta - alpha > 1;
         let entry = self.table.probe(key);
         if let Some(entry) = entry.filter(|e| e.depth >= depth) {
             let score = from_table(entry.score, ply);
@@ -216,8 +237,48 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
             };
-            if usable {
+            if usable && (!pv_node || entry.bound == Bound::Exact) {
                 return score;
+            }
+        }
+
+        let in_check = self.variant.in_check(position);
+        let side = self.evaluator.side_to_move(position);
+        let two_sided = !self.paranoid;
+        let static_score = if in_check {
+            -INFINITY
+        } else {
+            self.static_score(position)
+        };
+        if two_sided && !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta with little depth left, the position will hold.
+            if depth <= FUTILITY_DEPTH && static_score - FUTILITY_MARGIN * depth as i32 >= beta {
+                return static_score;
+            }
+            // Null move: even passing the turn keeps the score above beta.
+            if depth >= NULL_MOVE_DEPTH
+                && static_score >= beta
+                && self.evaluator.null_move_allowed(position)
+            {
+                if let Some(undo) = self.variant.make_null(position) {
+                    let reduction = NULL_MOVE_REDUCTION + depth / 4;
+                    self.path.push(key);
+                    let score = -self.negamax(
+                        position,
+                        depth.saturating_sub(1 + reduction),
+                        ply + 1,
+                        -beta,
+                        -beta + 1,
+                    );
+                    self.path.pop();
+                    self.variant.unmake_null(position, undo);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_BOUND { beta } else { score };
+                    }
+                }
             }
         }
 
@@ -228,7 +289,6 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             self.move_lists[ply] = moves;
             return self.terminal_score(position, ply);
         }
-        let side = self.evaluator.side_to_move(position);
         let mut scored = std::mem::take(&mut self.scored_lists[ply]);
         scored.clear();
         self.score_moves(
@@ -242,20 +302,64 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         self.move_lists[ply] = moves;
         scored.sort_by_key(|&(_, order)| Reverse(order));
 
+        // Futility: with a quiet move unable to lift the score to alpha, only forcing moves are tried.
+        let futile = two_sided
+            && !pv_node
+            && !in_check
+            && depth <= FUTILITY_DEPTH
+            && alpha.abs() < MATE_BOUND
+            && static_score + FUTILITY_MARGIN * depth as i32 <= alpha;
+
         self.path.push(key);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for &(mv, order) in &scored {
-            let score = self.child(
-                position,
-                mv,
-                side,
-                ply + 1,
-                Next::Full(depth - 1),
-                alpha,
-                beta,
-            );
+        let mut searched = 0usize;
+        for index in 0..scored.len() {
+            let (mv, order) = scored[index];
+            let quiet = order < KILLER && order > LOSING;
+            let undo = self.variant.make(position, mv);
+            let gives_check = self.variant.in_check(position);
+            if futile && quiet && searched > 0 && !gives_check {
+                self.variant.unmake(position, mv, undo);
+                continue;
+            }
+            // A move that checks is searched a ply deeper.
+            let extension = u32::from(gives_check && ply < 2 * depth as usize + 4);
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                self.search_made(position, side, ply + 1, new_depth, alpha, beta)
+            } else {
+                // Late quiet moves are searched shallower first; a null window proves the rest worse.
+                let reduction = if depth >= LMR_DEPTH
+                    && searched >= LMR_MOVES
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                {
+                    let r = lmr(depth, searched) + u32::from(!pv_node);
+                    r.min(new_depth.saturating_sub(1))
+                } else {
+                    0
+                };
+                let mut score = self.search_made(
+                    position,
+                    side,
+                    ply + 1,
+                    new_depth - reduction,
+                    alpha,
+                    alpha + 1,
+                );
+                if score > alpha && reduction > 0 && !self.aborted {
+                    score = self.search_made(position, side, ply + 1, new_depth, alpha, alpha + 1);
+                }
+                if score > alpha && score < beta && pv_node && !self.aborted {
+                    score = self.search_made(position, side, ply + 1, new_depth, alpha, beta);
+                }
+                score
+            };
+            self.variant.unmake(position, mv, undo);
+            searched += 1;
             if self.aborted {
                 break;
             }
@@ -268,8 +372,9 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
                 self.set_pv(ply, mv);
             }
             if alpha >= beta {
-                if order < CAPTURE {
+                if quiet {
                     self.add_killer(ply, mv);
+                    self.reward(position, mv, depth, &scored[..index]);
                 }
                 break;
             }
@@ -278,6 +383,10 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         self.scored_lists[ply] = scored;
         if self.aborted {
             return 0;
+        }
+        if best == -INFINITY {
+            // Every move was pruned as futile (never the first): the static score stands.
+            best = static_score.max(original_alpha);
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -296,7 +405,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         best
     }
 
-    /// Searches captures only until the position is quiet, standing pat on the static score.
+    /// Searches a captures-only tree until the position is quiet, standing pat on the static score.
     fn quiescence(
         &mut self,
         position: &mut V::Position,
@@ -310,18 +419,24 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
         self.nodes += 1;
         self.pv[ply].clear();
-        if !self.variant.has_legal_move(position) {
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        // Only captures matter here: ask for them when the game can tell them apart.
+        let captures_only = self.variant.legal_captures(position, &mut moves);
+        let stuck = if captures_only {
+            moves.is_empty() && !self.variant.has_legal_move(position)
+        } else {
+            self.variant.legal_moves(position, &mut moves);
+            moves.is_empty()
+        };
+        if stuck {
+            self.move_lists[ply] = moves;
             return self.terminal_score(position, ply);
         }
         let stand_pat = self.static_score(position);
         if depth == 0 || ply >= MAX_PLY || stand_pat >= beta {
+            self.move_lists[ply] = moves;
             return stand_pat;
-        }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        moves.clear();
-        // Only captures matter here: ask for them when the game can tell them apart.
-        if !self.variant.legal_captures(position, &mut moves) {
-            self.variant.legal_moves(position, &mut moves);
         }
         alpha = alpha.max(stand_pat);
 
@@ -331,25 +446,24 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         captures.clear();
         for &mv in &moves {
             let gain = self.gain(position, mv, side, before);
-            if gain > 0 {
+            if gain > 0 && (self.paranoid || stand_pat + gain + DELTA_MARGIN > alpha) {
                 captures.push((mv, gain));
             }
         }
-        self.move_lists[ply] = moves;
         captures.sort_by_key(|&(_, gain)| Reverse(gain));
-        captures.truncate(QUIESCENCE_WIDTH);
-
         let mut best = stand_pat;
-        for &(mv, _) in &captures {
-            let score = self.child(
-                position,
-                mv,
-                side,
-                ply + 1,
-                Next::Quiescence(depth - 1),
-                alpha,
-                beta,
-            );
+        let mut tried = 0;
+        for index in 0..captures.len() {
+            if tried >= QUIESCENCE_WIDTH {
+                break;
+            }
+            let (mv, _) = captures[index];
+            // Captures that lose material in the exchange cannot raise the score.
+            if !self.paranoid && self.exchange(position, mv, &mut moves) < 0 {
+                continue;
+            }
+            tried += 1;
+            let score = self.child_quiescence(position, mv, side, ply + 1, depth - 1, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -359,6 +473,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
                 break;
             }
         }
+        self.move_lists[ply] = moves;
         self.scored_lists[ply] = captures;
         if self.aborted {
             0
@@ -367,8 +482,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
     }
 
-    /// Plays `mv`, searches the position reached and takes the move back. The score is for `side`: it
-    /// changes sign only when the turn passes to the other team.
+    /// Plays `mv`, searches the position reached to `depth` and takes the move back.
     #[allow(clippy::too_many_arguments)]
     fn child(
         &mut self,
@@ -376,27 +490,135 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         mv: V::Move,
         side: usize,
         ply: usize,
-        next: Next,
+        depth: u32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
         let undo = self.variant.make(position, mv);
-        let same_team = self.team(self.evaluator.side_to_move(position)) == self.team(side);
-        let (low, high) = if same_team {
-            (alpha, beta)
-        } else {
-            (-beta, -alpha)
-        };
-        let score = match next {
-            Next::Full(depth) => self.negamax(position, depth, ply, low, high),
-            Next::Quiescence(depth) => self.quiescence(position, ply, low, high, depth),
-        };
+        let extension = u32::from(self.variant.in_check(position));
+        let score = self.search_made(position, side, ply, depth + extension, alpha, beta);
         self.variant.unmake(position, mv, undo);
-        if same_team {
+        score
+    }
+
+    /// Plays a capture, searches the position reached by quiescence to `depth` and takes it back.
+    #[allow(clippy::too_many_arguments)]
+    fn child_quiescence(
+        &mut self,
+        position: &mut V::Position,
+        mv: V::Move,
+        side: usize,
+        ply: usize,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let undo = self.variant.make(position, mv);
+        let (same, low, high) = self.window(position, side, alpha, beta);
+        let score = self.quiescence(position, ply, low, high, depth);
+        self.variant.unmake(position, mv, undo);
+        if same {
             score
         } else {
             -score
         }
+    }
+
+    /// Searches the position reached by a move of `side` (already made) to `depth`. The score is for
+    /// `side`: it changes sign only when the turn passes to the other team.
+    fn search_made(
+        &mut self,
+        position: &mut V::Position,
+        side: usize,
+        ply: usize,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let (same, low, high) = self.window(position, side, alpha, beta);
+        let score = self.negamax(position, depth, ply, low, high);
+        if same {
+            score
+        } else {
+            -score
+        }
+    }
+
+    /// Whether the player to move now plays for `side`'s team, and the window from his side.
+    fn window(
+        &self,
+        position: &V::Position,
+        side: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> (bool, i32, i32) {
+        let same_team = self.team(self.evaluator.side_to_move(position)) == self.team(side);
+        if same_team {
+            (true, alpha, beta)
+        } else {
+            (false, -beta, -alpha)
+        }
+    }
+
+    /// The static exchange evaluation of a capture: what it wins once both sides have recaptured on
+    /// its target cell with their least valuable pieces for as long as that pays. Moves that are not
+    /// plain captures count as even.
+    fn exchange(
+        &mut self,
+        position: &mut V::Position,
+        mv: V::Move,
+        scratch: &mut Vec<V::Move>,
+    ) -> i32 {
+        let Some(capture) = self.evaluator.capture(position, mv) else {
+            return 0;
+        };
+        if capture.attacker <= capture.victim {
+            return capture.victim - capture.attacker;
+        }
+        let _ = scratch;
+        let mut lists = std::mem::take(&mut self.exchange_lists);
+        let mut gains = [0i32; 16];
+        gains[0] = capture.victim;
+        let mut on_cell = capture.attacker;
+        let mut made = Vec::with_capacity(8);
+        let undo = self.variant.make(position, mv);
+        made.push((mv, undo));
+        let mut depth = 1;
+        while depth < gains.len() {
+            if lists.len() < depth {
+                lists.push(Vec::new());
+            }
+            let replies = &mut lists[depth - 1];
+            replies.clear();
+            if !self.variant.legal_captures(position, replies) {
+                self.variant.legal_moves(position, replies);
+            }
+            let mut cheapest: Option<(V::Move, i32)> = None;
+            for &reply in replies.iter() {
+                if let Some(c) = self.evaluator.capture(position, reply) {
+                    if c.to == capture.to && cheapest.is_none_or(|(_, v)| c.attacker < v) {
+                        cheapest = Some((reply, c.attacker));
+                    }
+                }
+            }
+            let Some((reply, attacker)) = cheapest else {
+                break;
+            };
+            gains[depth] = on_cell - gains[depth - 1];
+            on_cell = attacker;
+            let undo = self.variant.make(position, reply);
+            made.push((reply, undo));
+            depth += 1;
+        }
+        while let Some((m, undo)) = made.pop() {
+            self.variant.unmake(position, m, undo);
+        }
+        self.exchange_lists = lists;
+        while depth > 1 {
+            depth -= 1;
+            gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
+        }
+        gains[0]
     }
 
     /// Gives each move its ordering key.
@@ -411,22 +633,65 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
     ) {
         let before = self.evaluator.material(position, side);
         let killers = self.killers[ply];
+        let mut scratch = Vec::new();
         for &mv in moves {
             let order = if Some(mv) == table_move {
                 TABLE_MOVE
             } else {
                 let gain = self.gain(position, mv, side, before);
                 if gain > 0 {
-                    CAPTURE + gain.min(CAPTURE - 1)
+                    let losing = self
+                        .evaluator
+                        .capture(position, mv)
+                        .is_some_and(|c| c.attacker > c.victim)
+                        && !self.paranoid
+                        && self.exchange(position, mv, &mut scratch) < 0;
+                    if losing {
+                        LOSING + gain.min(KILLER - 1)
+                    } else {
+                        CAPTURE + gain.min(CAPTURE - 1)
+                    }
                 } else if killers[0] == Some(mv) {
                     KILLER + 1
                 } else if killers[1] == Some(mv) {
                     KILLER
                 } else {
-                    0
+                    self.evaluator
+                        .history_index(position, mv)
+                        .and_then(|i| self.history.get(i))
+                        .copied()
+                        .unwrap_or(0)
                 }
             };
             out.push((mv, order));
+        }
+    }
+
+    /// Credits a quiet move that caused a cut-off, and debits the quiet moves tried before it.
+    fn reward(
+        &mut self,
+        position: &V::Position,
+        mv: V::Move,
+        depth: u32,
+        before: &[(V::Move, i32)],
+    ) {
+        let bonus = (depth * depth) as i32;
+        if let Some(i) = self.evaluator.history_index(position, mv) {
+            if let Some(h) = self.history.get_mut(i) {
+                *h += bonus;
+                if *h >= HISTORY_LIMIT {
+                    self.history.iter_mut().for_each(|h| *h /= 2);
+                }
+            }
+        }
+        for &(other, order) in before {
+            if order < KILLER && order > LOSING {
+                if let Some(i) = self.evaluator.history_index(position, other) {
+                    if let Some(h) = self.history.get_mut(i) {
+                        *h = (*h - bonus).max(0);
+                    }
+                }
+            }
         }
     }
 
@@ -496,4 +761,10 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
         self.aborted
     }
+}
+
+/// The late-move reduction for a move searched after `moves` others at `depth`.
+fn lmr(depth: u32, moves: usize) -> u32 {
+    let r = (f64::from(depth).ln() * (moves as f64).ln() / 2.2) as u32;
+    r.max(1)
 }
