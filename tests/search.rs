@@ -237,3 +237,146 @@ fn a_third_repetition_is_claimable_not_automatic_in_chess() {
     assert_eq!(claim.winner, None);
     assert!(variant.outcome(&mut position).is_none());
 }
+
+#[test]
+fn finds_a_mate_in_two_that_starts_with_a_quiet_move() {
+    // 1. Kb6 (or Qh7) Kb8 2. Qh8# (Qb7#): no check on the first move, so pruning must not hide it.
+    let (best, score) = best_move("chess", "k7/8/2K5/8/8/8/8/7Q w - - 0 1", 5);
+    assert_eq!(mate_plies(score), Some(3), "{best}");
+    assert!(["c6b6", "h1h7"].contains(&best.as_str()), "{best}");
+}
+
+#[test]
+fn sees_a_mate_against_itself_coming() {
+    // White threatens Ra8 mate: Black must give his king air or step towards the centre.
+    let (best, score) = best_move("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 b - - 0 1", 4);
+    assert!(mate_plies(score).is_none(), "{best} {score}");
+    assert!(
+        ["f7f6", "g7g6", "h7h6", "f7f5", "g7g5", "h7h5", "g8f8"].contains(&best.as_str()),
+        "{best}"
+    );
+}
+
+#[test]
+fn checks_are_told_apart() {
+    let (variant, _) = example("chess");
+    let mut checked = variant
+        .parse_position("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1")
+        .expect("FEN");
+    assert!(variant.in_check(&mut checked));
+    let mut quiet = variant
+        .parse_position("3k4/8/8/8/8/8/8/4R1K1 b - - 0 1")
+        .expect("FEN");
+    assert!(!variant.in_check(&mut quiet));
+}
+
+#[test]
+fn a_pass_is_taken_back_exactly() {
+    let (variant, _) = example("chess");
+    let mut position = variant
+        .parse_position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+        .expect("FEN");
+    let (text, hash) = (variant.write_position(&position), variant.hash(&position));
+    let undo = variant
+        .make_null(&mut position)
+        .expect("chess allows a pass");
+    assert_eq!(variant.hash(&position), variant.full_hash(&position));
+    assert!(variant.write_position(&position).contains(" b "));
+    assert!(
+        !variant.write_position(&position).contains("e6"),
+        "no en passant after a pass"
+    );
+    variant.unmake_null(&mut position, undo);
+    assert_eq!(
+        (variant.write_position(&position), variant.hash(&position)),
+        (text, hash)
+    );
+}
+
+#[test]
+fn null_moves_only_where_zugzwang_is_rare() {
+    for (name, allowed) in [
+        ("chess", true),
+        ("xiangqi", true),
+        ("clobber", false),
+        ("antichess", false),
+        ("breakthrough", false),
+        ("lords-and-vassals", false),
+    ] {
+        let (variant, evaluator) = example(name);
+        assert_eq!(
+            evaluator.null_move_allowed(&variant.start()),
+            allowed,
+            "{name}"
+        );
+    }
+    // Without pieces other than pawns and the king, zugzwang is likely: no null move.
+    let (variant, evaluator) = example("chess");
+    let ending = variant
+        .parse_position("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1")
+        .expect("FEN");
+    assert!(!evaluator.null_move_allowed(&ending));
+}
+
+#[test]
+fn estimated_values_rank_compound_pieces() {
+    let (variant, capablanca) = example("capablanca");
+    let value = |evaluator: &MaterialEvaluator, game: &Interpreter, name: &str| {
+        let index = game
+            .game
+            .pieces
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        evaluator.values()[index]
+    };
+    let v = |name| value(&capablanca, &variant, name);
+    assert_eq!(v("pawn"), 100);
+    assert!(v("pawn") * 2 < v("knight"));
+    assert!(v("knight") < v("bishop") && v("bishop") < v("rook"));
+    assert!(v("rook") < v("archbishop") && v("archbishop") < v("chancellor"));
+    assert!(v("chancellor") < v("queen"));
+    assert!(v("rook") * 2 > v("queen"), "two rooks outweigh the queen");
+    // Xiangqi: the chariot is the strongest; horse and cannon come next; confined pieces are worth less.
+    let (variant, xiangqi) = example("xiangqi");
+    let v = |name| value(&xiangqi, &variant, name);
+    for other in ["horse", "cannon", "advisor", "elephant", "soldier"] {
+        assert!(v("chariot") > v(other) * 3 / 2, "chariot against {other}");
+    }
+    for weaker in ["advisor", "elephant"] {
+        assert!(
+            v("horse") > v(weaker) && v("cannon") > v(weaker),
+            "{weaker}"
+        );
+    }
+}
+
+#[test]
+fn a_passed_pawn_counts_for_more_than_a_blocked_one() {
+    let (variant, evaluator) = example("chess");
+    let score = |fen: &str| {
+        let position = variant.parse_position(fen).expect("FEN");
+        evaluator.evaluate(&position, 0)
+    };
+    // The same material; in the first the white pawn on d5 has no black pawn ahead or beside it.
+    let passed = score("4k3/p7/8/3P4/8/8/8/4K3 w - - 0 1");
+    let blocked = score("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1");
+    assert!(passed > blocked + 20, "{passed} against {blocked}");
+    // An advanced passed pawn is worth more than one at home.
+    let advanced = score("4k3/p7/3P4/8/8/8/8/4K3 w - - 0 1");
+    let home = score("4k3/p7/8/8/8/8/3P4/4K3 w - - 0 1");
+    assert!(advanced > home, "{advanced} against {home}");
+}
+
+#[test]
+fn the_king_is_safer_behind_its_pawns() {
+    let (variant, evaluator) = example("chess");
+    let score = |fen: &str| {
+        let position = variant.parse_position(fen).expect("FEN");
+        evaluator.evaluate(&position, 0)
+    };
+    // With every other piece still on the board: the king at home, or stepped out in front.
+    let sheltered = score("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let exposed = score("rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w kq - 0 1");
+    assert!(sheltered > exposed, "{sheltered} against {exposed}");
+}

@@ -80,7 +80,7 @@ pub struct MatchConfig {
     /// A depth limit: the in-process search then ignores the clock; XBoard engines get `sd`.
     pub depth: Option<u32>,
     /// A fixed time per move instead of a game clock: XBoard engines get `st`, and a move that takes
-    /// longer than this (plus a second's grace) loses on time.
+    /// more than twice this plus two seconds loses on time.
     pub move_time: Option<Duration>,
     /// Games still going after this many plies are drawn by adjudication.
     pub max_plies: usize,
@@ -422,13 +422,20 @@ fn play_game(
             .map(|(_, c)| *c)
             .unwrap_or_default();
         if let Some(time) = config.move_time {
-            // Each move has the same time; the clocks do not carry over.
-            clocks = vec![time + Duration::from_secs(1); seat_players.len()];
+            // Each move has the same time; the clocks do not carry over. A busy machine makes
+            // engines overrun a little: only twice the time plus two seconds loses.
+            clocks = vec![time * 2 + Duration::from_secs(2); seat_players.len()];
         }
         let started = Instant::now();
         let answer = match (&config.players[player], engines[player].as_mut()) {
             (PlayerSpec::XBoard(_), Some(engine)) => {
-                xboard_turn(engine, clocks[seat], opponent_clock, interpreter, &position)
+                // Under a fixed time per move, the clocks an engine is told are that time, so that
+                // engines that plan by `time` keep to it.
+                let (own, other) = match config.move_time {
+                    Some(time) => (time, time),
+                    None => (clocks[seat], opponent_clock),
+                };
+                xboard_turn(engine, own, other, clocks[seat], interpreter, &position)
             }
             (PlayerSpec::Search, _) => {
                 let limits = match config.depth {
@@ -519,11 +526,13 @@ fn play_game(
     }
 }
 
-/// One turn of an XBoard engine: the moves it has not heard of, the clocks, `go`, then its move.
+/// One turn of an XBoard engine: the moves it has not heard of, the clocks (`own` and `other`), `go`,
+/// then its move, waited for until `allowed` (and a second) has passed.
 fn xboard_turn(
     engine: &mut XBoardEngine,
     own: Duration,
     other: Duration,
+    allowed: Duration,
     interpreter: &Interpreter,
     position: &vdl_runtime::interp::Position,
 ) -> Answer {
@@ -544,7 +553,7 @@ fn xboard_turn(
         return Answer::Fault(e);
     }
     // A little grace beyond the clock so that a late move is judged as a time forfeit, not silence.
-    let deadline = Instant::now() + own + Duration::from_secs(1);
+    let deadline = Instant::now() + allowed + Duration::from_secs(1);
     loop {
         let line = match engine.line_until(deadline) {
             Ok(Some(line)) => line,
