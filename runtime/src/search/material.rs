@@ -165,9 +165,7 @@ impl MaterialEvaluator {
                 let first = piece_reach(game, &shapes, piece, 0);
                 (0..players)
                     .map(|player| {
-                        if oriented && player > 0 {
-                            piece_reach(game, &shapes, piece, player)
-                        } else if player > 0 && confinement(piece).is_some() {
+                        if player > 0 && (oriented || confinement(piece).is_some()) {
                             piece_reach(game, &shapes, piece, player)
                         } else {
                             first.clone()
@@ -1067,8 +1065,8 @@ fn pawn_cells(
                         }
                     }
                 }
-                for c in 0..cells {
-                    if ahead.contains(c) || enemy_attacks[c].iter().any(|&t| ahead.contains(t)) {
+                for (c, attacks) in enemy_attacks.iter().enumerate() {
+                    if ahead.contains(c) || attacks.iter().any(|&t| ahead.contains(t)) {
                         stoppers.insert(c);
                     }
                 }

@@ -453,11 +453,10 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         captures.sort_by_key(|&(_, gain)| Reverse(gain));
         let mut best = stand_pat;
         let mut tried = 0;
-        for index in 0..captures.len() {
+        for &(mv, _) in &captures {
             if tried >= QUIESCENCE_WIDTH {
                 break;
             }
-            let (mv, _) = captures[index];
             // Captures that lose material in the exchange cannot raise the score.
             if !self.paranoid && self.exchange(position, mv, &mut moves) < 0 {
                 continue;
