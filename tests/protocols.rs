@@ -19,7 +19,7 @@ fn engine(name: &str) -> InterpretedEngine {
     let game = vdl_dsl::check::check_source(&read_text(&path))
         .game
         .unwrap_or_else(|| panic!("{name} does not check"));
-    Engine::from_interpreter(Interpreter::new(game).expect("a start position"))
+    Engine::from_interpreter(Interpreter::new(game).expect("a start position")).with_file_name(name)
 }
 
 /// Which protocol a script is for.
@@ -225,12 +225,16 @@ fn xboard_sends_setup_and_pieces_for_engine_defined_variants() {
     assert!(out[1].contains("variants=\"minishogi\""));
     let setup = starting(&out, "setup ");
     assert_eq!(setup.len(), 1, "{out:?}");
-    assert!(setup[0].starts_with("setup (P.BR"), "{}", setup[0]);
-    assert!(setup[0].contains(") 5x5+"), "{}", setup[0]);
-    assert!(setup[0].ends_with(&minishogi.variant.write_position(&minishogi.variant.start())));
+    // Promoted forms sit 11 slots after their bases, as XBoard pairs them; the parent variant is
+    // shogi, whose FEN has no castling and en-passant fields.
+    assert_eq!(
+        setup[0],
+        "setup (P.BR.S.....+.++G+....Kp.br.s.....+.++g+....k) 5x5+5_shogi rbsgk/4p/5/P4/KGSBR[] w 0 1"
+    );
     let pieces = starting(&out, "piece ");
-    assert!(pieces.contains(&"piece R& R"), "{pieces:?}");
-    assert!(pieces.contains(&"piece K& K"), "{pieces:?}");
+    for piece in ["piece R& R", "piece K& K", "piece +P& WfF", "piece +B& BW"] {
+        assert!(pieces.contains(&piece), "{piece}: {pieces:?}");
+    }
     assert_eq!(
         out.last().map(String::as_str),
         Some("Error (unsupported variant): variant shogi")
@@ -629,7 +633,7 @@ fn xboard_offers_the_games_options_and_accepts_its_aliases() {
     );
     assert!(lines
         .iter()
-        .any(|l| l.contains("variants=\"teammate,team-mate\"")));
+        .any(|l| l.contains("variants=\"teammate,team-mate,team-mate-chess\"")));
     assert!(lines
         .iter()
         .any(|l| l == "feature option=\"PairPromotion -check 1\""));
@@ -678,4 +682,94 @@ fn uci_offers_the_games_options() {
         .any(|l| l == "option name PairPromotion type check default true"));
     // With the option off, the pair promotion is not a legal move; `maybe` is no value of it.
     assert_eq!(starting(&lines, "info string error").len(), 2, "{lines:?}");
+}
+
+#[test]
+fn xboard_numbers_the_ranks_of_ten_rank_boards_from_zero() {
+    let xiangqi = engine("xiangqi");
+    // XBoard knows xiangqi: no setup. MaxQi and XBoard write the cannon's opening h3e3 as h2e2.
+    let out = session(
+        &xiangqi,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nvariant xiangqi\nnew\nforce\nusermove h2e2\nusermove h9g7\n\
+         usermove b0c2\nusermove h3e3\nsd 1\ngo\n",
+    );
+    assert!(starting(&out, "setup ").is_empty(), "{out:?}");
+    assert!(starting(&out, "piece ").is_empty(), "{out:?}");
+    assert_eq!(starting(&out, "Illegal move"), ["Illegal move: h3e3"]);
+    let reply = starting(&out, "move ");
+    assert_eq!(reply.len(), 1, "{out:?}");
+    let text = reply[0].trim_start_matches("move ");
+    let ranks: Vec<u32> = text.chars().filter_map(|c| c.to_digit(10)).collect();
+    assert!(text.len() == 4 && ranks.iter().all(|r| *r <= 9), "{text}");
+    // Back in the game's own names (ranks 1 to 10), the reply is legal.
+    let own: String = text
+        .chars()
+        .map(|c| {
+            c.to_digit(10)
+                .map_or(c.to_string(), |d| (d + 1).to_string())
+        })
+        .collect();
+    assert!(
+        is_legal_after(&xiangqi, &["h3e3", "h10g8", "b1c3"], &own),
+        "{own}"
+    );
+}
+
+#[test]
+fn xboard_plays_its_own_variants_by_its_rules() {
+    for name in ["capablanca", "xiangqi", "shogi", "seirawan"] {
+        let game = engine(name);
+        let out = session(
+            &game,
+            Protocol::XBoard,
+            &format!("xboard\nprotover 2\nvariant {name}\n"),
+        );
+        assert!(
+            starting(&out, "setup ").is_empty() && starting(&out, "piece ").is_empty(),
+            "{name}: {out:?}"
+        );
+        assert!(starting(&out, "Error").is_empty(), "{name}: {out:?}");
+    }
+}
+
+#[test]
+fn xboard_describes_castling_and_grants_the_rights_its_fen_cannot_write() {
+    let team_mate = engine("team-mate-chess");
+    // XBoard sends the second engine the start position with `-` for castling: its KQkq find only
+    // rooks, and Team-Mate Chess castles with a cobra and a unicorn.
+    let script = |board: &str| {
+        format!(
+            "xboard\nprotover 2\nvariant team-mate-chess\nnew\nforce\n\
+             setboard ufeak2c/pppppppp/8/8/8/8/PPPPPPPP/{board} w - - 0 1\nusermove e1g1\nping 1\n"
+        )
+    };
+    let out = session(&team_mate, Protocol::XBoard, &script("UFEAK2C"));
+    assert!(starting(&out, "Error").is_empty(), "{out:?}");
+    assert!(
+        starting(&out, "piece ").contains(&"piece K& KisO2"),
+        "{out:?}"
+    );
+    assert!(starting(&out, "Illegal move").is_empty(), "{out:?}");
+    // Without the partner on its start cell there is nothing to grant.
+    let out = session(&team_mate, Protocol::XBoard, &script("UFEAK3"));
+    assert_eq!(
+        starting(&out, "Illegal move"),
+        ["Illegal move: e1g1"],
+        "{out:?}"
+    );
+}
+
+#[test]
+fn xboard_castling_partners_away_from_the_edge_are_skipped_with_j() {
+    let shako = engine("shako");
+    let out = session(
+        &shako,
+        Protocol::XBoard,
+        "xboard\nprotover 2\nvariant shako\n",
+    );
+    assert!(
+        starting(&out, "piece ").contains(&"piece K& KisjO2"),
+        "{out:?}"
+    );
 }

@@ -32,6 +32,12 @@ pub fn emit(ir: &Ir) -> Result<String, String> {
 fn emit_module(ir: &Ir) -> TokenStream {
     let source = Literal::string(&ir.source);
     let name = Literal::string(&ir.name);
+    let file_name = Literal::string(
+        &std::path::Path::new(&ir.source_path)
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    );
     let mut tables = Vec::new();
     let mut functions = Vec::new();
     let mut arms = Vec::new();
@@ -65,6 +71,8 @@ fn emit_module(ir: &Ir) -> TokenStream {
         pub const SOURCE: &str = #source;
         /// The game's identifier.
         pub const NAME: &str = #name;
+        /// The rule file's name without its extension, another name engines accept for the game.
+        pub const FILE_NAME: &str = #file_name;
         /// The marker for "no cell" in the tables.
         const NONE: u16 = u16::MAX;
 
@@ -139,7 +147,7 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                 ///
                 /// Returns a message when the engine cannot be built.
                 pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
-                    let engine = vdl_runtime::protocol::Engine::from_compact(compact::fast_engine()?);
+                    let engine = vdl_runtime::protocol::Engine::from_compact(compact::fast_engine()?).with_file_name(FILE_NAME);
                     Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
                 }
             }
@@ -167,7 +175,7 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                 ///
                 /// Returns a message when the engine cannot be built.
                 pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
-                    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine()?);
+                    let engine = vdl_runtime::protocol::Engine::from_interpreter(engine()?).with_file_name(FILE_NAME);
                     Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
                 }
             }

@@ -668,7 +668,8 @@ fn engine_command(args: &[String]) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter);
+    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter)
+        .with_file_name(&file_stem(&path));
     let input = std::io::BufReader::new(std::io::stdin());
     let output = std::io::stdout();
     let result = match mode.as_deref() {
@@ -684,6 +685,14 @@ fn engine_command(args: &[String]) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A rule file's name without its directory and extension (`team-mate-chess`).
+fn file_stem(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Reads `MINUTES+INCREMENT` (`1+0.5`, `0.25+0`) as a base time and an increment in seconds.

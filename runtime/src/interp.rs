@@ -8,6 +8,7 @@
 mod attacks;
 mod conditions;
 mod control;
+mod describe;
 mod display;
 mod effects;
 mod elimination;
@@ -26,6 +27,7 @@ mod tables;
 mod template;
 mod transfer;
 
+pub use describe::CastlingSummary;
 pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};
 pub use tables::Interpreter;

@@ -45,12 +45,21 @@ pub struct Engine<V, E> {
     pub info: GameInfo,
 }
 
+impl<V, E> Engine<V, E> {
+    /// The engine, also answering to the name of its rule file (`team-mate-chess` for
+    /// `examples/team-mate-chess.vdl`) as a variant name.
+    pub fn with_file_name(mut self, file_name: &str) -> Self {
+        self.info.file_name = Some(file_name.to_string());
+        self
+    }
+}
+
 impl Engine<Interpreter, MaterialEvaluator> {
     /// Makes the engine of an interpreted game (or of a compiled one, which is an interpreter with a
     /// generator hook), evaluated by material and mobility.
     pub fn from_interpreter(interpreter: Interpreter) -> Self {
         let evaluator = MaterialEvaluator::new(&interpreter.game);
-        let info = GameInfo::new(&interpreter.game);
+        let info = GameInfo::of(&interpreter);
         Engine {
             variant: interpreter,
             evaluator,
@@ -66,7 +75,7 @@ where
     /// Makes the engine of a game compiled to the compact form, evaluated by material and mobility.
     pub fn from_compact(compiled: crate::compact::Compiled<G>) -> Self {
         let evaluator = crate::compact::CompactEvaluator::new(&compiled);
-        let info = GameInfo::new(&compiled.interpreter.game);
+        let info = GameInfo::of(&compiled.interpreter);
         Engine {
             variant: compiled,
             evaluator,
@@ -94,6 +103,24 @@ pub struct GameInfo {
     pub aliases: Vec<String>,
     /// The game's options, which XBoard and UCI offer as engine options.
     pub options: Vec<OptionInfo>,
+    /// The name of the rule file without its extension, when known: another name the game answers
+    /// to (`variant team-mate-chess`).
+    pub file_name: Option<String>,
+    /// Every cell: its name, board and coordinates.
+    pub cells: Vec<CellInfo>,
+    /// The castling rules.
+    pub castling: Vec<crate::interp::CastlingSummary>,
+}
+
+/// One cell as user interfaces name it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellInfo {
+    /// Its name in the game's notation (`e4`).
+    pub name: String,
+    /// The board it is on.
+    pub board: usize,
+    /// File, rank and level, from 0.
+    pub coord: [i32; 3],
 }
 
 /// One option of a game as the protocols offer it.
@@ -149,6 +176,13 @@ pub struct PieceInfo {
     pub betza: String,
     /// Whether it is royal.
     pub royal: bool,
+    /// Its moves in the XBetza dialect XBoard reads ([`xboard::xbetza`]).
+    pub xbetza: String,
+    /// Whether it promotes (has a `promote` rule).
+    pub promotes: bool,
+    /// For a promoted form without a letter of its own (written `+` and the base letter), the piece
+    /// it is promoted from.
+    pub promoted_from: Option<usize>,
 }
 
 impl GameInfo {
@@ -161,6 +195,9 @@ impl GameInfo {
                 letter: piece.letter.clone(),
                 betza: piece.moves.iter().map(|m| m.betza.as_str()).collect(),
                 royal: piece.royal.is_royal(),
+                xbetza: xboard::xbetza(&piece.moves),
+                promotes: !piece.promotions.is_empty(),
+                promoted_from: None,
             })
             .collect();
         let drops = game.reserves.iter().any(|r| r.drops);
@@ -199,12 +236,55 @@ impl GameInfo {
                         .unwrap_or_default(),
                 })
                 .collect(),
+            file_name: None,
+            cells: game
+                .cells
+                .iter()
+                .map(|cell| CellInfo {
+                    name: cell.name.clone(),
+                    board: cell.board,
+                    coord: cell.coord,
+                })
+                .collect(),
+            castling: Vec::new(),
         }
     }
 
-    /// Whether `name` is the game's name or one of its aliases.
+    /// Collects what [`GameInfo::new`] does, plus what the interpreter prepared: the castling rules and
+    /// the promoted forms of pieces.
+    pub fn of(interpreter: &Interpreter) -> GameInfo {
+        let mut info = GameInfo::new(&interpreter.game);
+        info.castling = interpreter.castling_summaries();
+        for (index, piece) in info.pieces.iter_mut().enumerate() {
+            if piece.letter.is_empty() {
+                piece.promoted_from = interpreter.promoted_from(index);
+            }
+        }
+        info
+    }
+
+    /// The names the game answers to: its name, its aliases, then its file's name.
+    pub fn names(&self) -> Vec<String> {
+        let mut names = vec![self.name.clone()];
+        for name in self.aliases.iter().chain(&self.file_name) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+
+    /// Whether `name` is the game's name, one of its aliases or its file's name.
     pub fn answers_to(&self, name: &str) -> bool {
-        self.name == name || self.aliases.iter().any(|a| a == name)
+        self.names().iter().any(|n| n == name)
+    }
+
+    /// Files and ranks of the game's board, when it is played on a single 2D board.
+    pub fn flat_board(&self) -> Option<(u32, u32)> {
+        match self.boards.as_slice() {
+            &[[files, ranks, levels]] if levels <= 1 => Some((files, ranks)),
+            _ => None,
+        }
     }
 
     /// The option a user interface names, by its title or its rule-file name (ignoring case).

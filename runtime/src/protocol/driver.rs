@@ -64,6 +64,10 @@ pub(super) trait Handler<V: Variant, E> {
     fn interrupt(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Interrupt>;
     /// Receives the result of a search that has ended.
     fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()>;
+    /// The text to write for a report of the running search (XBoard renames its squares).
+    fn relay(&self, report: String) -> String {
+        report
+    }
 }
 
 /// What the reader and search threads tell the loop.
@@ -165,7 +169,7 @@ where
                         self.stop.store(true, Ordering::Relaxed);
                     }
                 }
-                Event::Report(text) => writeln!(out, "{text}")?,
+                Event::Report(text) => writeln!(out, "{}", handler.relay(text))?,
                 Event::Done(searcher, result) => {
                     self.searcher = Some(searcher);
                     self.searching = None;

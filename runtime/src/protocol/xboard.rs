@@ -8,21 +8,30 @@
 //! move ends the game; illegal moves get `Illegal move: M`, unknown commands
 //! `Error (unknown command): CMD`, bad arguments `Error (REASON): LINE`.
 //!
-//! Games other than orthodox chess are engine-defined variants: after `variant NAME` the engine sends
-//! `setup (PIECES) WxH+HOLDINGS_fairy FEN` and one `piece L& BETZA` line per piece, so XBoard can draw
-//! the pieces and check their moves. Only games on one 2D board get a `setup` line.
+//! Games XBoard knows (`normal`, `xiangqi`, `capablanca` ...) are played by its rules. Every other game
+//! is an engine-defined variant: after `variant NAME` the engine sends `setup (PIECES)
+//! WxH+HOLDINGS_PARENT FEN` and one `piece L& XBETZA` line per piece (castling as `isO2`), so XBoard
+//! can draw the pieces and check their moves. Only games on one 2D board get a `setup` line. Squares
+//! are named as XBoard names them: ranks count from 0 on boards of 10 ranks (`squares`).
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
+mod setup;
+mod squares;
+
+pub use setup::{
+    native_name, parent_variant, piece_lines, setup_line, variant_name, variant_names, xbetza,
+    PieceTable, NATIVE_VARIANTS,
+};
+pub use squares::{square_name, Dialect};
+
 use super::driver::{self, Handler, Interrupt, Request, Step};
-use super::{describe_result, parse_count, play_all, Engine, GameInfo};
+use super::{describe_result, parse_count, play_all, Engine};
 use crate::search::{self, mate_plies, Evaluator, Iteration, Limits, SearchResult, MAX_DEPTH};
 use crate::variant::Variant;
 
-/// XBoard's piece images in order: a `setup` line's piece table gives the letter shown with each.
-const XBOARD_PIECES: &str = "PNBRQFEACWMOHIJGDVLSUK";
 /// Time per move when the GUI has given no time control.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 /// Moves left to the time control when the control has no move count.
@@ -44,46 +53,6 @@ where
 {
     let mut handler = XBoard::new(engine);
     driver::drive(input, output, &mut handler)
-}
-
-/// The variant name XBoard knows the game by: orthodox chess is `normal`.
-pub fn variant_name(info: &GameInfo) -> String {
-    if info.name == "chess" {
-        "normal".into()
-    } else {
-        info.name.clone()
-    }
-}
-
-/// The `setup` line of an engine-defined variant: XBoard's piece table, the board size with holdings,
-/// and the start position. `None` for orthodox chess and for games XBoard cannot show (several boards,
-/// 3D).
-pub fn setup_line(info: &GameInfo, start: &str) -> Option<String> {
-    let &[[files, ranks, levels]] = info.boards.as_slice() else {
-        return None;
-    };
-    if info.name == "chess" || levels > 1 {
-        return None;
-    }
-    let table: String = XBOARD_PIECES
-        .chars()
-        .map(|image| {
-            let used = info
-                .pieces
-                .iter()
-                .any(|p| p.letter.eq_ignore_ascii_case(&image.to_string()));
-            if used {
-                image
-            } else {
-                '.'
-            }
-        })
-        .collect();
-    Some(format!(
-        "setup ({table}{}) {files}x{ranks}+{}_fairy {start}",
-        table.to_ascii_lowercase(),
-        info.holdings
-    ))
 }
 
 /// The text of a `feature option="..."` line: a switch is a check box, a short list a combo box,
@@ -110,15 +79,6 @@ pub fn option_feature(option: &super::OptionInfo) -> String {
     format!("{} -string {}", option.title, option.default)
 }
 
-/// The `piece` lines describing each single-letter piece's moves in XBetza, for both colours (`&`).
-pub fn piece_lines(info: &GameInfo) -> Vec<String> {
-    info.pieces
-        .iter()
-        .filter(|p| p.letter.chars().count() == 1 && !p.betza.is_empty())
-        .map(|p| format!("piece {}& {}", p.letter.to_ascii_uppercase(), p.betza))
-        .collect()
-}
-
 struct XBoard<V: Variant, E> {
     engine: Arc<Engine<V, E>>,
     position: V::Position,
@@ -140,6 +100,8 @@ struct XBoard<V: Variant, E> {
     /// Whether the running search's move is no longer wanted (`force`, `new` ... arrived meanwhile).
     discard: bool,
     new_game: bool,
+    /// XBoard's square names and FEN dialect.
+    dialect: Arc<Dialect>,
 }
 
 impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E> {
@@ -172,7 +134,10 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
                 [text] => return self.user_move(text, out),
                 _ => writeln!(out, "Error (expected one move): {line}")?,
             },
-            "setboard" => self.set_board(&arguments.join(" "), out)?,
+            "setboard" => {
+                let fen = self.dialect.fen_from_xboard(&arguments.join(" "));
+                self.set_board(&fen, out)?;
+            }
             "undo" => self.take_back(1, line, out)?,
             "remove" => self.take_back(2, line, out)?,
             "ping" => match arguments {
@@ -188,12 +153,9 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
             "option" => self.set_option(&arguments.join(" "), line, out)?,
             _ => {
                 // A bare move, from a GUI that ignored `usermove=1`.
+                let text = self.dialect.from_xboard(command);
                 let mut position = self.position.clone();
-                if self
-                    .engine
-                    .variant
-                    .parse_move(&mut position, command)
-                    .is_ok()
+                if self.engine.variant.parse_move(&mut position, &text).is_ok()
                     && arguments.is_empty()
                 {
                     return self.user_move(command, out);
@@ -221,13 +183,20 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
         })
     }
 
+    fn relay(&self, report: String) -> String {
+        self.dialect.to_xboard(&report)
+    }
+
     fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()> {
         if std::mem::take(&mut self.discard) {
             return Ok(());
         }
         if let Some(mv) = result.best {
             let variant = &self.engine.variant;
-            writeln!(out, "move {}", variant.write_move(&self.position, mv))?;
+            let text = self
+                .dialect
+                .to_xboard(&variant.write_move(&self.position, mv));
+            writeln!(out, "move {text}")?;
             let undo = variant.make(&mut self.position, mv);
             self.history.push((mv, undo));
         }
@@ -237,7 +206,9 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
 
 impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
     fn new(engine: &Engine<V, E>) -> Self {
+        let start = engine.variant.write_position(&engine.variant.start());
         XBoard {
+            dialect: Arc::new(Dialect::new(&engine.info, &start)),
             engine: Arc::new(engine.clone()),
             position: engine.variant.start(),
             history: Vec::new(),
@@ -265,10 +236,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
             "feature ping=1 setboard=1 usermove=1 playother=1 colors=0 time=1 draw=0 sigint=0 \
              sigterm=0 reuse=1 analyze=0 san=0 myname=\"vdl {}\" variants=\"{}\"",
             info.title,
-            std::iter::once(variant_name(info))
-                .chain(info.aliases.iter().cloned())
-                .collect::<Vec<_>>()
-                .join(",")
+            variant_names(info).join(",")
         )?;
         for option in &info.options {
             writeln!(out, "feature option=\"{}\"", option_feature(option))?;
@@ -287,16 +255,20 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
 
     fn variant(&mut self, arguments: &[&str], line: &str, out: &mut dyn Write) -> io::Result<()> {
         let info = &self.engine.info;
-        if !matches!(arguments, [name] if *name == variant_name(info) || info.answers_to(name)) {
+        let known =
+            |name: &str| variant_names(info).iter().any(|n| n == name) || info.answers_to(name);
+        if !matches!(arguments, [name] if known(name)) {
             return writeln!(out, "Error (unsupported variant): {line}");
         }
         let start = self
             .engine
             .variant
             .write_position(&self.engine.variant.start());
+        let own_start = start.clone();
+        let start = self.dialect.fen_to_xboard(&start, parent_variant(info));
         if let Some(setup) = setup_line(info, &start) {
             writeln!(out, "{setup}")?;
-            for piece in piece_lines(info) {
+            for piece in piece_lines(info, &own_start) {
                 writeln!(out, "{piece}")?;
             }
         }
@@ -313,6 +285,8 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
                 self.engine = Arc::new(engine);
                 self.position = self.engine.variant.start();
                 self.history.clear();
+                let start = self.engine.variant.write_position(&self.position);
+                self.dialect = Arc::new(Dialect::new(&self.engine.info, &start));
                 Ok(())
             }
             Err(message) => writeln!(out, "Error ({message}): {line}"),
@@ -342,10 +316,12 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
         Ok(())
     }
 
-    /// Plays the opponent's move, then thinks if it is the engine's turn.
+    /// Plays the opponent's move, written as XBoard writes it, then thinks if it is the engine's
+    /// turn.
     fn user_move(&mut self, text: &str, out: &mut dyn Write) -> io::Result<Step<V>> {
         let variant = &self.engine.variant;
-        match play_all(variant, &self.position, &[text]) {
+        let own = self.dialect.from_xboard(text);
+        match play_all(variant, &self.position, &[own.as_str()]) {
             Ok((position, played)) => {
                 self.position = position;
                 self.history.extend(played);
@@ -508,38 +484,6 @@ fn thinking_line<V: Variant>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::PieceInfo;
-
-    fn piece(letter: &str, betza: &str) -> PieceInfo {
-        PieceInfo {
-            letter: letter.into(),
-            betza: betza.into(),
-            royal: letter == "K",
-        }
-    }
-
-    #[test]
-    fn setup_names_the_pieces_xboard_can_show() {
-        let info = GameInfo {
-            name: "mini".into(),
-            boards: vec![[6, 6, 1]],
-            pieces: vec![
-                piece("P", "fmWfcF"),
-                piece("N", "N"),
-                piece("K", "K"),
-                piece("XY", "Q"),
-            ],
-            ..GameInfo::default()
-        };
-        assert_eq!(
-            setup_line(&info, "FEN").as_deref(),
-            Some("setup (PN...................Kpn...................k) 6x6+0_fairy FEN")
-        );
-        assert_eq!(
-            piece_lines(&info),
-            ["piece P& fmWfcF", "piece N& N", "piece K& K"]
-        );
-    }
 
     #[test]
     fn clock_texts() {
