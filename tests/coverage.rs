@@ -5,10 +5,14 @@
 //! MOVE...]: CHECK` state what must hold, with figures worked out by hand or taken from an independent
 //! engine (the file says which): `perft DEPTH NODES`, `moves MOVE...` (the exact legal moves, `-` for
 //! none), `result none | draw REASON | win PLAYER REASON`, `claim ...` (the same, for a claimable
-//! result), `position TEXT`, `rejects MOVE`, `summary TEXT` (the game's summary contains TEXT). A
-//! statement line ending in `// covers: ENTRY, ENTRY` names the entries it shows; the test removes the
-//! line (for a `.when` entry only its condition; for a statement with a block the whole block) and
-//! demands that the file is then rejected or some expectation fails, so every covered line matters.
+//! result), `position TEXT`, `rejects MOVE`, `summary TEXT` (the game's summary contains TEXT),
+//! `scores N...` and `ranking PLACE...` (of the finished game, per player in declaration order; a
+//! shared place is `2-3`; `none` when the game has none). A statement line ending in `// covers:
+//! ENTRY, ENTRY` names the entries it shows; the test removes the line (for a `.when` entry only its
+//! condition; for a statement with a block the whole block; for end-line words alone, `end.*.claim`,
+//! `end.*.mover`, `end.*.victim`, `end.*.player`, `end.*.at` with `end.*.turn_start` or
+//! `end.*.move`, only those words) and demands that the file is then rejected or some expectation
+//! fails, so every covered line matters.
 //! An entry marked `(default)` states a default: removing it must change nothing. The same
 //! expectations run on the compiled engines of the cases in tests/agreement.rs.
 
@@ -121,4 +125,24 @@ fn every_covered_line_matters() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn end_words_are_removed_alone() {
+    let source = "end {\n  stalemate loss mover when count(enemy, rook) == 2 // covers: end.*.mover\n  no_moves win black when x // covers: end.*.player\n  repetition 3 draw claim at turn_start // covers: end.*.at, end.*.turn_start\n  counting draw claim { // covers: end.*.claim\n  }\n}\n";
+    let case = coverage_cases::read_case_text("t", source);
+    let lines: Vec<String> = case
+        .covered
+        .iter()
+        .map(|c| mutate(source, c).lines().nth(c.line).unwrap_or("").trim_end().to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "  stalemate loss when count(enemy, rook) == 2",
+            "  no_moves win when x",
+            "  repetition 3 draw claim",
+            "  counting draw {",
+        ]
+    );
 }

@@ -29,6 +29,10 @@ pub enum Check {
     Position(String),
     Rejects(String),
     Summary(String),
+    /// Each player's points for the finished game (`None`: the game scores no games).
+    Scores(Option<Vec<f64>>),
+    /// Each player's first and last place for the finished game (`None`: no ranking).
+    Ranking(Option<Vec<(usize, usize)>>),
 }
 
 /// A covered line: its index, the entries, and whether they state a default.
@@ -59,7 +63,12 @@ pub fn read_case(path: &Path) -> Case {
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string();
-    let source = read_text(path);
+    read_case_text(&name, &read_text(path))
+}
+
+/// A case from its name and text.
+pub fn read_case_text(name: &str, source: &str) -> Case {
+    let (name, source) = (name.to_string(), source.to_string());
     let mut expectations = Vec::new();
     let mut covered = Vec::new();
     for (index, line) in source.lines().enumerate() {
@@ -149,6 +158,26 @@ pub fn parse_expectation(line: usize, text: &str) -> Result<Expectation, String>
                 .to_string(),
         ),
         ["rejects", mv] => Check::Rejects(mv.to_string()),
+        ["scores", "none"] => Check::Scores(None),
+        ["scores", points @ ..] => Check::Scores(Some(
+            points
+                .iter()
+                .map(|p| p.parse().map_err(|_| format!("bad score `{p}`")))
+                .collect::<Result<_, _>>()?,
+        )),
+        ["ranking", "none"] => Check::Ranking(None),
+        ["ranking", places @ ..] => Check::Ranking(Some(
+            places
+                .iter()
+                .map(|p| {
+                    let (first, last) = p.split_once('-').unwrap_or((p, p));
+                    match (first.parse(), last.parse()) {
+                        (Ok(first), Ok(last)) => Ok((first, last)),
+                        _ => Err(format!("bad place `{p}`")),
+                    }
+                })
+                .collect::<Result<_, _>>()?,
+        )),
         ["summary", ..] => Check::Summary(
             check
                 .trim()
@@ -261,6 +290,20 @@ pub fn check<V: Variant>(
             Err(_) => Ok(()),
             Ok(_) => Err(format!("`{mv}` is legal")),
         },
+        Check::Scores(expected) => {
+            let result = v.outcome(&mut position).ok_or("the game has not ended")?;
+            let got = v.scores(&position, &result);
+            (got == *expected)
+                .then_some(())
+                .ok_or(format!("scores: expected {expected:?}, got {got:?}"))
+        }
+        Check::Ranking(expected) => {
+            let result = v.outcome(&mut position).ok_or("the game has not ended")?;
+            let got = v.ranking(&position, &result);
+            (got == *expected)
+                .then_some(())
+                .ok_or(format!("ranking: expected {expected:?}, got {got:?}"))
+        }
         Check::Summary(text) => {
             let summary = game.summary();
             summary
@@ -302,6 +345,10 @@ pub fn mutate(source: &str, covered: &Covered) -> String {
         out[covered.line] = format!("{}{}", &code[..cut], &code[end..]);
         return out.join("\n");
     }
+    if covered.entries.iter().all(|e| END_WORDS.contains(&e.as_str())) {
+        out[covered.line] = without_end_words(code, &covered.entries);
+        return out.join("\n");
+    }
     let opens = code.matches('{').count();
     let closes = code.matches('}').count();
     if opens > closes {
@@ -319,4 +366,52 @@ pub fn mutate(source: &str, covered: &Covered) -> String {
         out[covered.line] = String::new();
     }
     out.join("\n")
+}
+
+/// The words of an end line that modify its result: a case covering only these removes just the
+/// words (`at turn_start` and `at move` together), so that it shows what the word itself changes.
+const END_WORDS: &[&str] = &[
+    "end.*.at",
+    "end.*.turn_start",
+    "end.*.move",
+    "end.*.claim",
+    "end.*.mover",
+    "end.*.victim",
+    "end.*.player",
+];
+
+/// An end line without the modifier words `entries` name (the player for `end.*.player`: the word
+/// after the result).
+fn without_end_words(code: &str, entries: &[String]) -> String {
+    let cut = [" when ", " unless ", "{"]
+        .iter()
+        .filter_map(|k| code.find(k))
+        .min()
+        .unwrap_or(code.len());
+    let (head, tail) = code.split_at(cut);
+    let indent = &head[..head.len() - head.trim_start().len()];
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let named = |w: &str| entries.iter().any(|e| e == &format!("end.*.{w}"));
+    let mut kept = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        let after_result = i > 0 && ["win", "loss", "draw", "points"].contains(&words[i - 1]);
+        let subject_word = ["victim", "mover", "claim", "at", "after_reply", "unless_bared_back"];
+        if w == "at" && (named("at") || named(words.get(i + 1).copied().unwrap_or(""))) {
+            i += 2;
+            continue;
+        }
+        if (w == "claim" || w == "victim" || w == "mover") && named(w) {
+            i += 1;
+            continue;
+        }
+        if after_result && !subject_word.contains(&w) && named("player") {
+            i += 1;
+            continue;
+        }
+        kept.push(w);
+        i += 1;
+    }
+    format!("{indent}{} {}", kept.join(" "), tail.trim_start())
 }
