@@ -177,11 +177,10 @@ impl Interpreter {
                 let other = self.next_player(checker);
                 Some(self.result(pos, rule, checker, Some(other)))
             }
-            // Facing persists only through a pass (any other move must break it), so two
-            // consecutive facing positions mean: facing now, after a pass.
+            // Facing persists only through a pass (any other move must break it): facing now,
+            // after N - 1 passes, is N consecutive facing positions (one is the position itself).
             EndKind::Facing(n) => (self.facing_break
                 && pos.passes + 1 >= *n
-                && pos.passes > 0
                 && self.royals_facing(pos, true))
             .then(|| self.result(pos, rule, previous, Some(side))),
             EndKind::Counting(_) => {
