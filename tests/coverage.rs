@@ -134,7 +134,14 @@ fn end_words_are_removed_alone() {
     let lines: Vec<String> = case
         .covered
         .iter()
-        .map(|c| mutate(source, c).lines().nth(c.line).unwrap_or("").trim_end().to_string())
+        .map(|c| {
+            mutate(source, c)
+                .lines()
+                .nth(c.line)
+                .unwrap_or("")
+                .trim_end()
+                .to_string()
+        })
         .collect();
     assert_eq!(
         lines,

@@ -345,7 +345,11 @@ pub fn mutate(source: &str, covered: &Covered) -> String {
         out[covered.line] = format!("{}{}", &code[..cut], &code[end..]);
         return out.join("\n");
     }
-    if covered.entries.iter().all(|e| END_WORDS.contains(&e.as_str())) {
+    if covered
+        .entries
+        .iter()
+        .all(|e| END_WORDS.contains(&e.as_str()))
+    {
         out[covered.line] = without_end_words(code, &covered.entries);
         return out.join("\n");
     }
@@ -397,7 +401,14 @@ fn without_end_words(code: &str, entries: &[String]) -> String {
     while i < words.len() {
         let w = words[i];
         let after_result = i > 0 && ["win", "loss", "draw", "points"].contains(&words[i - 1]);
-        let subject_word = ["victim", "mover", "claim", "at", "after_reply", "unless_bared_back"];
+        let subject_word = [
+            "victim",
+            "mover",
+            "claim",
+            "at",
+            "after_reply",
+            "unless_bared_back",
+        ];
         if w == "at" && (named("at") || named(words.get(i + 1).copied().unwrap_or(""))) {
             i += 2;
             continue;

@@ -179,10 +179,10 @@ impl Interpreter {
             }
             // Facing persists only through a pass (any other move must break it): facing now,
             // after N - 1 passes, is N consecutive facing positions (one is the position itself).
-            EndKind::Facing(n) => (self.facing_break
-                && pos.passes + 1 >= *n
-                && self.royals_facing(pos, true))
-            .then(|| self.result(pos, rule, previous, Some(side))),
+            EndKind::Facing(n) => {
+                (self.facing_break && pos.passes + 1 >= *n && self.royals_facing(pos, true))
+                    .then(|| self.result(pos, rule, previous, Some(side)))
+            }
             EndKind::Counting(_) => {
                 let [begin, plies, limit] = pos.count?;
                 ((begin as u32 + plies as u32 / 2) > limit as u32)
