@@ -515,3 +515,160 @@ fn edge_inputs() {
         failures.join("\n")
     );
 }
+
+/// The game of [`GAME`] with a stalemate rule whose condition is `condition`.
+fn with_condition(condition: &str) -> String {
+    GAME.replace("{}", "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"")
+        .replace(
+            "end { checkmate win }",
+            &format!("end {{ checkmate win; stalemate draw when {condition} }}"),
+        )
+}
+
+/// Inputs that once overflowed the stack, ran out of memory or took minutes: each gets a located
+/// diagnostic with the code of the limit it goes over.
+#[test]
+fn hostile_inputs_get_the_limits_diagnostics() {
+    let nested = |open: &str, inner: &str, close: &str, n: usize| {
+        format!("{}{inner}{}", open.repeat(n), close.repeat(n))
+    };
+    let many_boards: String = (0..300)
+        .map(|i| format!("board b{i} 64x64x64 {{ name \"b{i}_{{file}}{{rank}}_{{level}}\" }}\n"))
+        .collect();
+    let many_zones: String = (0..2000)
+        .map(|i| format!("zone z{i} {{ cells a1 }}\n"))
+        .collect();
+    let mut too_large = GAME.replace("{}", "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"");
+    while too_large.len() <= vdl_dsl::limits::MAX_SOURCE_BYTES {
+        too_large.push_str("// a comment line to make the file larger than its limit\n");
+    }
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "2000 nested parentheses",
+            with_condition(&nested("(", "in_check(mover)", ")", 2000)),
+            "E0010",
+        ),
+        (
+            "5000 nested calls",
+            with_condition(&nested("count(", "mover", ")", 5000)),
+            "E0010",
+        ),
+        (
+            "30,000 `not`s",
+            with_condition(&format!("{}in_check(mover)", "not ".repeat(30_000))),
+            "E0011",
+        ),
+        (
+            "a sum of 50,000 terms",
+            with_condition(&format!(
+                "count(mover, king) == {}",
+                vec!["1"; 50_000].join(" + ")
+            )),
+            "E0011",
+        ),
+        (
+            "5000 nested lists",
+            GAME.replace(
+                "{}",
+                &format!("zone z {{ cells {} }}", nested("[", "a1", "]", 5000)),
+            ),
+            "E0010",
+        ),
+        (
+            "5000 nested blocks",
+            GAME.replace("{}", &nested("piece p { ", "letter \"P\"", " }", 5000)),
+            "E0010",
+        ),
+        (
+            "300 boards of 64x64x64",
+            GAME.replace("board main 8x8\n", &many_boards)
+                .replace("{}", "setup { place white king b0_a1_1 }"),
+            "E2016",
+        ),
+        ("2000 zones", GAME.replace("{}", &many_zones), "E2046"),
+        (
+            "a Betza string of 100,000 atoms",
+            GAME.replace(
+                "{}",
+                &format!(
+                    "piece x {{ letter \"X\"; moves \"{}\" }}",
+                    "K".repeat(100_000)
+                ),
+            ),
+            "E2047",
+        ),
+        ("a file over the size limit", too_large, "E0012"),
+    ];
+    // A test thread's stack, as a user interface would give a worker thread.
+    let failures = std::thread::spawn(move || {
+        cases
+            .iter()
+            .filter_map(|(name, source, code)| {
+                let found = match check_one(source) {
+                    Err(problem) => return Some(format!("{name}: {problem}")),
+                    Ok(_) => check_source(source).problems,
+                };
+                (!found.iter().any(|p| p.code() == *code)).then(|| {
+                    let codes: Vec<&str> = found.iter().map(|p| p.code()).collect();
+                    format!("{name}: expected {code}, found {codes:?}")
+                })
+            })
+            .collect::<Vec<String>>()
+    })
+    .join()
+    .expect("no stack overflow or panic");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// E2016 counts the cells of the boards as declared: a 64x64x64 board has 262,144 (some of whose
+/// default names coincide, which is E2030, not fewer cells).
+#[test]
+fn the_cell_limit_counts_every_cell() {
+    let source = GAME
+        .replace("board main 8x8", "board main 64x64x64")
+        .replace("{}", "setup { place white king a11; place black king a81 }");
+    let checked = check_source(&source);
+    let messages: Vec<String> = checked
+        .problems
+        .iter()
+        .filter(|p| p.code() == "E2016")
+        .map(|p| vdl::report::render_text(FILE, &source, std::slice::from_ref(p), false))
+        .collect();
+    assert_eq!(messages.len(), 1, "{:?}", checked.problems);
+    assert!(messages[0].contains("262144 cells"), "{}", messages[0]);
+}
+
+/// Input as deep as the limits allow checks, loads and runs: 64 levels of brackets and a condition 128
+/// levels deep (a comparison under 127 `not`s), evaluated on every move of the piece.
+#[test]
+fn input_at_the_limits_checks_and_runs() {
+    let depth = vdl_dsl::limits::MAX_EXPR_DEPTH;
+    let nesting = vdl_dsl::limits::MAX_NESTING;
+    // An odd number of `not`s turns `!=` into `==`, an even number leaves it.
+    let compare = if (depth - 1) % 2 == 1 { "!=" } else { "==" };
+    let condition = format!(
+        "{}{}mover.piece {compare} king{}",
+        "(".repeat(nesting - 1),
+        "not ".repeat(depth - 1),
+        ")".repeat(nesting - 1)
+    );
+    let source = GAME
+        .replace(
+            "moves \"K\"; royal",
+            &format!("moves \"K\" when {condition}; royal"),
+        )
+        .replace("{}", "setup \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"");
+    let nodes = std::thread::spawn(move || {
+        let checked = check_source(&source);
+        let game = checked
+            .game
+            .unwrap_or_else(|| panic!("does not check: {:?}", checked.problems));
+        let interpreter = vdl_runtime::Interpreter::new(game).expect("the game loads");
+        let mut position = vdl_runtime::Variant::start(&interpreter);
+        vdl_runtime::perft::perft(&interpreter, &mut position, 2)
+    })
+    .join()
+    .expect("no stack overflow or panic");
+    // Two lone kings: 5 moves for White from e1, 5 for Black from e8 after each.
+    assert_eq!(nodes, 25);
+}

@@ -85,21 +85,32 @@ fn usage_error(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Reads a rule file: at most `MAX_SOURCE_BYTES` bytes, so that a huge file (or `/dev/zero`) is refused
+/// at once instead of filling the memory.
 fn read(path: &str) -> Result<String, ExitCode> {
-    std::fs::read(path)
+    use std::io::Read;
+    let limit = vdl_dsl::limits::MAX_SOURCE_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(limit as u64 + 1).read_to_end(&mut bytes))
         .map_err(|e| {
             eprintln!("error: cannot read `{path}`: {e}");
             ExitCode::from(2)
-        })
-        .and_then(|bytes| {
-            String::from_utf8(bytes).map_err(|e| {
-                eprintln!(
-                    "error: `{path}` is not UTF-8 text (byte {})",
-                    e.utf8_error().valid_up_to()
-                );
-                ExitCode::from(2)
-            })
-        })
+        })?;
+    if bytes.len() > limit {
+        eprintln!(
+            "error: `{path}` is larger than {limit} bytes ({} MiB), the most a rule file may have",
+            limit >> 20
+        );
+        return Err(ExitCode::from(2));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        eprintln!(
+            "error: `{path}` is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        );
+        ExitCode::from(2)
+    })
 }
 
 fn check(args: &[String]) -> ExitCode {

@@ -161,6 +161,8 @@ struct Checker {
     rule_scope: Option<cond::RuleScope>,
     /// FEN letters by piece index, for start-position checks.
     piece_letters: Vec<String>,
+    /// Betza legs of the move strings read so far (`limits::MAX_BETZA_LEGS`).
+    betza_legs: usize,
     problems: Vec<Error>,
 }
 

@@ -5,6 +5,9 @@
 
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 
+use crate::limits::{
+    MAX_BETZA_LEGS, MAX_CELLS, MAX_EXPR_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES, MAX_ZONES,
+};
 use crate::span::Span;
 
 /// A problem found in a rule file: where, and what.
@@ -61,6 +64,12 @@ pub enum ErrorKind {
     InvalidCharacter { found: char },
     /// The file ends in the middle of a statement.
     UnexpectedEnd { expected: Vec<&'static str> },
+    /// Brackets nested deeper than `limits::MAX_NESTING`.
+    NestingTooDeep { open: char },
+    /// A condition deeper than `limits::MAX_EXPR_DEPTH`.
+    ExpressionTooDeep,
+    /// A source longer than `limits::MAX_SOURCE_BYTES`.
+    FileTooLarge { bytes: usize },
 
     // ---- Betza ----
     /// A letter XBetza does not have.
@@ -219,6 +228,10 @@ pub enum ErrorKind {
     InvalidPositionTemplate { detail: String },
     /// A `send` effect whose last argument is not a place pieces can be sent to.
     NotADestination { name: String },
+    /// More zones than `limits::MAX_ZONES`.
+    TooManyZones { count: usize },
+    /// More Betza legs in all move strings than `limits::MAX_BETZA_LEGS`.
+    TooManyBetzaLegs,
     /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
     /// leaper.
     MergeNotAStep { part: String },
@@ -309,6 +322,9 @@ impl Error {
             VectorArity { .. } => "E0007",
             InvalidCharacter { .. } => "E0008",
             UnexpectedEnd { .. } => "E0009",
+            NestingTooDeep { .. } => "E0010",
+            ExpressionTooDeep => "E0011",
+            FileTooLarge { .. } => "E0012",
             BetzaUnknownLetter { .. } => "E1001",
             BetzaAmbiguousAtom { .. } => "E1002",
             BetzaMissingAtom => "E1003",
@@ -364,6 +380,8 @@ impl Error {
             InvalidPositionTemplate { .. } => "E2042",
             NotADestination { .. } => "E2043",
             MergeNotAStep { .. } => "E2045",
+            TooManyZones { .. } => "E2046",
+            TooManyBetzaLegs => "E2047",
             LabelNotOnBoard { .. } => "E2048",
             ExtinctAtStart { .. } => "E2049",
             ParticipantUnavailable { .. } => "E2100",
@@ -471,6 +489,21 @@ impl Error {
             UnexpectedEnd { expected } => (
                 "unexpected end of file".into(),
                 if expected.is_empty() { "the file ends here".into() } else { format!("expected {}", expected.join(", ")) },
+                None,
+            ),
+            NestingTooDeep { open } => (
+                format!("brackets nested more than {MAX_NESTING} deep"),
+                format!("this `{open}` opens level {}", MAX_NESTING + 1),
+                Some(format!("vdl reads at most {MAX_NESTING} levels of `( )`, `[ ]` and `{{ }}` inside each other; write the part with fewer levels")),
+            ),
+            ExpressionTooDeep => (
+                format!("condition nested more than {MAX_EXPR_DEPTH} levels deep"),
+                format!("level {} starts here", MAX_EXPR_DEPTH + 1),
+                Some("each `not`, `and`, `or`, comparison, `+`, `-` and function call is one level; split the condition, e.g. into several `when` lines or rules".into()),
+            ),
+            FileTooLarge { bytes } => (
+                format!("the file has {bytes} bytes; a rule file may have up to {MAX_SOURCE_BYTES} ({} MiB)", MAX_SOURCE_BYTES >> 20),
+                "the limit is reached here".into(),
                 None,
             ),
             BetzaUnknownLetter { letter } => (
@@ -606,7 +639,7 @@ impl Error {
             ),
             EmptyPromotion => ("promotion without a choice".into(), "no piece to promote to".into(), Some("list at least one piece after `to`".into())),
             BoardTooLarge { cells } => (
-                format!("the game has {cells} cells; vdl supports up to 4096"),
+                format!("the game has {cells} cells; vdl supports up to {MAX_CELLS}"),
                 "too large".into(),
                 None,
             ),
@@ -763,6 +796,12 @@ impl Error {
                 format!("a merger moves by plain steps, but `{part}` is not one"),
                 "modes, legs or `i` in a `merge` move".into(),
                 Some("write the steps without mode letters or `a` legs: the merger's target is always a friendly piece, `merge \"fWfF\" onto yeoman into queen`".into()),
+            ),
+            TooManyZones { count } => (format!("{count} zones; vdl supports up to {MAX_ZONES}"), "too many zones".into(), None),
+            TooManyBetzaLegs => (
+                format!("the move strings have more than {MAX_BETZA_LEGS} Betza legs in all"),
+                "this string goes over the limit".into(),
+                Some("each atom is one leg and each `a` adds one; write fewer or shorter move strings".into()),
             ),
             LabelNotOnBoard { axis, label, board: Some(board), bounds } => (
                 format!("{axis} `{label}` is not a {axis} of board `{board}` ({bounds})"),

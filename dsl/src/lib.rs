@@ -7,6 +7,7 @@ pub mod ast;
 pub mod betza;
 pub mod check;
 pub mod error;
+pub mod limits;
 pub mod parse;
 pub mod schema;
 pub mod span;

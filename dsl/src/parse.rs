@@ -5,6 +5,7 @@ use pest::Parser;
 
 use crate::ast::{self, ArithOp, CompareOp, Expr, ExprKind, Name, Statement, Value, ValueKind};
 use crate::error::{Error, ErrorKind};
+use crate::limits::{MAX_EXPR_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
 use crate::span::Span;
 
 #[derive(pest_derive::Parser)]
@@ -18,6 +19,22 @@ struct Grammar;
 /// Returns the syntax errors found: unbalanced brackets and unterminated strings are all reported; other
 /// syntax errors stop at the first one.
 pub fn parse_file(source: &str) -> Result<ast::File, Vec<Error>> {
+    if source.len() > MAX_SOURCE_BYTES {
+        let mut at = MAX_SOURCE_BYTES;
+        while !source.is_char_boundary(at) {
+            at -= 1;
+        }
+        let end = source[at..]
+            .chars()
+            .next()
+            .map_or(at, |c| at + c.len_utf8());
+        return Err(vec![Error::new(
+            Span::new(at, end),
+            ErrorKind::FileTooLarge {
+                bytes: source.len(),
+            },
+        )]);
+    }
     let lexical = check_brackets_and_strings(source);
     if !lexical.is_empty() {
         return Err(lexical);
@@ -110,7 +127,11 @@ fn parse_condition(pair: Pair<Rule>, errors: &mut Vec<Error>) -> ast::Condition 
     let word = inner
         .next()
         .expect("a condition starts with when or unless");
-    let expr = parse_expr(inner.next().expect("a condition has an expression"), errors);
+    let mut builder = ExprBuilder {
+        errors,
+        too_deep: false,
+    };
+    let (expr, _) = builder.build(inner.next().expect("a condition has an expression"));
     ast::Condition {
         negated: word.as_str() == "unless",
         expr,
@@ -208,102 +229,164 @@ fn unescape(raw: &str) -> String {
     out
 }
 
-fn parse_expr(pair: Pair<Rule>, errors: &mut Vec<Error>) -> Expr {
-    let span = span_of(&pair);
-    match pair.as_rule() {
-        Rule::expr | Rule::disjunct => {
-            let is_or = pair.as_rule() == Rule::expr;
-            let parts: Vec<Expr> = pair
-                .into_inner()
-                .filter(|p| !matches!(p.as_rule(), Rule::or_op | Rule::and_op))
-                .map(|p| parse_expr(p, errors))
-                .collect();
-            if parts.len() == 1 {
-                return parts.into_iter().next().expect("one part");
-            }
-            let kind = if is_or {
-                ExprKind::Or(parts)
-            } else {
-                ExprKind::And(parts)
-            };
-            Expr { kind, span }
-        }
-        Rule::conjunct => {
-            let mut nots = 0;
-            let mut operand = None;
-            for p in pair.into_inner() {
-                match p.as_rule() {
-                    Rule::not_op => nots += 1,
-                    _ => operand = Some(parse_expr(p, errors)),
+/// Builds condition expressions, keeping them at most [`MAX_EXPR_DEPTH`] levels deep: the first node
+/// that would go deeper is reported (E0011) and left out, so that no later stage sees a deeper tree.
+struct ExprBuilder<'e> {
+    errors: &'e mut Vec<Error>,
+    /// Set once the condition has been reported too deep, so it is reported once.
+    too_deep: bool,
+}
+
+impl ExprBuilder<'_> {
+    /// Returns the expression and its depth (a literal or path is 0 levels deep).
+    fn build(&mut self, pair: Pair<Rule>) -> (Expr, usize) {
+        let span = span_of(&pair);
+        match pair.as_rule() {
+            Rule::expr | Rule::disjunct => {
+                let is_or = pair.as_rule() == Rule::expr;
+                let mut operator = None;
+                let mut parts = Vec::new();
+                let mut depth = 0;
+                for p in pair.into_inner() {
+                    if matches!(p.as_rule(), Rule::or_op | Rule::and_op) {
+                        operator.get_or_insert(span_of(&p));
+                        continue;
+                    }
+                    let (part, d) = self.build(p);
+                    depth = depth.max(d);
+                    parts.push(part);
                 }
-            }
-            let mut expr = operand.expect("a conjunct has an operand");
-            for _ in 0..nots {
-                expr = Expr {
-                    kind: ExprKind::Not(Box::new(expr)),
-                    span,
+                if parts.len() == 1 {
+                    return (parts.pop().expect("one part"), depth);
+                }
+                let kind = if is_or {
+                    ExprKind::Or(parts)
+                } else {
+                    ExprKind::And(parts)
                 };
+                self.nest(Expr { kind, span }, depth, operator.unwrap_or(span))
             }
-            expr
-        }
-        Rule::comparison => {
-            let mut inner = pair.into_inner();
-            let left = parse_expr(inner.next().expect("left operand"), errors);
-            match (inner.next(), inner.next()) {
-                (Some(op), Some(right)) => {
-                    let op = match op.as_str() {
-                        "==" => CompareOp::Eq,
-                        "!=" => CompareOp::Ne,
-                        "<" => CompareOp::Lt,
-                        "<=" => CompareOp::Le,
-                        ">" => CompareOp::Gt,
-                        ">=" => CompareOp::Ge,
-                        _ => CompareOp::In,
-                    };
-                    let right = parse_expr(right, errors);
-                    Expr {
-                        kind: ExprKind::Compare(op, Box::new(left), Box::new(right)),
-                        span,
+            Rule::conjunct => {
+                let mut nots = Vec::new();
+                let mut operand = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::not_op => nots.push(span_of(&p)),
+                        _ => operand = Some(self.build(p)),
                     }
                 }
-                _ => left,
+                let (mut expr, mut depth) = operand.expect("a conjunct has an operand");
+                // The innermost `not` applies first.
+                for at in nots.into_iter().rev() {
+                    if self.too_deep {
+                        break;
+                    }
+                    let not = Expr {
+                        kind: ExprKind::Not(Box::new(expr)),
+                        span,
+                    };
+                    (expr, depth) = self.nest(not, depth, at);
+                }
+                (expr, depth)
             }
-        }
-        Rule::sum => {
-            let mut inner = pair.into_inner();
-            let mut left = parse_expr(inner.next().expect("first term"), errors);
-            while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
-                let op = if op.as_str() == "+" {
-                    ArithOp::Add
-                } else {
-                    ArithOp::Sub
+            Rule::comparison => {
+                let mut inner = pair.into_inner();
+                let (left, left_depth) = self.build(inner.next().expect("left operand"));
+                match (inner.next(), inner.next()) {
+                    (Some(op), Some(right)) => {
+                        let at = span_of(&op);
+                        let op = match op.as_str() {
+                            "==" => CompareOp::Eq,
+                            "!=" => CompareOp::Ne,
+                            "<" => CompareOp::Lt,
+                            "<=" => CompareOp::Le,
+                            ">" => CompareOp::Gt,
+                            ">=" => CompareOp::Ge,
+                            _ => CompareOp::In,
+                        };
+                        let (right, right_depth) = self.build(right);
+                        let compare = Expr {
+                            kind: ExprKind::Compare(op, Box::new(left), Box::new(right)),
+                            span,
+                        };
+                        self.nest(compare, left_depth.max(right_depth), at)
+                    }
+                    _ => (left, left_depth),
+                }
+            }
+            Rule::sum => {
+                let mut inner = pair.into_inner();
+                let (mut left, mut depth) = self.build(inner.next().expect("first term"));
+                while let (Some(op), Some(right)) = (inner.next(), inner.next()) {
+                    if self.too_deep {
+                        break;
+                    }
+                    let at = span_of(&op);
+                    let op = if op.as_str() == "+" {
+                        ArithOp::Add
+                    } else {
+                        ArithOp::Sub
+                    };
+                    let (right, right_depth) = self.build(right);
+                    let s = left.span.to(right.span);
+                    let arith = Expr {
+                        kind: ExprKind::Arith(op, Box::new(left), Box::new(right)),
+                        span: s,
+                    };
+                    (left, depth) = self.nest(arith, depth.max(right_depth), at);
+                }
+                (left, depth)
+            }
+            Rule::term => {
+                let inner = pair.into_inner().next().expect("a term has content");
+                self.build(inner)
+            }
+            Rule::call => {
+                let mut inner = pair.into_inner();
+                let name = parse_name(inner.next().expect("a call has a name"));
+                let at = name.span;
+                let mut depth = 0;
+                let mut args = Vec::new();
+                for p in inner {
+                    let (arg, d) = self.build(p);
+                    depth = depth.max(d);
+                    args.push(arg);
+                }
+                let call = Expr {
+                    kind: ExprKind::Call(name, args),
+                    span,
                 };
-                let right = parse_expr(right, errors);
-                let s = left.span.to(right.span);
-                left = Expr {
-                    kind: ExprKind::Arith(op, Box::new(left), Box::new(right)),
-                    span: s,
-                };
+                self.nest(call, depth, at)
             }
-            left
+            _ => (
+                Expr {
+                    kind: ExprKind::Value(parse_value(pair, self.errors)),
+                    span,
+                },
+                0,
+            ),
         }
-        Rule::term => {
-            let inner = pair.into_inner().next().expect("a term has content");
-            parse_expr(inner, errors)
+    }
+
+    /// Returns `node`, one level above children at most `depth` deep, or, when that is deeper than the
+    /// limit, reports the operator at `at` (once) and returns a placeholder without children.
+    fn nest(&mut self, node: Expr, depth: usize, at: Span) -> (Expr, usize) {
+        if depth < MAX_EXPR_DEPTH {
+            return (node, depth + 1);
         }
-        Rule::call => {
-            let mut inner = pair.into_inner();
-            let name = parse_name(inner.next().expect("a call has a name"));
-            let args = inner.map(|p| parse_expr(p, errors)).collect();
-            Expr {
-                kind: ExprKind::Call(name, args),
-                span,
-            }
+        if !self.too_deep {
+            self.too_deep = true;
+            self.errors
+                .push(Error::new(at, ErrorKind::ExpressionTooDeep));
         }
-        _ => Expr {
-            kind: ExprKind::Value(parse_value(pair, errors)),
-            span,
-        },
+        let placeholder = Expr {
+            kind: ExprKind::Value(Value {
+                kind: ValueKind::Int(0),
+                span: node.span,
+            }),
+            span: node.span,
+        };
+        (placeholder, 0)
     }
 }
 
@@ -346,7 +429,9 @@ fn join_bracketed_lines(source: &str) -> String {
 }
 
 /// Finds unterminated strings and unbalanced brackets before the grammar runs, so that each gets its own
-/// precise error instead of pest's "expected ..." at a later point.
+/// precise error instead of pest's "expected ..." at a later point. Brackets nested deeper than
+/// [`MAX_NESTING`] stop the scan: the grammar, the AST builder and the checker recurse on brackets, and
+/// this bounds how deep.
 fn check_brackets_and_strings(source: &str) -> Vec<Error> {
     let bytes = source.as_bytes();
     let mut errors = Vec::new();
@@ -378,7 +463,17 @@ fn check_brackets_and_strings(source: &str) -> Vec<Error> {
                     continue;
                 }
             }
-            open @ (b'{' | b'(' | b'[') => stack.push((open, i)),
+            open @ (b'{' | b'(' | b'[') => {
+                if stack.len() == MAX_NESTING {
+                    // Deeper input would only make every later stage recurse deeper: stop here.
+                    errors.push(Error::new(
+                        Span::new(i, i + 1),
+                        ErrorKind::NestingTooDeep { open: open as char },
+                    ));
+                    return errors;
+                }
+                stack.push((open, i));
+            }
             close @ (b'}' | b')' | b']') => {
                 let want = match close {
                     b'}' => b'{',

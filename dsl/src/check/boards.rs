@@ -1,44 +1,42 @@
 //! Boards and cells: sizes, labels, name templates, holes, and the global cell table.
 
+use std::collections::HashMap;
+
 use vdl_runtime::model::{Board, Cell, Overflow};
 
 use super::Checker;
 use crate::ast::{Statement, Value, ValueKind};
-use crate::error::ErrorKind;
+use crate::error::{Error, ErrorKind};
 
-/// Most cells a game may have.
-pub const MAX_CELLS: usize = 4096;
-/// Most files or ranks on one board.
-pub const MAX_SIDE: u32 = 64;
+pub use crate::limits::{MAX_CELLS, MAX_SIDE};
 
 impl Checker {
     /// Builds every board's cells, so that cell names can be resolved by the statements that follow.
+    /// Once the boards so far have more than [`MAX_CELLS`] cells, the boards after them are only counted,
+    /// so that a file declaring many large boards cannot make the checker allocate without bound.
     pub(super) fn build_boards(&mut self, statements: &[Statement]) {
         self.dimensions = 2;
+        let mut cells = 0usize;
+        let mut over_limit = None;
         for s in statements.iter().filter(|s| s.keyword.text == "board") {
             if s.arguments.first().and_then(Value::as_name).is_none() {
                 continue; // reported by the statement check
             }
-            self.build_board(s);
+            cells = cells.saturating_add(self.build_board(s, cells <= MAX_CELLS));
+            if cells > MAX_CELLS && over_limit.is_none() {
+                over_limit = Some(s.span);
+            }
         }
-        if self.cell_list.len() > MAX_CELLS {
-            let span = statements
-                .iter()
-                .find(|s| s.keyword.text == "board")
-                .map(|s| s.span)
-                .unwrap_or_default();
-            self.error(
-                span,
-                ErrorKind::BoardTooLarge {
-                    cells: self.cell_list.len(),
-                },
-            );
+        if let Some(span) = over_limit {
+            self.error(span, ErrorKind::BoardTooLarge { cells });
         }
     }
 
     // Coordinates index three label lists at once, so index loops read best here.
+    /// Builds one board and returns how many cells it declares (its positions less its holes); with
+    /// `generate` false, only counts them.
     #[allow(clippy::needless_range_loop)]
-    fn build_board(&mut self, s: &Statement) {
+    fn build_board(&mut self, s: &Statement, generate: bool) -> usize {
         let name = s.arguments[0]
             .as_name()
             .map(|n| n.text.clone())
@@ -58,7 +56,7 @@ impl Checker {
         {
             if dims.contains(&0) {
                 self.error(*span, ErrorKind::ZeroSize);
-                return;
+                return 0;
             }
             if dims.iter().any(|&d| d > MAX_SIDE) {
                 self.error(
@@ -68,11 +66,21 @@ impl Checker {
                         max: MAX_SIDE as i64,
                     },
                 );
-                return;
+                return 0;
             }
             size = [dims[0], dims[1], dims.get(2).copied().unwrap_or(1)];
         } else if let Some(cells) = &explicit_cells {
             size = [cells.len().max(1) as u32, 1, 1];
+        }
+        let holes_listed = s
+            .children()
+            .iter()
+            .filter(|c| c.keyword.text == "hole")
+            .map(|c| c.arguments.len())
+            .sum::<usize>();
+        let positions = size.iter().map(|&d| d as usize).product::<usize>();
+        if !generate {
+            return positions.saturating_sub(holes_listed);
         }
         let three_d = size[2] > 1 || child("levels").is_some();
         if three_d {
@@ -107,7 +115,7 @@ impl Checker {
             })
             .collect();
         if self.problems.len() > errors_before {
-            return; // cells named from bad labels or templates would only repeat the error
+            return 0; // cells named from bad labels or templates would only repeat the error
         }
         let board_index = self.board_models.len();
         let first_cell = self.cell_list.len();
@@ -124,30 +132,40 @@ impl Checker {
             }
         }
         // Holes refer to generated names of this board.
-        let mut holes = Vec::new();
-        for hole in s.children().iter().filter(|c| c.keyword.text == "hole") {
-            for v in &hole.arguments {
+        let by_name: HashMap<&str, usize> = generated
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, (g, _))| (g.as_str(), i))
+            .collect();
+        let mut hole = vec![false; generated.len()];
+        let mut hole_errors = Vec::new();
+        for h in s.children().iter().filter(|c| c.keyword.text == "hole") {
+            for v in &h.arguments {
                 let Some(n) = v.as_name() else { continue };
-                match generated.iter().position(|(g, _)| *g == n.text) {
-                    Some(i) => holes.push(i),
+                match by_name.get(n.text.as_str()) {
+                    Some(&i) => hole[i] = true,
                     None => {
                         let suggestion =
                             super::suggest(&n.text, generated.iter().map(|(g, _)| g.as_str()));
-                        self.error(
+                        hole_errors.push(Error::new(
                             n.span,
                             ErrorKind::UnknownCell {
                                 name: n.text.clone(),
                                 suggestion,
                                 off_board: None,
                             },
-                        );
+                        ));
                     }
                 }
             }
         }
+        drop(by_name);
+        self.problems.extend(hole_errors);
+        let declared = hole.iter().filter(|&&h| !h).count();
         let mut reported_duplicate = false;
         for (i, (cell_name, coord)) in generated.into_iter().enumerate() {
-            if holes.contains(&i) {
+            if hole[i] {
                 continue;
             }
             if let Some(&other) = self.cells.get(&cell_name) {
@@ -212,6 +230,7 @@ impl Checker {
             no_forward: child("no_forward").is_some(),
             aliases,
         });
+        declared
     }
 
     fn check_template(&mut self, text: &str, value: &Value, three_d: bool) {

@@ -880,6 +880,14 @@ impl Checker {
         let base = raw.then_some(v.span.start as usize + 1);
         match crate::betza::parse_betza(text, base, v.span, &self.atoms) {
             Ok(betza) => {
+                let before = self.betza_legs;
+                self.betza_legs += betza.parts.iter().map(|p| p.legs.len()).sum::<usize>();
+                if self.betza_legs > crate::limits::MAX_BETZA_LEGS {
+                    if before <= crate::limits::MAX_BETZA_LEGS {
+                        self.error(v.span, ErrorKind::TooManyBetzaLegs);
+                    }
+                    return None;
+                }
                 if self.dimensions == 2 {
                     self.check_betza_directions(&betza);
                 }

@@ -1,6 +1,8 @@
 //! Zones: each zone's cell specifications evaluated per player, with their conditions on
 //! coordinates (`rank 8 when x > 2`).
 
+use std::collections::HashMap;
+
 use vdl_runtime::model::{Board, Zone};
 
 use super::directive::{Arg, Directive};
@@ -8,6 +10,8 @@ use super::model::word;
 use super::Checker;
 use crate::ast::{self, ArithOp, CompareOp, ExprKind, Statement, Value, ValueKind};
 use crate::error::ErrorKind;
+use crate::limits::MAX_ZONES;
+use crate::span::Span;
 
 impl Checker {
     pub(super) fn build_zones(
@@ -15,63 +19,94 @@ impl Checker {
         statements: &[Statement],
         directives: &[Directive],
     ) -> Vec<Zone> {
-        let zone_directives: Vec<&Directive> =
-            directives.iter().filter(|d| d.keyword == "zone").collect();
         let players = self.players.order.len().max(1);
-        let mut zones: Vec<Option<Vec<Vec<usize>>>> = vec![None; self.zones.order.len()];
-        for _ in 0..=zone_directives.len() {
-            for d in &zone_directives {
-                let Some(index) = self.zones.get(&word(d.arguments.first())) else {
-                    continue;
-                };
-                if zones[index].is_some() {
+        let count = self.zones.order.len();
+        let empty = |name: &String| Zone {
+            name: name.clone(),
+            cells: vec![Vec::new(); players],
+        };
+        let zone_statements: Vec<&Statement> = statements
+            .iter()
+            .filter(|s| s.keyword.text == "zone")
+            .collect();
+        if count > MAX_ZONES {
+            let span = zone_statements
+                .get(MAX_ZONES)
+                .map(|s| s.span)
+                .unwrap_or_default();
+            self.error(span, ErrorKind::TooManyZones { count });
+            return self.zones.order.iter().map(empty).collect();
+        }
+        // The first definition of each zone (a second one is a duplicate name, reported elsewhere).
+        let mut definition: Vec<Option<&Directive>> = vec![None; count];
+        for d in directives.iter().filter(|d| d.keyword == "zone") {
+            if let Some(index) = self.zones.get(&word(d.arguments.first())) {
+                definition[index].get_or_insert(d);
+            }
+        }
+        // Each zone after the zones it refers to, depth first with a stack of its own. A zone on a cycle
+        // of references stays unevaluated, and so empty.
+        let mut zones: Vec<Option<Vec<Vec<usize>>>> = vec![None; count];
+        let mut visited = vec![false; count];
+        for root in 0..count {
+            let mut stack = vec![(root, false)];
+            while let Some((zone, referred_evaluated)) = stack.pop() {
+                let Some(d) = definition[zone] else { continue };
+                if referred_evaluated {
+                    zones[zone] = self.zone_cells(&d.children, players, &zones);
                     continue;
                 }
-                if let Some(cells) = self.zone_cells(&d.children, players, &zones) {
-                    zones[index] = Some(cells);
+                if std::mem::replace(&mut visited[zone], true) {
+                    continue;
                 }
+                stack.push((zone, true));
+                let mut referred = Vec::new();
+                zone_references(&d.children, &mut referred);
+                stack.extend(
+                    referred
+                        .into_iter()
+                        .filter(|&z| !visited[z])
+                        .map(|z| (z, false)),
+                );
+            }
+        }
+        let mut spans: HashMap<&str, (Span, Span)> = HashMap::new();
+        for s in &zone_statements {
+            if let Some(name) = s.arguments.first().and_then(Value::as_name) {
+                spans
+                    .entry(name.text.as_str())
+                    .or_insert((name.span, s.span));
             }
         }
         let mut out = Vec::new();
         for (index, name) in self.zones.order.clone().into_iter().enumerate() {
-            let cells = zones[index]
-                .clone()
-                .unwrap_or_else(|| vec![Vec::new(); players]);
+            let Some(cells) = zones[index].take() else {
+                self.report_empty_zone(&name, &spans);
+                out.push(empty(&name));
+                continue;
+            };
             if cells.iter().all(Vec::is_empty) {
-                let span = statements
-                    .iter()
-                    .filter(|s| s.keyword.text == "zone")
-                    .find_map(|s| {
-                        s.arguments
-                            .first()
-                            .and_then(Value::as_name)
-                            .filter(|n| n.text == name)
-                            .map(|n| n.span)
-                    })
-                    .unwrap_or_default();
-                let zone_span = statements
-                    .iter()
-                    .find(|s| {
-                        s.keyword.text == "zone"
-                            && s.arguments
-                                .first()
-                                .and_then(Value::as_name)
-                                .is_some_and(|n| n.text == name)
-                    })
-                    .map(|s| s.span)
-                    .unwrap_or_default();
-                let broken = self.problems.iter().any(|p| {
-                    !p.is_warning()
-                        && zone_span.start <= p.span.start
-                        && p.span.end <= zone_span.end
-                });
-                if !broken {
-                    self.error(span, ErrorKind::EmptyZone { name: name.clone() });
-                }
+                self.report_empty_zone(&name, &spans);
             }
             out.push(Zone { name, cells });
         }
         out
+    }
+
+    /// Reports an empty zone, unless an error inside its statement explains it.
+    fn report_empty_zone(&mut self, name: &str, spans: &HashMap<&str, (Span, Span)>) {
+        let (span, zone_span) = spans.get(name).copied().unwrap_or_default();
+        let broken = self.problems.iter().any(|p| {
+            !p.is_warning() && zone_span.start <= p.span.start && p.span.end <= zone_span.end
+        });
+        if !broken {
+            self.error(
+                span,
+                ErrorKind::EmptyZone {
+                    name: name.to_string(),
+                },
+            );
+        }
     }
 
     /// Evaluates cell specifications; `None` while a referenced zone is not evaluated yet.
@@ -81,7 +116,15 @@ impl Checker {
         players: usize,
         zones: &[Option<Vec<Vec<usize>>>],
     ) -> Option<Vec<Vec<usize>>> {
+        let cells = self.cell_list.len();
         let mut out = vec![Vec::new(); players];
+        let mut member = vec![vec![false; cells]; players];
+        // Adds a cell once, in the order the specifications give.
+        let add = |out: &mut Vec<Vec<usize>>, member: &mut Vec<Vec<bool>>, p: usize, c: usize| {
+            if c < cells && !std::mem::replace(&mut member[p][c], true) {
+                out[p].push(c);
+            }
+        };
         for spec in specs {
             match spec.keyword.as_str() {
                 "for" => {
@@ -89,25 +132,29 @@ impl Checker {
                         continue;
                     };
                     let inner = self.zone_cells(&spec.children, players, zones)?;
-                    for c in &inner[*p] {
-                        if !out[*p].contains(c) {
-                            out[*p].push(*c);
-                        }
+                    for &c in &inner[*p] {
+                        add(&mut out, &mut member, *p, c);
                     }
                 }
                 "except" => {
                     let removed = self.zone_cells(&spec.children, players, zones)?;
                     for p in 0..players {
-                        out[p].retain(|c| !removed[p].contains(c));
+                        let mut gone = vec![false; cells];
+                        for &c in &removed[p] {
+                            gone[c] = true;
+                        }
+                        out[p].retain(|&c| !gone[c]);
+                        // A removed cell may be added again by a later specification.
+                        for &c in &removed[p] {
+                            member[p][c] = false;
+                        }
                     }
                 }
                 _ => {
-                    let cells = self.spec_cells(spec, players, zones)?;
-                    for p in 0..players {
-                        for c in &cells[p] {
-                            if !out[p].contains(c) {
-                                out[p].push(*c);
-                            }
+                    let spec_cells = self.spec_cells(spec, players, zones)?;
+                    for (p, cells) in spec_cells.iter().enumerate() {
+                        for &c in cells {
+                            add(&mut out, &mut member, p, c);
                         }
                     }
                 }
@@ -154,7 +201,10 @@ impl Checker {
                     let (ca, cb) = (&self.cell_list[*a], &self.cell_list[*b]);
                     let lo: Vec<i32> = (0..3).map(|i| ca.coord[i].min(cb.coord[i])).collect();
                     let hi: Vec<i32> = (0..3).map(|i| ca.coord[i].max(cb.coord[i])).collect();
-                    (0..self.cell_list.len())
+                    let Some(board) = self.board_models.get(ca.board) else {
+                        return same(Vec::new());
+                    };
+                    self.board_cells(board)
                         .filter(|&c| {
                             let cell = &self.cell_list[c];
                             cell.board == ca.board
@@ -170,9 +220,11 @@ impl Checker {
                     let Arg::Word(name) = a else { continue };
                     for (id, cell) in self.cell_list.iter().enumerate() {
                         let board = &self.board_models[cell.board];
-                        let file = &board.files[cell.coord[0] as usize];
-                        let rank = &board.ranks[cell.coord[1] as usize];
-                        if *name == format!("{file}{rank}") || *name == format!("{rank}{file}") {
+                        let file = board.files[cell.coord[0] as usize].as_str();
+                        let rank = board.ranks[cell.coord[1] as usize].as_str();
+                        if name.strip_prefix(file) == Some(rank)
+                            || name.strip_prefix(rank) == Some(file)
+                        {
                             out.push(id);
                         }
                     }
@@ -303,5 +355,18 @@ fn coordinate_condition(e: &ast::Expr, coord: [i32; 3]) -> bool {
             }
         }
         _ => false,
+    }
+}
+
+/// Collects the zones that cell specifications refer to (`zone`, `enemies`), inside `for` and `except` too.
+fn zone_references(specs: &[Directive], out: &mut Vec<usize>) {
+    for spec in specs {
+        if matches!(spec.keyword.as_str(), "zone" | "enemies") {
+            out.extend(spec.arguments.iter().filter_map(|a| match a {
+                Arg::Zone(z) => Some(*z),
+                _ => None,
+            }));
+        }
+        zone_references(&spec.children, out);
     }
 }
