@@ -238,9 +238,10 @@ fn compact_engines_match_the_perft_tables() {
 
 /// A UCI session with a compact engine; returns the `bestmove` answers.
 fn uci_best_moves(script: &str) -> Vec<String> {
-    let engine = vdl_runtime::protocol::Engine::from_compact(
+    let mut engine = vdl_runtime::protocol::Engine::from_compact(
         game_chess::compact::fast_engine().expect("chess builds"),
     );
+    engine.end_of_input = vdl_runtime::protocol::EndOfInput::Finish;
     let mut output = Vec::new();
     vdl_runtime::protocol::run_mode(
         &engine,

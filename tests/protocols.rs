@@ -1,11 +1,12 @@
 //! Scripted sessions of the engine protocols (XBoard, UCI, the line protocol and the choice between
 //! them), with well-formed and malformed input. A session reads the whole script, then runs to its end:
 //! lines that arrive during a search wait for it, so replies come in script order. No test depends on
-//! timing: searches are limited by depth, or stopped by a later line.
+//! timing: searches are limited by depth, or stopped by a later line, and the engines let a search with
+//! limits finish after the end of the script (`EndOfInput::Finish`).
 
 use std::io::Cursor;
 
-use vdl_runtime::protocol::{self, Engine};
+use vdl_runtime::protocol::{self, EndOfInput, Engine};
 use vdl_runtime::search::MaterialEvaluator;
 use vdl_runtime::{Interpreter, Variant};
 use vdl_tests::{read_text, workspace_root, Rng};
@@ -19,7 +20,11 @@ fn engine(name: &str) -> InterpretedEngine {
     let game = vdl_dsl::check::check_source(&read_text(&path))
         .game
         .unwrap_or_else(|| panic!("{name} does not check"));
-    Engine::from_interpreter(Interpreter::new(game).expect("a start position")).with_file_name(name)
+    let mut engine = Engine::from_interpreter(Interpreter::new(game).expect("a start position"))
+        .with_file_name(name);
+    // The scripts end while their last search runs: let it finish, so that no reply depends on timing.
+    engine.end_of_input = EndOfInput::Finish;
+    engine
 }
 
 /// Which protocol a script is for.
@@ -772,4 +777,84 @@ fn xboard_castling_partners_away_from_the_edge_are_skipped_with_j() {
         starting(&out, "piece ").contains(&"piece K& KisjO2"),
         "{out:?}"
     );
+}
+
+// ----------------------------------------------------------------------------------------------------
+// The end of input, and overlong lines
+// ----------------------------------------------------------------------------------------------------
+
+/// Runs a script on an engine that stops at the end of its input (the default, as for a user interface
+/// that has gone away) and returns the output, failing if the session is still running a minute after
+/// its script ended: each script asks for a search of 1000 seconds.
+fn session_that_stops(protocol: Protocol, script: &'static str) -> Vec<String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut chess = engine("chess");
+        chess.end_of_input = EndOfInput::Stop;
+        let _ = sender.send(session(&chess, protocol, script));
+    });
+    receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the engine still thinks a minute after the end of its input")
+}
+
+#[test]
+fn the_end_of_input_stops_a_search_with_limits() {
+    let xboard = session_that_stops(Protocol::XBoard, "xboard\nnew\nst 1000\ngo\n");
+    let moves = starting(&xboard, "move ");
+    assert_eq!(moves.len(), 1, "{xboard:?}");
+    assert!(is_legal_after(
+        &chess_engine(),
+        &[],
+        moves[0].trim_start_matches("move ")
+    ));
+    let uci = session_that_stops(
+        Protocol::Uci,
+        "uci\nposition startpos\ngo movetime 1000000\n",
+    );
+    assert_eq!(starting(&uci, "bestmove ").len(), 1, "{uci:?}");
+    let line = session_that_stops(Protocol::Line, "go time 1000000\n");
+    assert_eq!(starting(&line, "bestmove ").len(), 1, "{line:?}");
+    // Lines read before the end are still handled; their searches stop at once too.
+    let two = session_that_stops(
+        Protocol::Uci,
+        "go movetime 1000000\ngo movetime 1000000\nisready\n",
+    );
+    assert_eq!(starting(&two, "bestmove ").len(), 2, "{two:?}");
+}
+
+fn chess_engine() -> InterpretedEngine {
+    engine("chess")
+}
+
+#[test]
+fn an_overlong_line_gets_an_error_reply() {
+    let chess = engine("chess");
+    let long = format!(
+        "position startpos moves {}\nisready\n",
+        "e2e4 ".repeat(300_000)
+    );
+    for (protocol, script, error) in [
+        (
+            Protocol::Uci,
+            format!("uci\n{long}"),
+            "info string error: unknown command `line-longer-than-1-MiB-ignored`",
+        ),
+        (
+            Protocol::XBoard,
+            format!("xboard\n{long}"),
+            "Error (unknown command): line-longer-than-1-MiB-ignored",
+        ),
+        (
+            Protocol::Line,
+            long.clone(),
+            "error unknown command: line-longer-than-1-MiB-ignored",
+        ),
+    ] {
+        let out = session(&chess, protocol, &script);
+        assert!(out.iter().any(|l| l == error), "{out:?}");
+    }
+    // The protocol is still chosen, and the session goes on after the line.
+    let out = session(&chess, Protocol::Uci, &format!("uci\n{long}"));
+    assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
 }

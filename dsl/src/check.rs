@@ -10,9 +10,9 @@ mod ends;
 mod fen;
 mod model;
 mod notation;
-mod start;
 mod pieces;
 mod rules;
+mod start;
 mod statements;
 mod zones;
 

@@ -34,7 +34,8 @@ use crate::model::Game;
 use crate::search::{Evaluator, MaterialEvaluator};
 use crate::variant::{GameResult, Variant};
 
-/// A playable engine: the game's rules, its evaluation, and what the protocols tell a user interface.
+/// A playable engine: the game's rules, its evaluation, what the protocols tell a user interface, and
+/// what a session does when its input ends.
 #[derive(Clone, Debug)]
 pub struct Engine<V, E> {
     /// The rules.
@@ -43,6 +44,21 @@ pub struct Engine<V, E> {
     pub evaluator: E,
     /// The game's names and pieces.
     pub info: GameInfo,
+    /// What happens to a search when the input ends.
+    pub end_of_input: EndOfInput,
+}
+
+/// What a session does with a search running when its input ends. Either way the search answers with
+/// its best move, the lines read before the end are handled, and then the session ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EndOfInput {
+    /// Stop the search at once, as if `quit` had followed the last line: a user interface that has
+    /// gone away leaves no engine thinking.
+    #[default]
+    Stop,
+    /// Let a search with limits (depth, nodes or time) run to its end; only one without limits is
+    /// stopped. A script that ends with `go depth 4` then gets the same answer whatever the timing.
+    Finish,
 }
 
 impl<V, E> Engine<V, E> {
@@ -64,6 +80,7 @@ impl Engine<Interpreter, MaterialEvaluator> {
             variant: interpreter,
             evaluator,
             info,
+            end_of_input: EndOfInput::default(),
         }
     }
 }
@@ -80,6 +97,7 @@ where
             variant: compiled,
             evaluator,
             info,
+            end_of_input: EndOfInput::default(),
         }
     }
 }
@@ -345,9 +363,11 @@ where
 {
     let mut first = Vec::new();
     loop {
-        first.clear();
-        if input.read_until(b'\n', &mut first)? == 0 {
-            return Ok(());
+        match driver::read_line_capped(&mut input, &mut first)? {
+            None => return Ok(()),
+            // Too long to be a protocol's name: the line protocol reports it.
+            Some(true) => first = format!("{}\n", driver::TOO_LONG).into_bytes(),
+            Some(false) => {}
         }
         if !String::from_utf8_lossy(&first).trim().is_empty() {
             break;

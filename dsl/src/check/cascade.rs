@@ -335,7 +335,9 @@ impl Checker {
                 broken.letters.push(recovered);
             }
         }
-        if s.children().iter().any(|c| meant(c, "royal")) && model.is_none_or(|p| !p.royal.is_royal()) {
+        if s.children().iter().any(|c| meant(c, "royal"))
+            && model.is_none_or(|p| !p.royal.is_royal())
+        {
             broken.royal = true;
         }
     }

@@ -180,8 +180,7 @@ impl Interpreter {
         let Some(name) = self.game.options.get(option).map(|o| o.name.as_str()) else {
             return false;
         };
-        self.option_value(name)
-            .is_some_and(|v| words.contains(&v))
+        self.option_value(name).is_some_and(|v| words.contains(&v))
     }
 
     fn option_int(&self, option: usize) -> i64 {

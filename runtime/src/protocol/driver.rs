@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, Scope};
 
-use super::Engine;
+use super::{EndOfInput, Engine};
 use crate::search::{Evaluator, Iteration, Limits, SearchResult, Searcher};
 use crate::variant::Variant;
 
@@ -79,7 +79,8 @@ enum Event<M> {
 }
 
 /// Runs a session: reads lines until `quit` or the end of input, handling them with `handler`. At the
-/// end of input a search without limits is stopped; one with limits is allowed to finish.
+/// end of input every search is stopped at once, or with [`EndOfInput::Finish`] only a search without
+/// limits; lines read before the end are still handled.
 pub(super) fn drive<V, E, R, W, H>(input: R, mut output: W, handler: &mut H) -> io::Result<()>
 where
     V: Variant + Send + Sync,
@@ -165,7 +166,8 @@ where
                 Event::Line(line) => self.arrived(line, &mut pending, handler, out)?,
                 Event::EndOfInput => {
                     self.at_end = true;
-                    if self.searching == Some(true) {
+                    let finish = handler.engine().end_of_input == EndOfInput::Finish;
+                    if self.searching == Some(true) || (self.searching.is_some() && !finish) {
                         self.stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -214,9 +216,11 @@ where
             searcher.clear();
         }
         let infinite = request.limits.is_infinite();
-        // After the end of input nothing can stop a search without limits: it stops at once (and
-        // still answers with a legal move).
-        self.stop.store(infinite && self.at_end, Ordering::Relaxed);
+        // After the end of input a search stops at once (and still answers with a legal move); with
+        // `EndOfInput::Finish`, only one without limits, which nothing else could stop.
+        let finish = engine.end_of_input == EndOfInput::Finish;
+        self.stop
+            .store(self.at_end && (infinite || !finish), Ordering::Relaxed);
         self.searching = Some(infinite);
         let (stop, sender) = (self.stop, self.sender.clone());
         thread::Builder::new()
@@ -249,6 +253,43 @@ where
     }
 }
 
+/// Longest input line read; the rest of a longer line is skipped, and the line is handled as the
+/// unknown command [`TOO_LONG`], so that it gets the protocol's error reply instead of filling the memory.
+pub(super) const MAX_LINE: usize = 1 << 20;
+
+/// What an input line longer than [`MAX_LINE`] is read as.
+pub(super) const TOO_LONG: &str = "line-longer-than-1-MiB-ignored";
+
+/// Reads one line into `bytes` (cleared first), keeping at most [`MAX_LINE`] bytes of it. Returns
+/// `Ok(None)` at the end of input, else whether the line was cut.
+pub(super) fn read_line_capped<R: BufRead>(
+    input: &mut R,
+    bytes: &mut Vec<u8>,
+) -> io::Result<Option<bool>> {
+    bytes.clear();
+    let mut read_any = false;
+    let mut cut = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(read_any.then_some(cut));
+        }
+        read_any = true;
+        let (line, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (&chunk[..=at], true),
+            None => (chunk, false),
+        };
+        let room = MAX_LINE.saturating_sub(bytes.len());
+        cut |= line.len() > room;
+        bytes.extend_from_slice(&line[..line.len().min(room)]);
+        let used = line.len();
+        input.consume(used);
+        if ends {
+            return Ok(Some(cut));
+        }
+    }
+}
+
 /// Reads input lines on a thread of their own, trimmed and with invalid UTF-8 replaced, until the end
 /// of input or an input error.
 fn spawn_reader<R, M>(mut input: R, sender: Sender<Event<M>>) -> io::Result<()>
@@ -258,16 +299,14 @@ where
 {
     thread::Builder::new().name("input".into()).spawn(move || {
         let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&bytes).trim().to_string();
-                    if sender.send(Event::Line(line)).is_err() {
-                        return;
-                    }
-                }
+        while let Ok(Some(cut)) = read_line_capped(&mut input, &mut bytes) {
+            let line = if cut {
+                TOO_LONG.to_string()
+            } else {
+                String::from_utf8_lossy(&bytes).trim().to_string()
+            };
+            if sender.send(Event::Line(line)).is_err() {
+                return;
             }
         }
         let _ = sender.send(Event::EndOfInput);

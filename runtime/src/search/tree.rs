@@ -5,7 +5,7 @@
 
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::table::{from_table, to_table, Bound, Entry, Table};
 use super::{Evaluator, SearchResult, MATE, MATE_BOUND, MAX_DEPTH};
@@ -20,8 +20,10 @@ const QUIESCENCE_DEPTH: u32 = 6;
 const QUIESCENCE_WIDTH: usize = 4;
 /// The deepest ply a line can reach: full-width plies with extensions, then quiescence plies.
 const MAX_PLY: usize = 2 * MAX_DEPTH as usize + QUIESCENCE_DEPTH as usize;
-/// How often (in nodes, a power of two) the clock and the stop flag are read.
-const POLL_INTERVAL: u64 = 256;
+/// How often the clock is read, at most: about once a millisecond (see [`ClockPoll`]).
+const POLL_PERIOD: Duration = Duration::from_millis(1);
+/// The most nodes between two readings of the clock, however fast nodes are.
+const MAX_POLL_INTERVAL: u32 = 4096;
 /// The least depth at which a null move is tried, and its reduction (plus a quarter of the depth).
 const NULL_MOVE_DEPTH: u32 = 3;
 const NULL_MOVE_REDUCTION: u32 = 2;
@@ -51,6 +53,8 @@ pub(super) struct Tree<'a, V: Variant, E> {
     stop: &'a AtomicBool,
     /// When to give up.
     pub deadline: Option<Instant>,
+    /// When to read the clock next.
+    clock: ClockPoll,
     /// How many nodes to visit at most.
     pub node_limit: u64,
     /// Nodes visited.
@@ -93,6 +97,7 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
             table,
             stop,
             deadline: None,
+            clock: ClockPoll::default(),
             node_limit: u64::MAX,
             nodes: 0,
             aborted: false,
@@ -750,15 +755,58 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
     }
 
-    /// Tells whether the search must stop, reading the clock and the stop flag now and then.
+    /// Tells whether the search must stop: the stop flag is read at every node, the clock about once a
+    /// millisecond, so that a stop or the deadline is noticed at once however slow nodes are.
     fn should_stop(&mut self) -> bool {
         if !self.aborted {
-            let polled = self.nodes & (POLL_INTERVAL - 1) == 0
-                && (self.stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d));
-            self.aborted = polled || self.nodes >= self.node_limit;
+            self.aborted = self.nodes >= self.node_limit
+                || self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| self.clock.passed(d));
         }
         self.aborted
+    }
+}
+
+/// Decides when to read the clock: every `interval` calls, where the interval adapts so that readings
+/// come about every [`POLL_PERIOD`], whether a node takes nanoseconds or milliseconds.
+struct ClockPoll {
+    /// Calls left before the next reading.
+    countdown: u32,
+    /// Calls between two readings.
+    interval: u32,
+    /// The last reading.
+    last: Option<Instant>,
+}
+
+impl Default for ClockPoll {
+    fn default() -> Self {
+        ClockPoll {
+            countdown: 1,
+            interval: 1,
+            last: None,
+        }
+    }
+}
+
+impl ClockPoll {
+    /// Tells whether `deadline` has passed, reading the clock only when the countdown runs out.
+    fn passed(&mut self, deadline: Instant) -> bool {
+        self.countdown -= 1;
+        if self.countdown > 0 {
+            return false;
+        }
+        let now = Instant::now();
+        if let Some(last) = self.last {
+            let since = now.saturating_duration_since(last);
+            if since > 2 * POLL_PERIOD {
+                self.interval = (self.interval / 2).max(1);
+            } else if since < POLL_PERIOD / 2 {
+                self.interval = (self.interval * 2).min(MAX_POLL_INTERVAL);
+            }
+        }
+        self.last = Some(now);
+        self.countdown = self.interval;
+        now >= deadline
     }
 }
 
