@@ -530,3 +530,59 @@ fn vdl_position_text_keeps_eliminations() {
     let bad = text.replace(&out, &format!(" out={}:x", names[1]));
     assert!(read_error(&v, &bad).contains("is not a number"));
 }
+
+/// Positions no game of the rules can reach are refused, and the message names the field at fault.
+#[test]
+fn impossible_positions_are_refused_naming_the_field() {
+    let game = |stem: &str| {
+        let path = workspace_root().join(format!("examples/{stem}.vdl"));
+        interpreter(&read_text(&path))
+    };
+    let chess = game("chess");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert!(chess.parse_position(start).is_ok());
+    assert!(read_error(&chess, &format!("{start} junk")).contains("unexpected field `junk`"));
+    assert!(read_error(&chess, &format!("{start} 0 1")).contains("unexpected field `0`"));
+
+    let crazyhouse = game("crazyhouse");
+    let hand = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1";
+    assert!(crazyhouse.parse_position(hand).is_ok());
+    for royal in ["[K]", "[Pk]"] {
+        let text = hand.replace("[Pp]", royal);
+        let message = read_error(&crazyhouse, &text);
+        assert!(
+            message.starts_with("hand: `K` is a royal piece"),
+            "{message}"
+        );
+    }
+    let shogi = game("shogi");
+    let message = read_error(
+        &shogi,
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[K] w - - 0 1",
+    );
+    assert!(
+        message.starts_with("hand: `K` is a royal piece"),
+        "{message}"
+    );
+
+    // Afterlife Chess: a neutral side (gray, owner 2) in the vdl position text.
+    let afterlife = game("afterlife-chess");
+    let start = afterlife.write_position(&afterlife.start());
+    assert!(start.contains(" white - - 0 1"), "{start}");
+    let with = |old: &str, new: &str| start.replacen(old, new, 1);
+    let message = read_error(&afterlife, &with(" white ", " gray "));
+    assert_eq!(
+        message,
+        "side to move: `gray` is a neutral side, not a player"
+    );
+    let message = read_error(&afterlife, &format!("{start} turn=99999"));
+    assert!(
+        message.starts_with("`turn=99999`: a turn has 1 single move"),
+        "{message}"
+    );
+    let message = read_error(&afterlife, &format!("{start} out=white"));
+    assert_eq!(message, "side to move: `white` is out of the game");
+    assert!(afterlife
+        .parse_position(&format!("{start} out=black"))
+        .is_ok());
+}

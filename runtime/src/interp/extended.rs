@@ -245,7 +245,9 @@ impl Interpreter {
             .players
             .iter()
             .position(|p| p.name == fields[1])
-            .ok_or_else(|| TextError::new(format!("no player is called `{}`", fields[1])))?;
+            .ok_or_else(|| {
+                TextError::new(format!("side to move: no player is called `{}`", fields[1]))
+            })?;
         let mut hands = vec![vec![0u8; self.game.pieces.len()]; players + 1];
         if fields[2] != "-" {
             for group in fields[2].split(',') {
@@ -296,6 +298,14 @@ impl Interpreter {
                 }
             } else if let Some(n) = extra.strip_prefix("turn=") {
                 position.turn_moves = number(n)?;
+                let per_turn = self.game.turn.moves.max(1);
+                if position.turn_moves >= per_turn {
+                    return Err(TextError::new(format!(
+                        "`{extra}`: a turn has {per_turn} single move{}, so at most {} can be done",
+                        if per_turn == 1 { "" } else { "s" },
+                        per_turn - 1
+                    )));
+                }
             } else if let Some(list) = extra.strip_prefix("out=") {
                 let player = |name: &str| {
                     self.game

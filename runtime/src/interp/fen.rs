@@ -15,13 +15,65 @@ impl Interpreter {
 
     /// Reads a position.
     pub(super) fn read_fen(&self, text: &str) -> Result<Position, TextError> {
-        if let Some(template) = &self.game.notation.position {
-            return self.read_template(template, text);
+        let position = if let Some(template) = &self.game.notation.position {
+            self.read_template(template, text)?
+        } else if !self.uses_fen() {
+            self.read_extended(text)?
+        } else {
+            self.parse_fen(text, false)?
+        };
+        self.check_position(&position)?;
+        Ok(position)
+    }
+
+    /// Refuses a position that no game of these rules can reach, naming the field at fault: a neutral
+    /// side or a player out of the game to move, more single moves done than a turn has, or a royal
+    /// piece in a hand (unless the start position has one there, as in placement games).
+    fn check_position(&self, position: &Position) -> Result<(), TextError> {
+        let side =
+            self.game.players.get(position.side).ok_or_else(|| {
+                TextError::new(format!("side to move: no player {}", position.side))
+            })?;
+        if side.neutral {
+            return Err(TextError::new(format!(
+                "side to move: `{}` is a neutral side, not a player",
+                side.name
+            )));
         }
-        if !self.uses_fen() {
-            return self.read_extended(text);
+        if position.is_eliminated(position.side) {
+            return Err(TextError::new(format!(
+                "side to move: `{}` is out of the game",
+                side.name
+            )));
         }
-        self.parse_fen(text, false)
+        let per_turn = self.game.turn.moves.max(1);
+        if position.turn_moves >= per_turn {
+            return Err(TextError::new(format!(
+                "moves done in the turn: {}, but a turn has {per_turn} single move{}",
+                position.turn_moves,
+                if per_turn == 1 { "" } else { "s" }
+            )));
+        }
+        for (piece, rules) in self.game.pieces.iter().enumerate() {
+            // Always royal: a type royal only under a condition may be captured while it is not.
+            if rules.royal != crate::model::Royalty::Yes {
+                continue;
+            }
+            let most = |p: &Position| {
+                p.hands
+                    .iter()
+                    .map(|h| h.get(piece).copied().unwrap_or(0))
+                    .max()
+                    .unwrap_or(0)
+            };
+            if most(position) > most(&self.start_position) {
+                return Err(TextError::new(format!(
+                    "hand: `{}` is a royal piece, which is never in a hand in this game",
+                    self.game.pieces[piece].letter
+                )));
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn board_dims(&self) -> Result<(usize, usize), TextError> {
@@ -254,6 +306,11 @@ impl Interpreter {
             position.fullmove = fullmove
                 .parse()
                 .map_err(|_| TextError::new(format!("bad move number `{fullmove}`")))?;
+        }
+        if let Some(extra) = rest.next() {
+            return Err(TextError::new(format!(
+                "unexpected field `{extra}` after the move number: a FEN ends there"
+            )));
         }
         position.hash = self.compute_hash(&position);
         Ok(position)
