@@ -163,3 +163,132 @@ fn each_result_is_generated_once_in_the_compact_form() {
         true,
     );
 }
+
+/// Moves that end on their start cell (XBetza's igui `cabW` and the null move of `mabW`), and a
+/// lion-like piece with locust captures. The lion's figures are Sjaak II's `perft` for its two-step
+/// leaper `leap (1,0)+(1,0)` (which leaps to the D and F cells, captures one step away, captures and
+/// steps on or back, and passes by stepping out and back through an empty cell). The igui piece's are
+/// hand counts: from the start, the piece captures d5 or e4 without moving (2) and the king has 5
+/// moves; after either capture Black has 5 king moves and the other igui capture, after a king move 5
+/// and both igui captures: 6 + 6 + 5 × 7 = 47.
+#[test]
+fn moves_back_to_the_start_cell() {
+    perft_rows(
+        "igui",
+        &[
+            ("4k3/8/8/3i4/3Ii3/8/8/4K3 w - - 0 1", &[7, 47]),
+            ("4k3/8/8/8/3L4/8/8/4K3 w - - 0 1", &[14, 66, 939, 5758]),
+            ("4k3/8/8/3l4/3Ll3/8/8/4K3 w - - 0 1", &[23, 491, 6745]),
+            ("3k4/2l5/8/1L1l4/2L5/4l3/8/3K4 b - - 0 1", &[29, 467, 13539]),
+            ("4k3/8/8/3l4/2LLl3/3L4/8/4K3 w - - 0 1", &[38, 883, 24898]),
+        ],
+        false,
+    );
+}
+
+/// A capture and return is written as XBoard writes it, two legs through the captured cell
+/// (`d4e4,e4d4`), a null move as the piece's cell twice (`d4d4`, Fairy-Stockfish's form of a pass);
+/// both read back, and play as they should: the igui piece stays and its victim leaves, the null move
+/// changes nothing but the side to move (and the half-move counter).
+#[test]
+fn moves_back_to_the_start_cell_as_text() {
+    for (name, engine) in engines("igui") {
+        let start = "4k3/8/8/3i4/3Ii3/8/8/4K3 w - - 0 1";
+        let (moves, _) = engine.moves(start).unwrap_or_else(|e| panic!("{e}"));
+        for text in ["d4d5,d5d4", "d4e4,e4d4"] {
+            assert!(moves.iter().any(|m| m == text), "{name}: {text} in {moves:?}");
+        }
+        assert_eq!(
+            engine.after(start, &["d4e4,e4d4"]).as_deref(),
+            Ok("4k3/8/8/3i4/3I4/8/8/4K3 b - - 0 1"),
+            "{name}"
+        );
+        let lone = "4k3/8/8/8/3L4/8/8/4K3 w - - 3 7";
+        let (moves, _) = engine.moves(lone).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            moves.iter().filter(|m| *m == "d4d4").count(),
+            1,
+            "{name}: one null move in {moves:?}"
+        );
+        assert_eq!(
+            engine.after(lone, &["d4d4"]).as_deref(),
+            Ok("4k3/8/8/8/3L4/8/8/4K3 b - - 4 7"),
+            "{name}"
+        );
+        // The igui capture attacks the cell: the black king may not step next to the piece.
+        let (moves, _) = engine
+            .moves("8/8/3k4/8/3I4/8/8/4K3 b - - 0 1")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            moves.len() == 7 && !moves.iter().any(|m| m == "d6d5"),
+            "{name}: {moves:?}"
+        );
+    }
+}
+
+/// Random games with the lion and the igui piece: make and unmake restore the position and hash, the
+/// incremental hash is the recomputed one, the position text reads back, and attack detection agrees
+/// with generating every piece's attacks.
+#[test]
+fn moves_back_to_the_start_cell_in_random_games() {
+    let path = workspace_root().join("tests/inputs/movegen/igui.vdl");
+    let game = vdl_dsl::check::check_source(&read_text(&path))
+        .game
+        .expect("checks");
+    let interpreter = Interpreter::new(game).expect("loads");
+    let mut rng = vdl_tests::Rng::new(0x1601);
+    for start in [
+        "4k3/8/8/3i4/3Ii3/8/8/4K3 w - - 0 1",
+        "3k4/1il5/2i5/1LIl4/2Li4/4l3/2I5/3K4 w - - 0 1",
+    ] {
+        for _ in 0..6 {
+            let mut position = interpreter.parse_position(start).expect("reads");
+            for ply in 0..40 {
+                let text = interpreter.write_position(&position);
+                interpreter
+                    .check_attacks(&position)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(
+                    interpreter.write_position(&interpreter.parse_position(&text).expect("reads")),
+                    text
+                );
+                let mut moves = Vec::new();
+                interpreter.legal_moves(&mut position, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    let hash = interpreter.hash(&position);
+                    let undo = interpreter.make(&mut position, mv);
+                    assert_eq!(
+                        interpreter.hash(&position),
+                        interpreter.full_hash(&position),
+                        "{text}: hash after {}",
+                        interpreter.write_move(&position, mv)
+                    );
+                    interpreter.unmake(&mut position, mv, undo);
+                    assert_eq!(interpreter.write_position(&position), text, "ply {ply}");
+                    assert_eq!(interpreter.hash(&position), hash);
+                }
+                let mv = moves[rng.below(moves.len())];
+                interpreter.make(&mut position, mv);
+            }
+        }
+    }
+}
+
+/// `within ZONE` on the universal leaper: the move starts and ends in the zone (hand counts: from d2
+/// in White's camp, ranks 1 and 2, the leaper has the 14 other free cells there and the king 4 moves;
+/// from d4, outside the camp, the leaper has none).
+#[test]
+fn the_universal_leaper_keeps_within_its_zone() {
+    perft_rows(
+        "universal_within",
+        &[
+            ("4k3/8/8/8/8/8/3U4/4K3 w - - 0 1", &[18, 90]),
+            ("4k3/8/8/8/3U4/8/8/4K3 w - - 0 1", &[5, 25]),
+            ("3uk3/8/8/8/8/8/3U4/4K3 b - - 0 1", &[18, 324]),
+        ],
+        false,
+    );
+}

@@ -755,7 +755,10 @@ impl Lowering<'_> {
                         let Some(to) = (self.step)(middle, c) else {
                             continue;
                         };
-                        if to == cell || seen.contains(&(to, middle)) {
+                        if to == cell {
+                            return Err("a move back to its start cell".into());
+                        }
+                        if seen.contains(&(to, middle)) {
                             continue;
                         }
                         seen.push((to, middle));

@@ -218,8 +218,10 @@ impl Interpreter {
             let (candidates, straight) =
                 crate::geometry::continuation_candidates(base, self.game.dimensions);
             for c in candidates {
-                if !crate::geometry::continuation_selects(&legs[1].directions, first, c, straight) {
-                    continue;
+                if !crate::geometry::continuation_selects(&legs[1].directions, first, c, straight)
+                    || c == [-first[0], -first[1], -first[2]]
+                {
+                    continue; // (a step back to the start cell is a null move: no attack)
                 }
                 let kind = ProbeKind::Lame {
                     first,
@@ -268,7 +270,13 @@ impl Interpreter {
                 moves.clear();
                 self.piece_moves(pos, from, occ, by, true, &mut moves);
                 for m in &moves {
-                    generated[m.to as usize] = true;
+                    // A capture on the way attacks its cell (a capture and return ends on its start).
+                    if m.aux != super::position::Move::NONE {
+                        generated[m.aux as usize] = true;
+                    }
+                    if m.to != m.from {
+                        generated[m.to as usize] = true;
+                    }
                 }
             }
             // Cells of the player's own pieces are left out: generation never lands on them.
@@ -413,7 +421,10 @@ impl Interpreter {
             }
             scratch.clear();
             self.piece_moves(pos, from, occ, by, true, &mut scratch);
-            if scratch.iter().any(|m| m.to as usize == cell) {
+            if scratch
+                .iter()
+                .any(|m| m.to as usize == cell || m.aux as usize == cell)
+            {
                 return true;
             }
         }

@@ -145,7 +145,9 @@ impl Interpreter {
                     pos.stacks.push((to, pos.cells[to]));
                 } else if mv.merge {
                     // A merger: the friendly piece on `to` joins the mover; nothing is captured.
-                } else if !pos.cells[to].is_empty() {
+                } else if !pos.cells[to].is_empty() && to != from {
+                    // (A move back to its start cell, a capture and return or a null move, takes
+                    // nothing there.)
                     victims.push((to, pos.cells[to]));
                 }
                 if mv.aux != Move::NONE {

@@ -280,7 +280,7 @@ impl Interpreter {
         mv.kind == MoveKind::Normal
             && !mv.stack
             && !mv.merge
-            && (!pos.cells[mv.to as usize].is_empty() || mv.aux != Move::NONE)
+            && ((mv.to != mv.from && !pos.cells[mv.to as usize].is_empty()) || mv.aux != Move::NONE)
     }
 
     /// Appends pseudo-legal moves: every move the pieces, hand and castling rules allow, before the
@@ -540,7 +540,19 @@ impl Interpreter {
                     continue;
                 }
                 if part.part.atom == crate::geometry::UNIVERSAL_ATOM {
-                    self.universal(pos, cell, owner, piece, part, attacks, out);
+                    let walk = Walk {
+                        origin: cell,
+                        mover: frame,
+                        owner,
+                        piece,
+                        part,
+                        base: [0, 0, 0],
+                        within: prepared.within,
+                        attacks,
+                        per_move,
+                        hurdle: std::cell::Cell::new(Move::NONE),
+                    };
+                    self.universal(pos, &walk, out);
                     continue;
                 }
                 if part.part.vectors.is_empty() {
@@ -633,11 +645,20 @@ impl Interpreter {
             if !inside(next) || (has(b'o') && next == w.origin) {
                 break;
             }
-            if steps == 1 && !rider && !self.leap_path_ok(pos, current, step, has(b'n'), has(b'j'))
+            if steps == 1
+                && !rider
+                && (has(b'n') || has(b'j'))
+                && !self.path_ok_vacated(pos, current, step, has(b'n'), has(b'j'), w.origin)
             {
                 break;
             }
-            let occ = pos.cells[next];
+            // The moving piece has left its start cell: a later leg may pass it or end there (a
+            // capture and return, `cabW`; an out-and-back null move, `mabW`).
+            let occ = if next == w.origin {
+                Occupant::EMPTY
+            } else {
+                pos.cells[next]
+            };
             if last {
                 if occ.is_empty() {
                     let reaches = if w.attacks {
@@ -752,48 +773,30 @@ impl Interpreter {
         }
     }
 
-    /// The universal leaper `U`: to any other cell of its board.
-    #[allow(clippy::too_many_arguments)]
-    fn universal(
-        &self,
-        pos: &Position,
-        origin: CellId,
-        owner: usize,
-        piece: usize,
-        part: &PreparedPart,
-        attacks: bool,
-        out: &mut Vec<Move>,
-    ) {
-        let modes = part.part.legs[0].modes.as_bytes();
-        let board = self.game.cells[origin].board;
-        let walk = Walk {
-            origin,
-            mover: owner,
-            owner,
-            piece,
-            part,
-            base: [0, 0, 0],
-            within: None,
-            attacks,
-            per_move: None,
-            hurdle: std::cell::Cell::new(Move::NONE),
-        };
+    /// The universal leaper `U`: to any other cell of its board (inside the `within` zone, when the
+    /// move set has one).
+    fn universal(&self, pos: &Position, w: &Walk, out: &mut Vec<Move>) {
+        let modes = w.part.part.legs[0].modes.as_bytes();
+        let board = self.game.cells[w.origin].board;
         for (cell, info) in self.game.cells.iter().enumerate() {
-            if cell == origin || info.board != board {
+            if cell == w.origin
+                || info.board != board
+                || w.within.is_some_and(|z| !self.in_zone(z, w.mover, cell))
+            {
                 continue;
             }
             let occ = pos.cells[cell];
             let ok = if occ.is_empty() {
-                if attacks {
+                if w.attacks {
                     self.may_capture(modes)
                 } else {
                     self.may_move(modes)
                 }
             } else {
-                self.can_take(&walk, occ, modes)
+                self.can_take(w, occ, modes)
             };
             if ok {
-                self.emit(pos, &walk, cell, Move::NONE, out);
+                self.emit(pos, w, cell, Move::NONE, out);
             }
         }
     }
@@ -829,7 +832,11 @@ impl Interpreter {
             if w.within.is_some_and(|z| !self.in_zone(z, w.mover, next)) {
                 return;
             }
-            let occ = pos.cells[next];
+            let occ = if next == w.origin {
+                Occupant::EMPTY
+            } else {
+                pos.cells[next]
+            };
             if !screen {
                 if !occ.is_empty() {
                     if self.pieces[w.piece].cannot_hop.contains(&occ.piece()) {
@@ -868,6 +875,32 @@ impl Interpreter {
         jump: bool,
     ) -> bool {
         self.path_ok_reading(pos, from, v, lame, jump, &mut |_| {})
+    }
+
+    /// [`Interpreter::leap_path_ok`] for a later leg of a move whose piece has left `vacated`.
+    fn path_ok_vacated(
+        &self,
+        pos: &Position,
+        from: CellId,
+        v: Vec3,
+        lame: bool,
+        jump: bool,
+        vacated: CellId,
+    ) -> bool {
+        if vacated == from || self.step(from, v).is_none() {
+            return self.leap_path_ok(pos, from, v, lame, jump);
+        }
+        let mut position_seen = false;
+        let ok = self.path_ok_reading(pos, from, v, lame, jump, &mut |c| {
+            position_seen |= c == vacated;
+        });
+        if !position_seen {
+            return ok;
+        }
+        // The path crosses the vacated start cell: look again with it empty.
+        let mut emptied = pos.clone();
+        emptied.cells[vacated] = Occupant::EMPTY;
+        self.leap_path_ok(&emptied, from, v, lame, jump)
     }
 
     /// [`Interpreter::leap_path_ok`], telling `read` the cells it looks at. The path is
@@ -953,6 +986,9 @@ impl Interpreter {
 
     /// Emits a move to `to` (with promotions), or in attack mode the bare target.
     fn emit(&self, pos: &Position, w: &Walk, to: CellId, extra: u16, out: &mut Vec<Move>) {
+        if w.attacks && to == w.origin && extra == Move::NONE {
+            return; // a null move attacks nothing
+        }
         if let Some(condition) = w.per_move {
             let hurdle = w.hurdle.get();
             let scope = super::conditions::Scope {

@@ -60,7 +60,17 @@ impl Interpreter {
             }
             MoveKind::Normal if mv.merge => format!("{}+{}", name(mv.from), name(mv.to)),
             MoveKind::Normal => {
-                let mut text = format!("{}{}", name(mv.from), name(mv.to));
+                // A capture on the way (locust; a capture and return ends on its start cell) is
+                // written as XBoard writes it, two legs through the captured cell: `d4e5,e5d4`.
+                let locust = mv.aux != Move::NONE
+                    && mv.aux2 == Move::NONE
+                    && !pos.en_passant.contains(&(mv.to as usize, mv.aux as usize));
+                let mut text = if locust {
+                    let kill = name(mv.aux);
+                    format!("{}{kill},{kill}{}", name(mv.from), name(mv.to))
+                } else {
+                    format!("{}{}", name(mv.from), name(mv.to))
+                };
                 if mv.piece > 0 {
                     let target = mv.piece as usize - 1;
                     let moving = pos.cells[mv.from as usize];
@@ -255,6 +265,7 @@ impl Interpreter {
         let replaced = mv.kind == MoveKind::Normal
             && !mv.stack
             && !mv.merge
+            && mv.to != mv.from
             && !before[mv.to as usize].is_empty();
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut cells: Vec<usize> = (0..before.len())
