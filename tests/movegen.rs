@@ -196,7 +196,10 @@ fn moves_back_to_the_start_cell_as_text() {
         let start = "4k3/8/8/3i4/3Ii3/8/8/4K3 w - - 0 1";
         let (moves, _) = engine.moves(start).unwrap_or_else(|e| panic!("{e}"));
         for text in ["d4d5,d5d4", "d4e4,e4d4"] {
-            assert!(moves.iter().any(|m| m == text), "{name}: {text} in {moves:?}");
+            assert!(
+                moves.iter().any(|m| m == text),
+                "{name}: {text} in {moves:?}"
+            );
         }
         assert_eq!(
             engine.after(start, &["d4e4,e4d4"]).as_deref(),
@@ -291,4 +294,91 @@ fn the_universal_leaper_keeps_within_its_zone() {
         ],
         false,
     );
+}
+
+/// Holes written `*`, as Fairy-Stockfish writes wall squares: pyffish 0.0.90 reads these positions
+/// in its `chess` variant (walls on the same cells) and gives every perft figure and the position
+/// after a move; every engine writes the positions back unchanged.
+#[test]
+fn holes_are_read_and_written_as_walls() {
+    let rows: &[(&str, &[u64])] = &[
+        ("4k3/8/1*6/3**3/3**3/8/1*6/R3K*2 w - - 0 1", &[14, 65, 910]),
+        (
+            "r1b1k3/8/1*n5/3**3/1N1**Q2/8/1*6/R3K*1B b - - 0 1",
+            &[24, 793, 16253],
+        ),
+        (
+            "k7/8/1*6/3**3/3**3/4B3/1*6/K1R2*2 w - - 0 1",
+            &[18, 51, 915],
+        ),
+    ];
+    perft_rows("holes", rows, true);
+    for (name, engine) in engines("holes") {
+        for (fen, _) in rows {
+            assert_eq!(engine.after(fen, &[]).as_deref(), Ok(*fen), "{name}");
+        }
+        assert_eq!(
+            engine.after(rows[0].0, &["a1a8"]).as_deref(),
+            Ok("R3k3/8/1*6/3**3/3**3/8/1*6/4K*2 b - - 1 1"),
+            "{name}"
+        );
+        // The same position with digits over the holes still reads (as positions written before).
+        assert_eq!(
+            engine
+                .after("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &[])
+                .as_deref(),
+            Ok(rows[0].0),
+            "{name}"
+        );
+        assert!(
+            engine
+                .after("4k3/8/8/8/8/8/8/R2*K3 w - - 0 1", &[])
+                .is_err(),
+            "{name}: `*` on d1, which is a cell"
+        );
+    }
+}
+
+/// A 3D board with a FEN setup: levels from the top down separated by `//`, pieces as FEN letters.
+/// It is the position the same game reaches with `place` statements, with the same perft; the
+/// position is written in the vdl position text, which reads back. Hand count of perft 1: the king in
+/// its corner has 3 wazir and 3 ferz steps, the rook in the centre one step each of 6 ways.
+#[test]
+fn a_three_dimensional_setup_reads_as_the_same_position_as_placing_its_pieces() {
+    let path = workspace_root().join("tests/inputs/movegen/three_d.vdl");
+    let text = read_text(&path);
+    let placed = text.replace(
+        "setup \"2k/3/3//3/1R1/3//3/3/K2 w - - 0 1\"",
+        "setup { place white king a11; place white rook b22; place black king c33 }",
+    );
+    assert_ne!(placed, text, "the setup line");
+    let game = vdl_dsl::check::check_source(&placed).game.expect("checks");
+    let reference = Interpreter::new(game).expect("loads");
+    let start = reference.write_position(&reference.start());
+    assert_eq!(start, "2(1K)*/3/3//3/1(0R)*1/3//3/3/(0K)*2 white - - 0 1");
+    let mut position = reference.start();
+    let counts: Vec<u64> = (1..=3)
+        .map(|d| vdl_runtime::perft::perft(&reference, &mut position, d))
+        .collect();
+    assert_eq!(counts[0], 12);
+    let rows: Vec<(&str, &[u64])> = vec![
+        ("2k/3/3//3/1R1/3//3/3/K2 w - - 0 1", counts.as_slice()),
+        (start.as_str(), counts.as_slice()),
+        ("2(1K)/3/3//3/1(0R)1/3//3/3/(0K)2 white", counts.as_slice()),
+    ];
+    perft_rows("three_d", &rows, false);
+    for (name, engine) in engines("three_d") {
+        assert_eq!(
+            engine.after(&start, &[]).as_deref(),
+            Ok(start.as_str()),
+            "{name}"
+        );
+        assert_eq!(
+            engine
+                .after("2k/3/3//3/1R1/3//3/3/K2 w", &["b22b21"])
+                .as_deref(),
+            Ok("2(1K)/3/3//3/3/3//3/1(0R)1/(0K)2 black - - 1 1"),
+            "{name}"
+        );
+    }
 }

@@ -488,7 +488,7 @@ impl Checker {
             );
             for fen in fens {
                 if matches!(fen.kind, crate::ast::ValueKind::Str { .. }) {
-                    for cell in self.check_fen(fen) {
+                    for cell in self.check_fen(fen, &game.players) {
                         placed.push((cell, fen.span));
                     }
                 }

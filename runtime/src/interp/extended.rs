@@ -22,6 +22,13 @@ impl Interpreter {
             && self.game.players.len() == 2
     }
 
+    /// Whether pieces may be written as FEN letters in their owner's case: two players, one of them
+    /// `letters upper`, no neutral side.
+    pub(super) fn letter_case_pieces(&self) -> bool {
+        self.game.players.len() == 2
+            && self.game.players.iter().filter(|p| p.upper_case).count() == 1
+    }
+
     /// Cells of a board in text order: levels top to bottom, ranks top to bottom, files left to right.
     fn text_order(&self, board: usize) -> Vec<Vec<Vec<usize>>> {
         let grid = &self.grids[board];
@@ -197,12 +204,17 @@ impl Interpreter {
 
     /// Reads a position in the vdl position text.
     pub(super) fn read_extended(&self, text: &str) -> Result<Position, TextError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() < 6 {
-            return Err(TextError::new(format!(
-                "a vdl position has at least 6 fields, `{text}` has {}",
-                fields.len()
-            )));
+        let mut fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.is_empty() {
+            return Err(TextError::new("an empty position"));
+        }
+        // Fields after the boards may be left out: the first player to move, no hands, no en-passant
+        // rights, the counters at their start.
+        let first_player = self.game.players.first().map_or("", |p| p.name.as_str());
+        for (index, default) in [first_player, "-", "-", "0", "1"].into_iter().enumerate() {
+            if fields.len() == index + 1 {
+                fields.push(default);
+            }
         }
         let players = self.game.players.len().max(2);
         let mut cells = vec![Occupant::EMPTY; self.game.cells.len()];
@@ -240,14 +252,18 @@ impl Interpreter {
                 }
             }
         }
-        let side = self
-            .game
-            .players
-            .iter()
-            .position(|p| p.name == fields[1])
-            .ok_or_else(|| {
-                TextError::new(format!("side to move: no player is called `{}`", fields[1]))
-            })?;
+        let side = match self.game.players.iter().position(|p| p.name == fields[1]) {
+            Some(side) => side,
+            // A two-player game written with letters in the owner's case: `w` or `b`, as in FEN.
+            None if self.letter_case_pieces() && fields[1] == "w" => self.upper_player(),
+            None if self.letter_case_pieces() && fields[1] == "b" => self.lower_player(),
+            None => {
+                return Err(TextError::new(format!(
+                    "side to move: no player is called `{}`",
+                    fields[1]
+                )))
+            }
+        };
         let mut hands = vec![vec![0u8; self.game.pieces.len()]; players + 1];
         if fields[2] != "-" {
             for group in fields[2].split(',') {
@@ -372,6 +388,39 @@ impl Interpreter {
         while i < chars.len() {
             if chars[i].is_ascii_digit() {
                 index = index.saturating_add(super::fen::read_count(&chars, &mut i));
+                continue;
+            }
+            if self.letter_case_pieces() && (chars[i] == '+' || chars[i].is_ascii_alphabetic()) {
+                // A piece as FEN writes it: its letter in its owner's case (`+X` for a promoted type
+                // without letters of its own), `~` after a piece that got its type by promotion.
+                let mut letter = String::new();
+                if chars[i] == '+' {
+                    letter.push('+');
+                    i += 1;
+                }
+                let Some(&c) = chars.get(i).filter(|c| c.is_ascii_alphabetic()) else {
+                    return Err(TextError::new(format!("unexpected `+` in rank `{text}`")));
+                };
+                letter.push(c);
+                i += 1;
+                let (piece, owner) = self
+                    .letter_piece(&letter)
+                    .ok_or_else(|| TextError::new(format!("no piece has the letter `{letter}`")))?;
+                let mut promoted = letter.starts_with('+');
+                let mut virgin = false;
+                while let Some(&flag) = chars.get(i).filter(|c| matches!(**c, '*' | '~')) {
+                    virgin |= flag == '*';
+                    promoted |= flag == '~';
+                    i += 1;
+                }
+                let cell = *rank_cells.get(index).ok_or_else(|| {
+                    TextError::new(format!(
+                        "rank `{text}` is longer than {} cells",
+                        rank_cells.len()
+                    ))
+                })?;
+                cells[cell] = Occupant::new(piece, owner, virgin, promoted);
+                index += 1;
                 continue;
             }
             if chars[i] != '(' {

@@ -8,9 +8,20 @@ use super::position::{Occupant, Position};
 use super::tables::Interpreter;
 
 impl Interpreter {
-    /// Reads the start position, in which every piece stands on its start cell.
+    /// Reads the start position, in which every piece stands on its start cell: a FEN, or for games
+    /// FEN cannot describe (several boards, 3D boards, more or fewer than two players) the vdl position
+    /// text, whose pieces then all count as unmoved.
     pub(super) fn read_start_fen(&self, text: &str) -> Result<Position, TextError> {
-        self.parse_fen(text, true)
+        if self.uses_fen() {
+            return self.parse_fen(text, true);
+        }
+        let mut position = self.read_extended(text)?;
+        for occ in position.cells.iter_mut().filter(|o| !o.is_empty()) {
+            *occ = Occupant::new(occ.piece(), occ.owner(), true, occ.is_promoted())
+                .with_waiting(occ.is_waiting());
+        }
+        position.hash = self.compute_hash(&position);
+        Ok(position)
     }
 
     /// Reads a position.
@@ -172,6 +183,18 @@ impl Interpreter {
                 let c = chars[i];
                 if c.is_ascii_digit() {
                     x = x.saturating_add(read_count(&chars, &mut i));
+                    continue;
+                }
+                if c == '*' {
+                    // A hole (Fairy-Stockfish's wall square).
+                    if let Some(cell) = self.grids[0].cells.get(y * width + x).copied().flatten() {
+                        return Err(TextError::new(format!(
+                            "`*` marks a hole, but `{}` is a cell of the board (FEN rank `{rank}`)",
+                            self.game.cells[cell].name
+                        )));
+                    }
+                    x += 1;
+                    i += 1;
                     continue;
                 }
                 let mut letter = String::new();
@@ -427,9 +450,16 @@ impl Interpreter {
         for y in (0..height).rev() {
             let mut empty = 0;
             for x in 0..width {
-                let occ = self.grids[0].cells[y * width + x]
-                    .map(|c| pos.cells[c])
-                    .unwrap_or(Occupant::EMPTY);
+                let Some(cell) = self.grids[0].cells[y * width + x] else {
+                    // A hole, written as Fairy-Stockfish writes a wall square.
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push('*');
+                    continue;
+                };
+                let occ = pos.cells[cell];
                 if occ.is_empty() {
                     empty += 1;
                     continue;

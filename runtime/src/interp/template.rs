@@ -168,6 +168,18 @@ impl Interpreter {
                     x = x.saturating_add(super::fen::read_count(&chars, &mut i));
                     continue;
                 }
+                if chars[i] == '*' {
+                    // A hole, as in FEN.
+                    if let Some(cell) = self.grids[0].cells.get(y * width + x).copied().flatten() {
+                        return Err(TextError::new(format!(
+                            "`*` marks a hole, but `{}` is a cell of the board (rank `{rank}`)",
+                            self.game.cells[cell].name
+                        )));
+                    }
+                    x += 1;
+                    i += 1;
+                    continue;
+                }
                 // One piece, or a stack `(TOP BOTTOM)`.
                 let unit = if chars[i] == '(' {
                     let close =
@@ -243,6 +255,11 @@ impl Interpreter {
             let mut empty = 0;
             for x in 0..width {
                 let Some(cell) = self.grids[0].cells[y * width + x] else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push('*'); // a hole, as in FEN
                     continue;
                 };
                 let occ = pos.cells[cell];
