@@ -2,8 +2,8 @@
 //! (shared/rules/team-mate-chess.md, T1–T20) against examples/team-mate-chess.vdl, run on the reference
 //! interpreter and on the compiled engine (tests/build.rs generates it into OUT_DIR).
 //!
-//! Moves are compared as exact sets of the strings the engine writes: coordinate notation (`e2e4`),
-//! promotions with a lower-case letter (`e7e8u`; the Brute pair is `e7e8b`), castling as the king's move
+//! Moves are compared as exact sets of the strings the engine writes, the coordinate notation of §6.7
+//! and §6.8: `e2e4`, promotions `=X` (`e7e8=U`; the Brute pair is `e7e8=B`), castling as the king's move
 //! (`e1g1`). White is player 0.
 //!
 //! "X is in check" is observed through the attack itself: the same position with the other side to move
@@ -195,7 +195,7 @@ fn set(text: &str) -> BTreeSet<String> {
 
 /// The eight promotion moves of one pawn move (`=U =F =E =M =N =C =J =B`, the last the Brute pair).
 fn promotions(mv: &str) -> String {
-    "ufemncjb".chars().map(|c| format!("{mv}{c} ")).collect()
+    "UFEMNCJB".chars().map(|c| format!("{mv}={c} ")).collect()
 }
 
 const WHITE: Option<usize> = Some(0);
@@ -456,7 +456,7 @@ fn t11(e: &Engine) {
     let fen = "7k/4P3/8/8/8/8/8/K7 w - - 0 1";
     e.assert_moves_from(fen, "e7", &promotions("e7e8"));
     let mut pos = e.pos(fen);
-    e.play(&mut pos, &["e7e8b"]);
+    e.play(&mut pos, &["e7e8=B"]);
     assert_eq!(
         e.board(&pos),
         "4B2k/4B3/8/8/8/8/8/K7",
@@ -471,7 +471,7 @@ fn t11(e: &Engine) {
         &format!("{}{}", promotions("d7d8"), promotions("d7e8")),
     );
     let mut pos = e.pos(fen);
-    e.play(&mut pos, &["d7e8b"]);
+    e.play(&mut pos, &["d7e8=B"]);
     assert_eq!(
         e.board(&pos),
         "4B2k/3B4/8/8/8/8/8/K7",
@@ -480,7 +480,7 @@ fn t11(e: &Engine) {
     );
     // (c)
     let mut pos = e.pos("8/6P1/7k/8/8/8/8/2K5 w - - 0 1");
-    e.play(&mut pos, &["g7g8b"]);
+    e.play(&mut pos, &["g7g8=B"]);
     assert_eq!(
         e.board(&pos),
         "6B1/6B1/7k/8/8/8/8/2K5",
@@ -508,7 +508,7 @@ fn t12(e: &Engine) {
     let fen = "k7/8/8/8/8/8/3p4/7K b - - 0 1";
     e.assert_moves_from(fen, "d2", &promotions("d2d1"));
     let mut pos = e.pos(fen);
-    e.play(&mut pos, &["d2d1b"]);
+    e.play(&mut pos, &["d2d1=B"]);
     assert_eq!(
         e.board(&pos),
         "k7/8/8/8/8/8/3b4/3b3K",
@@ -542,7 +542,7 @@ fn t12_black_pair_promotion() {
 fn t13(e: &Engine) {
     e.assert_moves(
         "8/1K1P3j/8/6k1/8/8/8/8 w - - 0 1",
-        "d7d8b b7a6 b7a7 b7a8 b7b6 b7b8 b7c6 b7c7 b7c8",
+        "d7d8=B b7a6 b7a7 b7a8 b7b6 b7b8 b7c6 b7c7 b7c8",
     );
 }
 
@@ -807,4 +807,30 @@ fn t20(e: &Engine) {
 #[test]
 fn t20_threefold_repetition() {
     for_both(t20);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// §6.7: the game writes and reads promotions as `=X`; the XBoard and UCI protocols keep their own form
+// (the new piece's lower-case letter), which is read too.
+
+fn protocol_form(e: &Engine) {
+    let mut pos = e.pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let mut moves = Vec::new();
+    e.v.legal_moves(&mut pos, &mut moves);
+    let pair = moves
+        .iter()
+        .copied()
+        .find(|&m| e.v.write_move(&pos, m) == "a7a8=B")
+        .unwrap_or_else(|| panic!("{}: a7a8=B is listed", e.name));
+    assert_eq!(e.v.write_protocol_move(&pos, pair), "a7a8b", "{}", e.name);
+    let unicorn =
+        e.v.parse_move(&mut pos, "a7a8u")
+            .expect("the protocol form reads");
+    assert_eq!(e.v.write_move(&pos, unicorn), "a7a8=U", "{}", e.name);
+    assert!(e.v.parse_move(&mut pos, "a7a8=A").is_err(), "{}", e.name);
+}
+
+#[test]
+fn protocols_keep_their_own_promotion_form() {
+    for_both(protocol_form);
 }

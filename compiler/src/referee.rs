@@ -358,7 +358,7 @@ fn random_opening(interpreter: &Interpreter, plies: usize, rng: &mut Rng) -> Vec
             break;
         }
         let mv = moves[rng.below(moves.len())];
-        texts.push(interpreter.write_move(&position, mv));
+        texts.push(interpreter.write_protocol_move(&position, mv));
         interpreter.make(&mut position, mv);
     }
     texts
@@ -454,7 +454,7 @@ fn play_game(
                     &mut |_| {},
                 );
                 match found.best {
-                    Some(mv) => Answer::Move(interpreter.write_move(&position, mv)),
+                    Some(mv) => Answer::Move(interpreter.write_protocol_move(&position, mv)),
                     None => Answer::Fault("the search found no move".into()),
                 }
             }
@@ -462,7 +462,7 @@ fn play_game(
                 let mut moves = Vec::new();
                 interpreter.legal_moves(&mut position, &mut moves);
                 let mv = moves[rng.below(moves.len())];
-                Answer::Move(interpreter.write_move(&position, mv))
+                Answer::Move(interpreter.write_protocol_move(&position, mv))
             }
         };
         let spent = started.elapsed();

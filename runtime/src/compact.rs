@@ -333,6 +333,11 @@ impl<G: CompactGame> Variant for Compiled<G> {
         self.interpreter
             .write_move(&self.to_interpreter(position), mv.to_interpreter())
     }
+
+    fn write_protocol_move(&self, position: &G::Position, mv: CompactMove) -> String {
+        self.interpreter
+            .write_protocol_move(&self.to_interpreter(position), mv.to_interpreter())
+    }
 }
 
 /// The evaluator on compact positions (two players), for the search: the same terms as

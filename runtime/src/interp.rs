@@ -142,6 +142,10 @@ impl Variant for Interpreter {
         self.move_text(position, mv)
     }
 
+    fn write_protocol_move(&self, position: &Position, mv: Move) -> String {
+        self.protocol_move_text(position, mv)
+    }
+
     fn parse_move(&self, position: &mut Position, text: &str) -> Result<Move, TextError> {
         self.read_move(position, text)
     }

@@ -308,6 +308,25 @@ where
 /// Writes the moves of a line from `position` in the game's notation, stopping at the first move that
 /// is not legal (a line read from the transposition table may be stale).
 pub fn line_text<V: Variant>(variant: &V, position: &V::Position, line: &[V::Move]) -> Vec<String> {
+    line_text_with(variant, position, line, V::write_move)
+}
+
+/// [`line_text`] with the moves as the XBoard and UCI protocols write them
+/// ([`Variant::write_protocol_move`]).
+pub fn protocol_line_text<V: Variant>(
+    variant: &V,
+    position: &V::Position,
+    line: &[V::Move],
+) -> Vec<String> {
+    line_text_with(variant, position, line, V::write_protocol_move)
+}
+
+fn line_text_with<V: Variant>(
+    variant: &V,
+    position: &V::Position,
+    line: &[V::Move],
+    write: fn(&V, &V::Position, V::Move) -> String,
+) -> Vec<String> {
     let mut position = position.clone();
     let mut texts = Vec::with_capacity(line.len());
     let mut moves = Vec::new();
@@ -317,7 +336,7 @@ pub fn line_text<V: Variant>(variant: &V, position: &V::Position, line: &[V::Mov
         if !moves.contains(&mv) {
             break;
         }
-        texts.push(variant.write_move(&position, mv));
+        texts.push(write(variant, &position, mv));
         variant.make(&mut position, mv);
     }
     texts

@@ -145,7 +145,14 @@ pub trait Variant {
     /// Writes a move in the game's move notation.
     fn write_move(&self, position: &Self::Position, mv: Self::Move) -> String;
 
-    /// Reads a move: one of the legal moves whose text matches.
+    /// Writes a move as the XBoard and UCI protocols write it: coordinates, a promotion as the new
+    /// piece's lower-case letter (`e7e8q`), whatever the game's own notation (`notation { move ... }`).
+    fn write_protocol_move(&self, position: &Self::Position, mv: Self::Move) -> String {
+        self.write_move(position, mv)
+    }
+
+    /// Reads a move: one of the legal moves whose text matches, in the game's notation or else in the
+    /// protocols' form.
     ///
     /// # Errors
     ///
@@ -161,6 +168,12 @@ pub trait Variant {
             .iter()
             .copied()
             .find(|m| self.write_move(position, *m) == text)
+            .or_else(|| {
+                moves
+                    .iter()
+                    .copied()
+                    .find(|m| self.write_protocol_move(position, *m) == text)
+            })
             .ok_or_else(|| {
                 TextError::new(format!(
                     "illegal move `{text}` in position {}",

@@ -10,7 +10,18 @@ use super::tables::Interpreter;
 impl Interpreter {
     /// Writes a move.
     pub(super) fn move_text(&self, pos: &Position, mv: Move) -> String {
-        let mut text = self.base_move_text(pos, mv);
+        self.move_text_as(pos, mv, true)
+    }
+
+    /// Writes a move as the XBoard and UCI protocols do: Fairy-Stockfish's form, whatever the game's
+    /// `notation` block says.
+    pub(super) fn protocol_move_text(&self, pos: &Position, mv: Move) -> String {
+        self.move_text_as(pos, mv, false)
+    }
+
+    /// Writes a move, in the game's own notation or (`own` false) in Fairy-Stockfish's form.
+    fn move_text_as(&self, pos: &Position, mv: Move, own: bool) -> String {
+        let mut text = self.base_move_text(pos, mv, own);
         if mv.gate > 0 {
             text.push_str(
                 &self.game.pieces[mv.gate as usize - 1]
@@ -21,8 +32,9 @@ impl Interpreter {
         text
     }
 
-    fn base_move_text(&self, pos: &Position, mv: Move) -> String {
+    fn base_move_text(&self, pos: &Position, mv: Move, own: bool) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
+        let template = self.game.notation.move_template.as_deref().filter(|_| own);
         match mv.kind {
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
@@ -32,29 +44,19 @@ impl Interpreter {
                     name(mv.to)
                 )
             }
-            MoveKind::Pass => match &self.game.notation.pass {
+            MoveKind::Pass => match self.game.notation.pass.as_ref().filter(|_| own) {
                 Some(text) => text.clone(),
                 None => format!("{}{}", name(mv.from), name(mv.from)),
             },
             MoveKind::Castle if mv.gate > 0 && mv.gate_cell == mv.aux => {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
-            MoveKind::Castle if self.game.notation.move_template.is_some() => {
-                self.templated_move(pos, mv)
-            }
+            MoveKind::Castle if template.is_some() => self.templated_move(pos, mv),
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
-                if self
-                    .game
-                    .notation
-                    .move_template
-                    .as_deref()
-                    .is_some_and(|t| {
-                        mv.piece == 0
-                            || mv.merge
-                            || t.contains("{x}")
-                            || (t.contains("{promotion}") && !mv.pair)
-                    }) =>
+                if template.is_some_and(|t| {
+                    mv.piece == 0 || mv.merge || t.contains("{x}") || t.contains("{promotion}")
+                }) =>
             {
                 self.templated_move(pos, mv)
             }
@@ -129,6 +131,16 @@ impl Interpreter {
     pub(super) fn read_move(&self, pos: &mut Position, text: &str) -> Result<Move, TextError> {
         let mut moves = Vec::new();
         self.legal_moves_of(pos, &mut moves);
+        // The game's notation first; then the protocols' form (`e7e8q` where the game writes `e7e8=Q`).
+        if let Some(&mv) = moves.iter().find(|&&mv| self.names_move(pos, mv, text)) {
+            return Ok(mv);
+        }
+        if let Some(&mv) = moves
+            .iter()
+            .find(|&&mv| self.protocol_move_text(pos, mv) == text)
+        {
+            return Ok(mv);
+        }
         for &mv in &moves {
             let written = self.move_text(pos, mv);
             if self.names_move(pos, mv, text) {

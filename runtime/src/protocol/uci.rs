@@ -134,7 +134,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
             Some(mv) => writeln!(
                 out,
                 "bestmove {}",
-                self.engine.variant.write_move(&self.position, mv)
+                self.engine.variant.write_protocol_move(&self.position, mv)
             ),
             None => writeln!(out, "bestmove (none)"),
         }
@@ -295,7 +295,7 @@ fn info_line<V: Variant>(
         iteration.nodes,
         iteration.elapsed.as_millis(),
         iteration.nodes.saturating_mul(1000) / millis,
-        search::line_text(variant, position, iteration.pv).join(" ")
+        search::protocol_line_text(variant, position, iteration.pv).join(" ")
     )
 }
 

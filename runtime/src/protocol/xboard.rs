@@ -195,7 +195,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
             let variant = &self.engine.variant;
             let text = self
                 .dialect
-                .to_xboard(&variant.write_move(&self.position, mv));
+                .to_xboard(&variant.write_protocol_move(&self.position, mv));
             writeln!(out, "move {text}")?;
             let undo = variant.make(&mut self.position, mv);
             self.history.push((mv, undo));
@@ -477,7 +477,7 @@ fn thinking_line<V: Variant>(
         iteration.depth,
         iteration.elapsed.as_millis() / 10,
         iteration.nodes,
-        search::line_text(variant, position, iteration.pv).join(" ")
+        search::protocol_line_text(variant, position, iteration.pv).join(" ")
     )
 }
 
