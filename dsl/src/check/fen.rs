@@ -423,7 +423,7 @@ impl Checker {
         }
         if let Some(&(side_start, side)) = fields.get(1) {
             let named = players.iter().any(|p| p.name == side);
-            if !named && !(letters_game && matches!(side, "w" | "b")) {
+            if !(named || (letters_game && matches!(side, "w" | "b"))) {
                 let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
                 self.error(
                     at(side_start, side.len()),
