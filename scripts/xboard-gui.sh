@@ -77,7 +77,8 @@ play() {
     fi
     rm -f "$pgn"
     # -noGUI still needs a display; XBoard's settings are neither read nor saved.
-    xvfb-run -a "$xboard" -noGUI -xexit -mm -mg "$games" -variant "$variant" \
+    # A match that outlasts 20 minutes a game has hung (an engine that died can leave XBoard waiting).
+    xvfb-run -a timeout --kill-after=10 $((games * 1200)) "$xboard" -noGUI -xexit -mm -mg "$games" -variant "$variant" \
         -fcp "$first" -fd "$out" -scp "$second" -sd "$out" \
         -firstOptions "$first_options" -secondOptions "$second_options" \
         "${quiet[@]}" \

@@ -161,7 +161,7 @@ mod generated;
 use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ENGINE [xboard | uci | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE]]
+const USAGE: &str = "usage: ENGINE [xboard | uci | usi | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE]]
   with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {

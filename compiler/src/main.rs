@@ -41,7 +41,7 @@ Usage:
                                            1000 rounds with more than two players)
   vdl play FILE [--seats human,engine,...] [--depth N]
                                            play in the terminal against the engine
-  vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]
+  vdl engine FILE [xboard|uci|usi|line] [--setup NAME=VALUE]
                                            the interpreted engine on stdin/stdout (for GUIs)
   vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC] [--move-time SECONDS] [--depth N]
             [--openings PLIES]
@@ -664,7 +664,7 @@ fn engine_command(args: &[String]) -> ExitCode {
                 }
                 None => return usage_error("--setup needs NAME=VALUE or a value"),
             },
-            "xboard" | "uci" | "line" if path.is_some() && mode.is_none() => {
+            "xboard" | "uci" | "usi" | "line" if path.is_some() && mode.is_none() => {
                 mode = Some(args[i].clone());
             }
             other if !other.starts_with("--") && path.is_none() => path = Some(other.to_string()),
@@ -673,7 +673,7 @@ fn engine_command(args: &[String]) -> ExitCode {
         i += 1;
     }
     let Some(path) = path else {
-        return usage_error("usage: vdl engine FILE [xboard|uci|line] [--setup NAME=VALUE]");
+        return usage_error("usage: vdl engine FILE [xboard|uci|usi|line] [--setup NAME=VALUE]");
     };
     let interpreter = match game_with_setup(&path, &setups) {
         Ok(i) => i,
@@ -686,6 +686,7 @@ fn engine_command(args: &[String]) -> ExitCode {
     let result = match mode.as_deref() {
         Some("xboard") => vdl_runtime::protocol::xboard::run(&engine, input, output),
         Some("uci") => vdl_runtime::protocol::uci::run(&engine, input, output),
+        Some("usi") => vdl_runtime::protocol::uci::run_usi(&engine, input, output),
         Some("line") => vdl_runtime::protocol::line::run(&engine, input, output),
         _ => vdl_runtime::protocol::run(&engine, input, output),
     };

@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::interp::{Move, MoveKind, Occupant, Position};
 use crate::search::{Capture, Evaluator, MaterialEvaluator};
-use crate::variant::{GameResult, TextError, Variant};
+use crate::variant::{GameResult, MoveFacts, TextError, Variant};
 use crate::Interpreter;
 
 /// The marker for "no cell" in compact moves.
@@ -337,6 +337,19 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn write_protocol_move(&self, position: &G::Position, mv: CompactMove) -> String {
         self.interpreter
             .write_protocol_move(&self.to_interpreter(position), mv.to_interpreter())
+    }
+
+    fn claimable(&self, position: &G::Position) -> Option<GameResult> {
+        self.interpreter.claimable(&self.to_interpreter(position))
+    }
+
+    fn move_facts(&self, position: &G::Position, mv: CompactMove) -> Option<MoveFacts> {
+        self.interpreter
+            .move_facts(&self.to_interpreter(position), mv.to_interpreter())
+    }
+
+    fn render(&self, position: &G::Position) -> String {
+        self.interpreter.render(&self.to_interpreter(position))
     }
 }
 

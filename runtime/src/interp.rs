@@ -14,6 +14,7 @@ mod effects;
 mod elimination;
 mod end;
 mod extended;
+mod facts;
 mod fen;
 mod generator;
 mod make;
@@ -32,7 +33,7 @@ pub use generator::Generator;
 pub use position::{Move, MoveKind, Occupant, Position, Undo};
 pub use tables::Interpreter;
 
-use crate::variant::{GameResult, TextError, Variant};
+use crate::variant::{GameResult, MoveFacts, TextError, Variant};
 
 impl Interpreter {
     /// Appends the legal moves of the side to move: none when the game has ended by a rule about the
@@ -100,6 +101,18 @@ impl Variant for Interpreter {
 
     fn unmake_null(&self, position: &mut Position, undo: Undo) {
         self.unmake_move(position, Move::normal(0, 0), undo)
+    }
+
+    fn claimable(&self, position: &Position) -> Option<GameResult> {
+        Interpreter::claimable(self, position)
+    }
+
+    fn move_facts(&self, position: &Position, mv: Move) -> Option<MoveFacts> {
+        self.facts(position, mv)
+    }
+
+    fn render(&self, position: &Position) -> String {
+        Interpreter::render(self, position)
     }
 
     fn make(&self, position: &mut Position, mv: Move) -> Undo {

@@ -321,8 +321,8 @@ impl GameInfo {
     }
 }
 
-/// Runs the protocol a mode names: `xboard`, `uci`, `line`, or, for `""`, the one the first line
-/// chooses ([`run`]); returns `None` for another mode.
+/// Runs the protocol a mode names: `xboard`, `uci`, `usi`, `line`, or, for `""`, the one the first
+/// line chooses ([`run`]); returns `None` for another mode.
 pub fn run_mode<V, E, R, W>(
     engine: &Engine<V, E>,
     mode: &str,
@@ -341,13 +341,14 @@ where
         "" => Some(run(engine, input, output)),
         "xboard" => Some(xboard::run(engine, input, output)),
         "uci" => Some(uci::run(engine, input, output)),
+        "usi" => Some(uci::run_usi(engine, input, output)),
         "line" => Some(line::run(engine, input, output)),
         _ => None,
     }
 }
 
-/// Runs the protocol the first line asks for: `xboard`, `uci`, or else the line protocol (which then
-/// reads that first line as its first command). Blank lines before it are skipped.
+/// Runs the protocol the first line asks for: `xboard`, `uci`, `usi`, or else the line protocol (which
+/// then reads that first line as its first command). Blank lines before it are skipped.
 ///
 /// # Errors
 ///
@@ -382,6 +383,7 @@ where
     match command.as_str() {
         "xboard" => xboard::run(engine, replayed, output),
         "uci" => uci::run(engine, replayed, output),
+        "usi" => uci::run_usi(engine, replayed, output),
         _ => line::run(engine, replayed, output),
     }
 }

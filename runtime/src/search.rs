@@ -207,6 +207,17 @@ impl<M: Copy + Eq> Searcher<M> {
         }
     }
 
+    /// Makes a searcher whose table takes at most `bytes` bytes (UCI's `Hash`, XBoard's `memory`),
+    /// and at least one entry.
+    pub fn with_memory(bytes: usize) -> Searcher<M> {
+        Searcher::with_table_size(bytes / std::mem::size_of::<Option<table::Entry<M>>>())
+    }
+
+    /// The bytes its table takes.
+    pub fn memory(&self) -> usize {
+        self.table.len() * std::mem::size_of::<Option<table::Entry<M>>>()
+    }
+
     /// Forgets everything learnt in earlier searches (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
@@ -228,6 +239,27 @@ impl<M: Copy + Eq> Searcher<M> {
         V: Variant<Move = M>,
         E: Evaluator<V>,
     {
+        self.search_among(variant, evaluator, position, limits, None, stop, report)
+    }
+
+    /// Searches like [`Searcher::search`], but only the root moves in `among` when given (UCI's
+    /// `searchmoves`, and MultiPV: the best move, then the best of the others ...). A legal move in
+    /// `among` is returned whenever there is one.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_among<V, E>(
+        &mut self,
+        variant: &V,
+        evaluator: &E,
+        position: &V::Position,
+        limits: &Limits,
+        among: Option<&[M]>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Iteration<'_, M>),
+    ) -> SearchResult<M>
+    where
+        V: Variant<Move = M>,
+        E: Evaluator<V>,
+    {
         let started = Instant::now();
         let mut position = position.clone();
         let root_player = evaluator.side_to_move(&position);
@@ -237,6 +269,9 @@ impl<M: Copy + Eq> Searcher<M> {
 
         let mut root_moves = Vec::new();
         variant.legal_moves(&mut position, &mut root_moves);
+        if let Some(among) = among.filter(|among| root_moves.iter().any(|m| among.contains(m))) {
+            root_moves.retain(|m| among.contains(m));
+        }
         if root_moves.is_empty() {
             return SearchResult {
                 best: None,

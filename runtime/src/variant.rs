@@ -36,6 +36,42 @@ impl TextError {
     }
 }
 
+/// A cell as notations that name files and ranks write it (SAN's disambiguation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Square {
+    /// The cell's name (`e4`).
+    pub name: String,
+    /// Its file's label (`e`).
+    pub file: String,
+    /// Its rank's label (`4`).
+    pub rank: String,
+}
+
+/// What a move does, as notations that name pieces write it (SAN, PGN).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFacts {
+    /// The moving (or dropped) piece's letter as the first player writes it (`N`); a promoted form
+    /// without a letter of its own is `+` and its base's letter (`+P`).
+    pub piece: String,
+    /// The start cell; none for drops and passes.
+    pub from: Option<Square>,
+    /// The target cell; none for passes.
+    pub to: Option<Square>,
+    /// Whether the move captures.
+    pub capture: bool,
+    /// The piece promoted to: its letter, or `+` for the moving piece's promoted form.
+    pub promotion: Option<String>,
+    /// For castling: `true` when the king goes towards higher files (`O-O`), `false` otherwise.
+    pub castle: Option<bool>,
+    /// Whether the move drops a piece from the hand.
+    pub drop: bool,
+    /// The letter of a piece brought in from the hand on the start cell (gating).
+    pub gate: Option<String>,
+    /// Whether the move is one that SAN has no form for (a pass, a merger, a stacking move, a move
+    /// between boards): it is written in the game's own notation.
+    pub special: bool,
+}
+
 /// A playable game: positions, legal moves, make/unmake, outcome and text.
 pub trait Variant {
     /// A position.
@@ -122,6 +158,23 @@ pub trait Variant {
         _result: &GameResult,
     ) -> Option<Vec<(usize, usize)>> {
         None
+    }
+
+    /// The result a player could claim now (`repetition 3 draw claim`, `move_rule 50 draw claim`),
+    /// which does not end the game by itself. The default knows none.
+    fn claimable(&self, _position: &Self::Position) -> Option<GameResult> {
+        None
+    }
+
+    /// What a legal move does, for notations that name pieces (SAN); `None` when the game is not
+    /// played by two players on one 2D board, or cannot tell.
+    fn move_facts(&self, _position: &Self::Position, _mv: Self::Move) -> Option<MoveFacts> {
+        None
+    }
+
+    /// Draws a position for people (UCI's `d`); the default writes its FEN.
+    fn render(&self, position: &Self::Position) -> String {
+        format!("{}\n", self.write_position(position))
     }
 
     /// Plays a move.

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use std::thread::{self, Scope};
 
 use super::{EndOfInput, Engine};
-use crate::search::{Evaluator, Iteration, Limits, SearchResult, Searcher};
+use std::time::Instant;
+
+use crate::search::{Evaluator, Iteration, Limits, SearchResult, Searcher, MAX_DEPTH};
 use crate::variant::Variant;
 
 /// What a handler asks for after a command.
@@ -38,11 +40,33 @@ pub(super) struct Request<V: Variant> {
     pub new_game: bool,
     /// Formats a line about each completed iteration, if the protocol shows them.
     pub report: Option<Report<V>>,
+    /// How many best lines to search and report (UCI's MultiPV): 1 searches as usual.
+    pub lines: usize,
+    /// The root moves to search (UCI's `searchmoves`); empty: all.
+    pub among: Vec<V::Move>,
+    /// The transposition table's size in bytes, when the session chose one.
+    pub memory: Option<usize>,
 }
 
-/// Formats a line about a completed iteration, given the root position.
+impl<V: Variant> Request<V> {
+    /// A search of `position` within `limits`, with one line and the table as it is.
+    pub fn new(position: V::Position, limits: Limits, new_game: bool) -> Request<V> {
+        Request {
+            position,
+            limits,
+            new_game,
+            report: None,
+            lines: 1,
+            among: Vec::new(),
+            memory: None,
+        }
+    }
+}
+
+/// Formats a line about a completed iteration, given the root position and the line's number: 0 for a
+/// search of one line, else 1 for the best line, 2, 3 ... for the others (MultiPV).
 pub(super) type Report<V> =
-    fn(&V, &<V as Variant>::Position, &Iteration<'_, <V as Variant>::Move>) -> String;
+    fn(&V, &<V as Variant>::Position, &Iteration<'_, <V as Variant>::Move>, usize) -> String;
 
 /// What to do with a line that arrives while a search runs.
 pub(super) enum Interrupt {
@@ -100,6 +124,7 @@ where
             sender,
             stop: &stop,
             searcher: Some(Searcher::new()),
+            memory: None,
             searching: None,
             at_end: false,
         };
@@ -117,6 +142,8 @@ struct Session<'scope, 'env, V: Variant> {
     stop: &'env AtomicBool,
     /// The searcher, while no search borrows it.
     searcher: Option<Searcher<V::Move>>,
+    /// The table size last asked for, in bytes.
+    memory: Option<usize>,
     /// Whether a search runs, and if so whether it has no limits.
     searching: Option<bool>,
     /// Whether the input has ended.
@@ -212,8 +239,13 @@ where
         engine: Arc<Engine<V, E>>,
     ) -> io::Result<()> {
         let mut searcher = self.searcher.take().unwrap_or_default();
-        if request.new_game {
-            searcher.clear();
+        match request.memory {
+            Some(bytes) if Some(bytes) != self.memory => {
+                searcher = Searcher::with_memory(bytes);
+                self.memory = Some(bytes);
+            }
+            _ if request.new_game => searcher.clear(),
+            _ => {}
         }
         let infinite = request.limits.is_infinite();
         // After the end of input a search stops at once (and still answers with a legal move); with
@@ -230,23 +262,39 @@ where
                     position,
                     limits,
                     report,
+                    lines,
+                    among,
                     ..
                 } = request;
-                let mut on_iteration = |iteration: &Iteration<'_, V::Move>| {
+                let mut on_iteration = |iteration: &Iteration<'_, V::Move>, line: usize| {
                     if let Some(format) = report {
-                        let text = format(&engine.variant, &position, iteration);
+                        let text = format(&engine.variant, &position, iteration, line);
                         // The loop may have ended (quit); nobody needs the report then.
                         let _ = sender.send(Event::Report(text));
                     }
                 };
-                let result = searcher.search(
-                    &engine.variant,
-                    &engine.evaluator,
-                    &position,
-                    &limits,
-                    stop,
-                    &mut on_iteration,
-                );
+                let among = (!among.is_empty()).then_some(among.as_slice());
+                let result = if lines > 1 {
+                    search_lines(
+                        &mut searcher,
+                        &*engine,
+                        &position,
+                        &limits,
+                        (lines, among),
+                        stop,
+                        &mut on_iteration,
+                    )
+                } else {
+                    searcher.search_among(
+                        &engine.variant,
+                        &engine.evaluator,
+                        &position,
+                        &limits,
+                        among,
+                        stop,
+                        &mut |iteration| on_iteration(iteration, 0),
+                    )
+                };
                 let _ = sender.send(Event::Done(searcher, result));
             })?;
         Ok(())
@@ -288,6 +336,116 @@ pub(super) fn read_line_capped<R: BufRead>(
             return Ok(Some(cut));
         }
     }
+}
+
+/// Searches the best `lines` root moves (among `among`, if given) by iterative deepening: at each
+/// depth the best move, then the best of the others, and so on, each reported with its line number.
+/// The result is the best line's at the deepest depth all lines completed.
+fn search_lines<V, E>(
+    searcher: &mut Searcher<V::Move>,
+    engine: &Engine<V, E>,
+    position: &V::Position,
+    limits: &Limits,
+    (lines, among): (usize, Option<&[V::Move]>),
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Iteration<'_, V::Move>, usize),
+) -> SearchResult<V::Move>
+where
+    V: Variant,
+    E: Evaluator<V>,
+{
+    let started = Instant::now();
+    let mut moves = Vec::new();
+    engine.variant.legal_moves(&mut position.clone(), &mut moves);
+    if let Some(among) = among.filter(|among| moves.iter().any(|m| among.contains(m))) {
+        moves.retain(|m| among.contains(m));
+    }
+    let lines = lines.min(moves.len());
+    let quiet = &mut |_: &Iteration<'_, V::Move>| {};
+    if lines <= 1 {
+        let among = Some(moves.as_slice());
+        return searcher.search_among(
+            &engine.variant,
+            &engine.evaluator,
+            position,
+            limits,
+            among,
+            stop,
+            &mut |iteration| report(iteration, 0),
+        );
+    }
+    let mut best: Option<SearchResult<V::Move>> = None;
+    let mut nodes = 0u64;
+    let deepest = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let ended = |nodes: u64| {
+        stop.load(Ordering::Relaxed)
+            || limits.time.is_some_and(|t| started.elapsed() >= t)
+            || limits.nodes.is_some_and(|n| nodes >= n)
+    };
+    for depth in 1..=deepest {
+        let mut left = moves.clone();
+        let mut complete = true;
+        for line in 1..=lines {
+            if ended(nodes) {
+                complete = false;
+                break;
+            }
+            let sub = Limits {
+                depth: Some(depth),
+                nodes: limits.nodes.map(|n| n - nodes),
+                time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+            };
+            let found = searcher.search_among(
+                &engine.variant,
+                &engine.evaluator,
+                position,
+                &sub,
+                Some(&left),
+                stop,
+                quiet,
+            );
+            nodes += found.nodes;
+            // A search cut short by a limit or `stop` leaves this depth unfinished (one that
+            // stopped early because the result was decided has not been cut).
+            if found.depth < depth && ended(nodes) {
+                if best.is_none() {
+                    best = Some(found);
+                }
+                complete = false;
+                break;
+            }
+            let Some(mv) = found.best else {
+                break;
+            };
+            report(
+                &Iteration {
+                    depth,
+                    score: found.score,
+                    nodes,
+                    elapsed: started.elapsed(),
+                    pv: &found.pv,
+                },
+                line,
+            );
+            left.retain(|m| *m != mv);
+            if line == 1 {
+                best = Some(SearchResult { depth, ..found });
+            }
+        }
+        // Another depth takes several times as long as this one.
+        if !complete || limits.time.is_some_and(|t| started.elapsed() * 2 > t) {
+            break;
+        }
+    }
+    let mut result = best.unwrap_or_else(|| SearchResult {
+        best: moves.first().copied(),
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: moves.first().copied().into_iter().collect(),
+    });
+    result.nodes = nodes;
+    result
 }
 
 /// Reads input lines on a thread of their own, trimmed and with invalid UTF-8 replaced, until the end

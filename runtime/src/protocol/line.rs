@@ -101,12 +101,11 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Lines<V, E> 
             "undo" => self.undo(arguments, out)?,
             "go" => match read_limits(arguments) {
                 Ok(limits) => {
-                    return Ok(Step::Search(Request {
-                        position: self.position.clone(),
+                    return Ok(Step::Search(Request::new(
+                        self.position.clone(),
                         limits,
-                        new_game: std::mem::take(&mut self.new_game),
-                        report: None,
-                    }));
+                        std::mem::take(&mut self.new_game),
+                    )));
                 }
                 Err(message) => writeln!(out, "error {message}")?,
             },

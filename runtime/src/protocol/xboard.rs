@@ -102,6 +102,8 @@ struct XBoard<V: Variant, E> {
     new_game: bool,
     /// XBoard's square names and FEN dialect.
     dialect: Arc<Dialect>,
+    /// The transposition table's size in bytes (`memory`).
+    memory: Option<usize>,
 }
 
 impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E> {
@@ -116,8 +118,13 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for XBoard<V, E>
         };
         match command {
             "xboard" | "accepted" | "rejected" | "hard" | "easy" | "random" | "computer"
-            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "cores" | "memory" | "."
-            | "?" => {}
+            | "name" | "rating" | "ics" | "draw" | "hint" | "bk" | "cores" | "." | "?" => {}
+            "memory" => match arguments.first().map(|t| parse_count(t)) {
+                Some(Ok(megabytes)) => {
+                    self.memory = Some((megabytes.max(1) as usize).saturating_mul(1 << 20));
+                }
+                _ => writeln!(out, "Error (expected megabytes): {line}")?,
+            },
             "protover" => self.features(out)?,
             "new" => self.new_game(),
             "variant" => self.variant(arguments, line, out)?,
@@ -209,6 +216,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
         let start = engine.variant.write_position(&engine.variant.start());
         XBoard {
             dialect: Arc::new(Dialect::new(&engine.info, &start)),
+            memory: None,
             engine: Arc::new(engine.clone()),
             position: engine.variant.start(),
             history: Vec::new(),
@@ -234,7 +242,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
         writeln!(
             out,
             "feature ping=1 setboard=1 usermove=1 playother=1 colors=0 time=1 draw=0 sigint=0 \
-             sigterm=0 reuse=1 analyze=0 san=0 myname=\"vdl {}\" variants=\"{}\"",
+             sigterm=0 reuse=1 analyze=0 san=0 memory=1 myname=\"vdl {}\" variants=\"{}\"",
             info.title,
             variant_names(info).join(",")
         )?;
@@ -347,15 +355,19 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> XBoard<V, E> {
             return Ok(Step::Continue);
         }
         let time = self.move_time.or_else(|| self.clock.map(|c| self.share(c)));
+        let limits = Limits {
+            depth: self.depth,
+            nodes: None,
+            time: Some(time.unwrap_or(DEFAULT_MOVE_TIME)),
+        };
         Ok(Step::Search(Request {
-            position: self.position.clone(),
-            limits: Limits {
-                depth: self.depth,
-                nodes: None,
-                time: Some(time.unwrap_or(DEFAULT_MOVE_TIME)),
-            },
-            new_game: std::mem::take(&mut self.new_game),
             report: self.post.then_some(thinking_line::<V> as driver::Report<V>),
+            memory: self.memory,
+            ..Request::new(
+                self.position.clone(),
+                limits,
+                std::mem::take(&mut self.new_game),
+            )
         }))
     }
 
@@ -467,6 +479,7 @@ fn thinking_line<V: Variant>(
     variant: &V,
     position: &V::Position,
     iteration: &Iteration<'_, V::Move>,
+    _line: usize,
 ) -> String {
     let score = match mate_plies(iteration.score) {
         Some(plies) => plies.signum() * (100_000 + (plies.abs() + 1) / 2),

@@ -44,6 +44,11 @@ impl<M: Copy> Table<M> {
         }
     }
 
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// Empties the table.
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| *e = None);
