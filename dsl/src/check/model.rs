@@ -93,6 +93,7 @@ impl Checker {
                 other => debug_assert!(false, "top-level statement `{other}` has no model"),
             }
         }
+        split_by_board_forward(&mut game);
         self.check_players(statements, anchor);
         self.check_elimination(statements, &game);
         self.check_turn_order(statements, &game);
@@ -729,6 +730,37 @@ fn build_game(d: &Directive, game: &mut Game) {
         }
     }
     game.credits = credits;
+}
+
+/// A board's `forward` holds for every move made on it: a move set not limited to boards becomes one
+/// set per group of boards sharing a forward (boards without one use the players' own), so that each
+/// backend reads the frame from the boards a set is limited to.
+fn split_by_board_forward(game: &mut Game) {
+    if game.boards.iter().all(|b| b.forward.is_none()) {
+        return;
+    }
+    let mut groups: Vec<(Option<vdl_runtime::model::Vec3>, Vec<usize>)> = Vec::new();
+    for (index, board) in game.boards.iter().enumerate() {
+        match groups.iter_mut().find(|(f, _)| *f == board.forward) {
+            Some((_, boards)) => boards.push(index),
+            None => groups.push((board.forward, vec![index])),
+        }
+    }
+    for piece in &mut game.pieces {
+        let sets = std::mem::take(&mut piece.moves);
+        for set in sets {
+            if !set.boards.is_empty() {
+                piece.moves.push(set);
+                continue;
+            }
+            for (_, boards) in &groups {
+                piece.moves.push(vdl_runtime::model::Moves {
+                    boards: boards.clone(),
+                    ..set.clone()
+                });
+            }
+        }
+    }
 }
 
 fn build_board_forward(d: &Directive, game: &mut Game) {

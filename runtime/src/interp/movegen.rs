@@ -312,12 +312,12 @@ impl Interpreter {
             self.add_gatings(pos, zone, out);
         }
         if self.pass_allowed {
-            if let Some(cell) = self.royal_cell(pos, side) {
-                out.push(Move {
-                    kind: MoveKind::Pass,
-                    ..Move::normal(cell, cell)
-                });
-            }
+            // Written as the royal piece's cell twice; a game without one writes the first cell.
+            let cell = self.royal_cell(pos, side).unwrap_or(0);
+            out.push(Move {
+                kind: MoveKind::Pass,
+                ..Move::normal(cell, cell)
+            });
         }
     }
 
