@@ -4,7 +4,8 @@
 //!
 //! A piece is specialised when all its moves are single-leg Betza parts (leapers, riders, lame and
 //! must-jump leaps, cannons and grasshoppers, initial-only, en passant, `from ZONE`) without conditions
-//! or board limits, and captures are unrestricted; other pieces stay with the interpreter's generator.
+//! or board limits, and captures are unrestricted (they take any piece of another player: no `captures
+//! any`, no neutral side); other pieces stay with the interpreter's generator.
 
 pub mod fast;
 
@@ -96,7 +97,11 @@ pub fn lower(game: &Game, source_path: &str, source: &str) -> Ir {
             ))
             .copied()
     };
-    let restricted_game = game.pieces.iter().any(|p| p.immune);
+    // The specialised code captures any piece of another owner: games whose captures also take the
+    // mover's own pieces, or never a neutral side's, stay with the interpreter's generator.
+    let restricted_game = game.pieces.iter().any(|p| p.immune)
+        || game.captures == vdl_runtime::model::CaptureScope::Any
+        || game.players.iter().any(|p| p.neutral);
     let mut generators = Vec::new();
     for (piece_index, piece) in game.pieces.iter().enumerate() {
         let restricted = restricted_game

@@ -248,7 +248,7 @@ impl Checker {
                         out[p].extend(inner[p].iter().copied());
                     }
                 }
-                return Some(out);
+                return Some(self.keep_where(spec, out));
             }
             "enemies" => {
                 let Some(Arg::Zone(z)) = args.first() else {
@@ -264,21 +264,31 @@ impl Checker {
                             .collect()
                     })
                     .collect();
-                return Some(out);
+                return Some(self.keep_where(spec, out));
             }
             _ => Vec::new(),
         };
-        let cells = match &spec.coordinates {
-            Some(condition) => cells
-                .into_iter()
-                .filter(|&c| {
-                    coordinate_condition(&condition.expr, self.cell_list[c].coord)
-                        != condition.negated
-                })
-                .collect(),
-            None => cells,
+        Some(self.keep_where(spec, vec![cells; players]))
+    }
+
+    /// Keeps the cells, of every player's part, for which the specification's condition on the
+    /// coordinates holds.
+    fn keep_where(&self, spec: &Directive, parts: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+        let Some(condition) = &spec.coordinates else {
+            return parts;
         };
-        same(cells)
+        parts
+            .into_iter()
+            .map(|cells| {
+                cells
+                    .into_iter()
+                    .filter(|&c| {
+                        coordinate_condition(&condition.expr, self.cell_list[c].coord)
+                            != condition.negated
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     fn board_cells<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = usize> + 'a {

@@ -165,7 +165,8 @@ impl Interpreter {
         };
         let players = self.game.players.len().max(2);
         let mut cells = vec![Occupant::EMPTY; self.game.cells.len()];
-        let mut hands = vec![vec![0u8; self.game.pieces.len()]; players];
+        // One hand per player, then the reserve shared by everybody (as in `Position::empty`).
+        let mut hands = vec![vec![0u8; self.game.pieces.len()]; players + 1];
         let ranks: Vec<&str> = grid.split('/').collect();
         if ranks.len() != height {
             return Err(TextError::new(format!(

@@ -255,7 +255,13 @@ impl Interpreter {
             }
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
-                Self::change_hand(pos, &mut undo, mover, piece, -1);
+                // From the player's own hand, else from the reserve shared by everybody.
+                let row = if pos.hands[mover][piece] > 0 {
+                    mover
+                } else {
+                    pos.hands.len() - 1
+                };
+                Self::change_hand(pos, &mut undo, row, piece, -1);
                 self.set_cell(
                     pos,
                     &mut undo,

@@ -399,8 +399,17 @@ impl Interpreter {
     fn en_passant_victim(&self, pos: &Position, w: &Walk, cell: CellId) -> Option<u16> {
         let &(_, victim) = pos.en_passant.iter().find(|(target, _)| *target == cell)?;
         let occ = pos.cells[victim];
-        (!occ.is_empty() && (occ.owner() != w.owner || self.control.captures_any))
-            .then_some(victim as u16)
+        (!occ.is_empty()
+            && (occ.owner() != w.owner || self.control.captures_any)
+            && self.capturable_owner(occ.owner()))
+        .then_some(victim as u16)
+    }
+
+    /// Whether a capture may take a piece of this owner at all: under `captures enemy` (the default)
+    /// a neutral side's pieces are nobody's enemies; `captures any` lets captures take them too.
+    #[inline]
+    fn capturable_owner(&self, owner: usize) -> bool {
+        owner < self.players || self.control.captures_any
     }
 
     /// The cell of one of `player`'s royal pieces (where a pass is written).
@@ -691,7 +700,7 @@ impl Interpreter {
                 let proceeds = if occ.is_empty() {
                     empty_ok
                 } else {
-                    hops || (has(b'c') && occ.owner() != w.owner)
+                    hops || (has(b'c') && occ.owner() != w.owner && self.capturable_owner(occ.owner()))
                         || (has(b'd') && occ.owner() == w.owner)
                 };
                 if proceeds {
@@ -972,6 +981,9 @@ impl Interpreter {
         if w.attacks {
             return true;
         }
+        if !self.capturable_owner(target.owner()) {
+            return false;
+        }
         let rules = &self.pieces[w.piece];
         if rules.never_captures || self.pieces[target.piece()].immune {
             return false;
@@ -1108,8 +1120,9 @@ impl Interpreter {
         let Some(hand) = pos.hands.get(side) else {
             return;
         };
+        let pool = pos.hands.last().filter(|_| self.pool_drops);
         for (piece, &count) in hand.iter().enumerate() {
-            if count == 0 {
+            if count == 0 && pool.is_none_or(|p| p[piece] == 0) {
                 continue;
             }
             let rules = &self.pieces[piece];

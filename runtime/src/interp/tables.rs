@@ -27,6 +27,9 @@ pub struct Interpreter {
     pub(super) pieces: Vec<PieceRules>,
     pub(super) players: usize,
     pub(super) hand_drops: bool,
+    /// Whether pieces may be dropped from a reserve shared by everybody (a drop takes the piece from
+    /// the player's own hand when it holds one, else from the shared reserve).
+    pub(super) pool_drops: bool,
     pub(super) captures_to_hand: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
@@ -477,6 +480,7 @@ impl Interpreter {
             pieces,
             players,
             hand_drops: reserve_flag(|r| r.drops),
+            pool_drops: reserve_flag(|r| r.drops && !r.per_player),
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn.must_capture,
@@ -711,7 +715,8 @@ impl Interpreter {
 
     /// Resolves `--setup` values: `NAME=VALUE` or `NAME:VALUE` (`seed:7`), a bare value that one of
     /// the game's options lists, or else a bare value for the game's one free-text option (a setup
-    /// code). An option with `selects OTHER VALUE` also sets that other option, unless it is given.
+    /// code). NAME is an option's name or its `engine_name` (as XBoard and UCI show it). An option
+    /// with `selects OTHER VALUE` also sets that other option, unless it is given.
     ///
     /// # Errors
     ///
@@ -720,13 +725,26 @@ impl Interpreter {
         game: &Game,
         values: &[String],
     ) -> Result<Vec<(String, String)>, String> {
-        let named = |name: &str| game.options.iter().any(|o| o.name == name);
+        let named = |name: &str| {
+            game.options
+                .iter()
+                .find(|o| o.name == name)
+                .or_else(|| {
+                    game.options
+                        .iter()
+                        .find(|o| o.engine_name.as_deref() == Some(name))
+                })
+                .map(|o| o.name.clone())
+        };
         let mut chosen: Vec<(String, String)> = Vec::new();
         for v in values {
             let pair = if let Some((name, value)) = v.split_once('=') {
-                (name.to_string(), value.to_string())
-            } else if let Some((name, value)) = v.split_once(':').filter(|(n, _)| named(n)) {
-                (name.to_string(), value.to_string())
+                (named(name).unwrap_or_else(|| name.to_string()), value.to_string())
+            } else if let Some((name, value)) = v
+                .split_once(':')
+                .and_then(|(n, value)| Some((named(n)?, value)))
+            {
+                (name, value.to_string())
             } else if let Some(option) = game
                 .options
                 .iter()
