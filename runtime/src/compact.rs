@@ -351,6 +351,31 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn render(&self, position: &G::Position) -> String {
         self.interpreter.render(&self.to_interpreter(position))
     }
+
+    /// Reads a move as the interpreter does (a board's `alias` names, a `capture_suffix`, `-` for a
+    /// capture's `x`), then finds the legal move written the same way.
+    fn parse_move(&self, position: &mut G::Position, text: &str) -> Result<CompactMove, TextError> {
+        let mut reference = self.to_interpreter(position);
+        let read = self.interpreter.parse_move(&mut reference, text)?;
+        let written = self.interpreter.write_move(&reference, read);
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        moves
+            .into_iter()
+            .find(|m| self.write_move(position, *m) == written)
+            .ok_or_else(|| {
+                TextError::new(format!(
+                    "illegal move `{text}` in position {}",
+                    self.write_position(position)
+                ))
+            })
+    }
+
+    /// Options decide only the start position in the compact form (moves, promotions, castling and
+    /// automatic end rules under conditions keep a game out of it): the interpreter chooses them.
+    fn set_options(&mut self, values: &[String]) -> Result<(), String> {
+        self.interpreter.set_options(values)
+    }
 }
 
 /// The evaluator on compact positions (two players), for the search: the same terms as

@@ -852,6 +852,8 @@ impl Interpreter {
                         return;
                     }
                     screen = true;
+                    // The piece hopped over, for a condition about the `hurdle`.
+                    w.hurdle.set(next as u16);
                 }
             } else {
                 if occ.is_empty() {
