@@ -475,17 +475,17 @@ impl Emitter<'_> {
     }
 
     /// The directions scanned from a cell to find `by`'s sliding attackers, with their mailbox codes.
-    /// Facing royal pieces count as sliding along orthogonal lines.
+    /// Facing royal pieces count as sliding along their file.
     fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
         let mut scans = self.scans(by, |m| &m.capture_slides);
         if let (true, Some(royal)) = (self.ir.facing, self.ir.royal) {
-            for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+            for v in [[0, 1, 0], [0, -1, 0]] {
                 let d = self
                     .ir
                     .directions
                     .iter()
                     .position(|x| x.vector == v)
-                    .expect("lowering adds orthogonal directions");
+                    .expect("lowering adds the file directions");
                 let code = Self::code(royal, by);
                 match scans.iter_mut().find(|(s, _)| *s == d) {
                     Some((_, codes)) => codes.push(code),

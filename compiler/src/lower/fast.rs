@@ -256,7 +256,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     }
     let facing = game.pieces.iter().any(|p| p.facing.is_some());
     if facing {
-        for v in [[0, 1, 0], [0, -1, 0], [1, 0, 0], [-1, 0, 0]] {
+        for v in [[0, 1, 0], [0, -1, 0]] {
             lowering.direction(v)?;
         }
     }

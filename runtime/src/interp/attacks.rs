@@ -73,6 +73,16 @@ impl Interpreter {
                     let Some(sets) = self.moves[piece].get(by) else {
                         continue;
                     };
+                    // When a `moves_only_on` replaces other moves of the piece on its board, which
+                    // moves it has there depends on the position: its attacks are generated.
+                    let exclusive = sets.iter().any(|e| {
+                        e.exclusive
+                            && sets.iter().any(|s| {
+                                !s.exclusive
+                                    && (s.boards.is_empty()
+                                        || s.boards.iter().any(|b| e.boards.contains(b)))
+                            })
+                    });
                     for prepared in sets {
                         for part in &prepared.parts {
                             let legs = &part.part.legs;
@@ -84,7 +94,8 @@ impl Interpreter {
                             let plain_setting = !part.part.vectors.is_empty()
                                 && prepared.within.is_none()
                                 && prepared.condition.is_none()
-                                && prepared.boards.is_empty();
+                                && prepared.boards.is_empty()
+                                && !exclusive;
                             if legs.len() == 2 && plain_setting {
                                 if let Some(bent) =
                                     self.bent_probes(part, piece, prepared, confined)

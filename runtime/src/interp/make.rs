@@ -336,7 +336,7 @@ impl Interpreter {
             self.start_turns(pos, &mut undo);
         }
         if self.en_passant_owner_turn {
-            self.keep_en_passant_until_owner_turn(pos, &undo);
+            self.keep_en_passant_until_owner_turn(pos, &undo, turn_over);
         }
         if self.has_checks_rule || self.tracks_check_history {
             let gave_check = self.opponents(mover).any(|o| self.royal_attacked(pos, o));
@@ -491,23 +491,22 @@ impl Interpreter {
     }
 
     /// Under `en_passant_expires owner_turn`, keeps the rights of earlier moves until the player who
-    /// created them (the owner of the piece that would be taken) starts his next turn; a right whose
-    /// piece has left its cell, or been taken, is gone.
-    fn keep_en_passant_until_owner_turn(&self, pos: &mut Position, undo: &Undo) {
+    /// created them (the owner of the piece that would be taken) starts his next turn (the rest of
+    /// his own turn included, with several moves per turn); a right whose piece has left its cell, or
+    /// been taken, is gone.
+    fn keep_en_passant_until_owner_turn(&self, pos: &mut Position, undo: &Undo, turn_over: bool) {
         let side = pos.side;
         let changed: Vec<usize> = undo.changed.undo_order().map(|(cell, _)| cell).collect();
+        // A right ends when the owner of its piece starts a turn.
+        let lasts = |occ: Occupant| !(occ.is_empty() || (turn_over && occ.owner() == side));
         let kept: Vec<(usize, usize)> = undo
             .en_passant
             .iter()
             .copied()
-            .filter(|&(_, victim)| {
-                let occ = pos.cells[victim];
-                !changed.contains(&victim) && !occ.is_empty() && occ.owner() != side
-            })
+            .filter(|&(_, victim)| !changed.contains(&victim) && lasts(pos.cells[victim]))
             .collect();
-        pos.en_passant.retain(|&(_, victim)| {
-            !pos.cells[victim].is_empty() && pos.cells[victim].owner() != side
-        });
+        pos.en_passant
+            .retain(|&(_, victim)| lasts(pos.cells[victim]));
         for right in kept {
             if !pos.en_passant.contains(&right) {
                 pos.en_passant.push(right);

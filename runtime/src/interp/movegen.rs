@@ -186,27 +186,24 @@ impl Interpreter {
             }
         }
         if self.facing {
-            // As `royals_facing`: from each facing piece up the file and along the rank.
+            // As `royals_facing`: from each facing piece up its file.
             for (cell, occ) in pos.cells.iter().enumerate() {
                 if occ.is_empty() || !self.pieces[occ.piece()].facing_illegal {
                     continue;
                 }
                 mark(cell);
-                for dir in [[0, 1, 0], [1, 0, 0]] {
-                    let mut current = cell;
-                    while let Some(next) = self.step(current, dir) {
-                        mark(next);
-                        let other = pos.cells[next];
-                        if !other.is_empty() {
-                            if self.pieces[other.piece()].facing_illegal
-                                && other.owner() != occ.owner()
-                            {
-                                return None;
-                            }
-                            break;
+                let mut current = cell;
+                while let Some(next) = self.step(current, [0, 1, 0]) {
+                    mark(next);
+                    let other = pos.cells[next];
+                    if !other.is_empty() {
+                        if self.pieces[other.piece()].facing_illegal && other.owner() != occ.owner()
+                        {
+                            return None;
                         }
-                        current = next;
+                        break;
                     }
+                    current = next;
                 }
             }
         }
@@ -520,8 +517,21 @@ impl Interpreter {
         let piece = occ.piece();
         let owner = occ.owner();
         let board = self.game.cells[cell].board;
-        for prepared in &self.moves[piece][frame_index] {
+        let sets = &self.moves[piece][frame_index];
+        let scope = super::conditions::Scope::piece(owner, cell);
+        // `moves_only_on`: on its board, while its condition holds, its moves replace all others.
+        let only = sets.iter().any(|s| {
+            s.exclusive
+                && s.boards.contains(&board)
+                && s.condition
+                    .as_ref()
+                    .is_none_or(|c| self.condition_holds(pos, &scope, c))
+        });
+        for prepared in sets {
             if !prepared.boards.is_empty() && !prepared.boards.contains(&board) {
+                continue;
+            }
+            if only && !prepared.exclusive {
                 continue;
             }
             if let Some(zone) = prepared.from_zone {
@@ -1360,8 +1370,9 @@ impl Interpreter {
         legal
     }
 
-    /// Tells whether two pieces with `facing illegal` (or, with `must_break`, `facing must_break`) see each other along a file or rank with
-    /// only empty cells between them (xiangqi's flying general).
+    /// Tells whether two pieces with `facing illegal` (or, with `must_break`, `facing must_break`) of
+    /// different sides see each other along a file with only empty cells between them (xiangqi's
+    /// flying general).
     pub(super) fn royals_facing(&self, pos: &Position, must_break: bool) -> bool {
         let facing = |piece: usize| {
             if must_break {
@@ -1370,22 +1381,21 @@ impl Interpreter {
                 self.pieces[piece].facing_illegal
             }
         };
+        // From each such piece up its file (a pair is found from its lower piece).
         for (cell, occ) in pos.cells.iter().enumerate() {
             if occ.is_empty() || !facing(occ.piece()) {
                 continue;
             }
-            for dir in [[0, 1, 0], [1, 0, 0]] {
-                let mut current = cell;
-                while let Some(next) = self.step(current, dir) {
-                    let other = pos.cells[next];
-                    if !other.is_empty() {
-                        if facing(other.piece()) && other.owner() != occ.owner() {
-                            return true;
-                        }
-                        break;
+            let mut current = cell;
+            while let Some(next) = self.step(current, [0, 1, 0]) {
+                let other = pos.cells[next];
+                if !other.is_empty() {
+                    if facing(other.piece()) && other.owner() != occ.owner() {
+                        return true;
                     }
-                    current = next;
+                    break;
                 }
+                current = next;
             }
         }
         false

@@ -81,7 +81,7 @@ impl Interpreter {
                     {
                         text.push('+');
                     } else {
-                        text.push_str(&self.game.pieces[target].letter.to_ascii_lowercase());
+                        text.push_str(&self.promotion_letter(pos, mv).to_ascii_lowercase());
                     }
                 }
                 text
@@ -94,11 +94,28 @@ impl Interpreter {
     /// result is not written).
     fn templated_move(&self, pos: &Position, mv: Move) -> String {
         let capture = mv.kind == MoveKind::Normal && self.is_capture(pos, mv);
-        self.templated_move_as(mv, capture)
+        self.templated_move_as(pos, mv, capture)
+    }
+
+    /// The letter a promotion is written with: the new type's, or for a pair promotion the `letter`
+    /// of its `promote_pair` line.
+    fn promotion_letter(&self, pos: &Position, mv: Move) -> &str {
+        let target = mv.piece as usize - 1;
+        let moving = pos.cells[mv.from as usize];
+        let pair = (mv.pair && !moving.is_empty())
+            .then(|| {
+                self.game.pieces[moving.piece()]
+                    .promotions
+                    .iter()
+                    .filter(|p| p.choices.contains(&target))
+                    .find_map(|p| p.pair.as_deref())
+            })
+            .flatten();
+        pair.unwrap_or(self.game.pieces[target].letter.as_str())
     }
 
     /// A move in the `move` template, written as a capture (`x`) or not (`-`).
-    fn templated_move_as(&self, mv: Move, capture: bool) -> String {
+    fn templated_move_as(&self, pos: &Position, mv: Move, capture: bool) -> String {
         let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
         let template = self
             .game
@@ -107,7 +124,7 @@ impl Interpreter {
             .as_deref()
             .unwrap_or("{from}{to}");
         let promotion = if mv.piece > 0 && !mv.merge {
-            format!("={}", self.game.pieces[mv.piece as usize - 1].letter)
+            format!("={}", self.promotion_letter(pos, mv))
         } else {
             String::new()
         };
@@ -323,6 +340,6 @@ impl Interpreter {
             .is_some_and(|t| t.contains("{x}") || t.contains("{sep}"))
             && mv.kind == MoveKind::Normal
             && self.is_capture(pos, mv);
-        dashed && self.templated_move_as(mv, false) == text
+        dashed && self.templated_move_as(pos, mv, false) == text
     }
 }

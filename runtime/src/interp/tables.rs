@@ -149,6 +149,8 @@ pub(super) struct PreparedMoves {
     pub from_zone: Option<usize>,
     pub within: Option<usize>,
     pub condition: Option<Cond>,
+    /// `moves_only_on`: on its boards (while its condition holds) these moves replace the others.
+    pub exclusive: bool,
 }
 
 /// One Betza part, with its first-leg vectors in the player's frame.
@@ -911,6 +913,7 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
         from_zone: moves.from_zone,
         within: moves.within,
         condition: moves.condition.clone(),
+        exclusive: moves.exclusive,
     }
 }
 
