@@ -627,7 +627,10 @@ const SETUP: &[Spec] = &[
 const RESERVE: &[Spec] = &[
     once("per_player", &[]),
     once("shared", &[]),
-    once("drops", &[]),
+    Spec {
+        once: true,
+        ..cond("drops", &[])
+    },
     cond(
         "holds",
         &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)],
@@ -880,6 +883,7 @@ pub const FUNCTIONS: &[Function] = &[
     func("near", 4, 12),
     func("held", 2, 2),
     func("stack_count", 1, 1),
+    func("enclosed", 1, 1),
 ];
 
 /// The names a condition may use besides declared names (docs/language.md section 1.5).
@@ -919,8 +923,10 @@ pub const TARGET_WORDS: &[&str] = &[
     "mater",
     "checkmated",
     "adjacent",
+    "enclosed",
     "all",
     "of",
+    "to",
     "except",
     "by",
     "owner",

@@ -466,6 +466,8 @@ pub struct Reserve {
     pub per_player: bool,
     /// Whether its pieces can be dropped.
     pub drops: bool,
+    /// A condition on each drop (`drops when ...`: `to` the target cell, `own` the dropping player).
+    pub drop_condition: Option<Cond>,
     /// Initial content, each line perhaps under an option condition (`holds gnu 8 when ...`); in a
     /// reserve per player, every player's part holds them.
     pub holds: Vec<Guarded<(PieceId, u32)>>,

@@ -34,6 +34,8 @@ pub(super) enum Site {
     Castle,
     /// A `transfer`: `mover` the piece, `own` its owner.
     Transfer,
+    /// A reserve's `drops`: `to` the target cell, `own` the dropping player.
+    Drop,
     /// An end line, a counting line: `own` the player to move.
     End,
     /// `mating_potential`: `own`/`side` the side tested.
@@ -63,6 +65,7 @@ impl Site {
             Site::Royal => "a `royal` condition",
             Site::Castle => "a castling condition",
             Site::Transfer => "a transfer condition",
+            Site::Drop => "a drop condition",
             Site::End => "an end condition",
             Site::Material => "a `mating_potential` condition",
             Site::Rule(_) => "this rule",
@@ -91,6 +94,10 @@ impl Site {
         matches!(self, Site::Rule(RuleScope { mover: true, .. }))
     }
 
+    fn has_to(self) -> bool {
+        self.has_move_cells() || self == Site::Drop
+    }
+
     fn has_checkmate(self) -> bool {
         matches!(
             self,
@@ -115,6 +122,8 @@ impl Site {
         }
         if self.has_move_cells() {
             names.extend(["from", "to"]);
+        } else if self.has_to() {
+            names.push("to");
         }
         if self.has_checkmate() {
             names.extend(["mater", "checkmated"]);
@@ -380,6 +389,7 @@ impl Checker {
         let (term, needs_position) = match text {
             "true" => (Term::Bool(Cond::Const(true)), false),
             "false" => (Term::Bool(Cond::Const(false)), false),
+            "to" if site.has_to() => (Term::Cell(CellExpr::To), false),
             "from" | "to" if site.has_move_cells() => (
                 Term::Cell(if text == "from" {
                     CellExpr::From
@@ -860,7 +870,7 @@ impl Checker {
                 }
             },
             "near" => {
-                let piece = self.piece_of(&args[0], site)?;
+                let cell = self.cell_of(&args[0], site)?;
                 let leaps = self.near_leaps(&args[1])?;
                 let side = self.sides_of(&args[2], site)?;
                 let mut types = Vec::new();
@@ -879,7 +889,7 @@ impl Checker {
                     }
                 }
                 Term::Bool(Cond::Near {
-                    piece,
+                    cell,
                     leaps,
                     side,
                     types: if all {
@@ -901,6 +911,7 @@ impl Checker {
                 Term::Int(IntExpr::Held(reserve, piece))
             }
             "stack_count" => Term::Int(IntExpr::StackCount(self.player_of(&args[0], site)?)),
+            "enclosed" => Term::Int(IntExpr::Enclosed(self.cell_of(&args[0], site)?)),
             other => unreachable!("function `{other}` listed in FUNCTIONS but not typed"),
         };
         Some(term)

@@ -408,13 +408,20 @@ impl Checker {
             );
         }
         let mut letters: Vec<(String, Span)> = Vec::new();
+        // In a game with drops a piece may enter play only by being dropped (Othello's discs).
+        let drops = statements
+            .iter()
+            .filter(|s| s.keyword.text == "reserve")
+            .flat_map(Statement::children)
+            .any(|c| c.keyword.text == "drops");
         for s in pieces {
             let name = s.arguments.first().and_then(Value::as_name);
             for merge in s.children().iter().filter(|c| c.keyword.text == "merge") {
                 self.check_merge_steps(merge);
             }
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
-            if !s
+            if !drops
+                && !s
                 .children()
                 .iter()
                 .any(|c| moving.contains(&c.keyword.text.as_str()))
@@ -919,7 +926,10 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("per_player", _) => reserve.per_player = true,
             // The default, said explicitly.
             ("shared", _) => {}
-            ("drops", _) => reserve.drops = true,
+            ("drops", _) => {
+                reserve.drops = true;
+                reserve.drop_condition = child.condition.clone();
+            }
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),

@@ -213,14 +213,37 @@ impl Checker {
                 }
             }
             "convert" => {
-                if !provides.checkmate {
-                    return self.not_here(line, "`convert` runs in rules `on checkmate` only");
+                // `convert PLAYER PLAYER`: every piece of the first becomes the second's; otherwise
+                // `convert TARGET (to PLAYER)?`, by default to the player who moved.
+                let first_is_player = args.peek().and_then(Value::as_name).is_some_and(|n| {
+                    matches!(n.text.as_str(), "mater" | "checkmated")
+                        || self.players.get(&n.text).is_some()
+                });
+                if first_is_player {
+                    let v = args.next_value(self, "the player whose pieces change owner")?;
+                    let from = self.effect_player(v, provides)?;
+                    let v = args.next_value(self, "their new owner")?;
+                    let to = self.effect_player(v, provides)?;
+                    Effect::Convert {
+                        target: Target {
+                            who: Who::All(PieceSet::All, from),
+                            except: Vec::new(),
+                        },
+                        to,
+                    }
+                } else {
+                    let target = self.target(&mut args, provides)?;
+                    let to = if args.peek_word() == Some("to") {
+                        args.at += 1;
+                        let v = args.next_value(self, "the new owner")?;
+                        self.effect_player(v, provides)?
+                    } else if provides.mover {
+                        PlayerExpr::Own
+                    } else {
+                        PlayerExpr::Mater
+                    };
+                    Effect::Convert { target, to }
                 }
-                let v = args.next_value(self, "the player whose pieces change owner")?;
-                let a = self.effect_player(v, provides)?;
-                let v = args.next_value(self, "their new owner")?;
-                let b = self.effect_player(v, provides)?;
-                Effect::Convert(a, b)
             }
             "eliminate" => {
                 if !provides.checkmate {
@@ -288,6 +311,10 @@ impl Checker {
                 let around = args.next_value(self, "the piece whose neighbours are meant")?;
                 Who::Adjacent(self.participant(around, provides)?)
             }
+            "enclosed" => {
+                let by = args.next_value(self, "the piece that encloses")?;
+                Who::Enclosed(self.participant(by, provides)?)
+            }
             "all" => {
                 let pieces = match args.peek() {
                     Some(next) if next.as_name().is_some_and(|n| n.text == "of") => PieceSet::All,
@@ -317,7 +344,7 @@ impl Checker {
                 self.error(
                     v.span,
                     ErrorKind::WrongArgument {
-                        expected: "a target (`mover`, `captured`, `adjacent ...`, `all ... of ...`, `delivering`)"
+                        expected: "a target (`mover`, `captured`, `adjacent ...`, `enclosed ...`, `all ... of ...`, `delivering`)"
                             .into(),
                         found: v.describe(),
                     },

@@ -188,6 +188,7 @@ impl Checker {
             (Context::Piece, "royal") => Site::Royal,
             (Context::Castle, _) => Site::Castle,
             (Context::Transfer, _) => Site::Transfer,
+            (Context::Reserve, "drops") => Site::Drop,
             (Context::End | Context::Counting, _) => Site::End,
             (Context::Material, _) => Site::Material,
             (Context::Rule, _) => Site::Rule(self.rule_scope.unwrap_or_default()),

@@ -108,12 +108,12 @@ impl Interpreter {
                 .piece_at(pos, scope, *piece)
                 .is_some_and(|(cell, _)| pos.stacks.iter().any(|&(c, _)| c == cell)),
             Cond::Near {
-                piece,
+                cell,
                 leaps,
                 side,
                 types,
             } => {
-                let Some((cell, _)) = self.piece_at(pos, scope, *piece) else {
+                let Some(cell) = self.cell(pos, scope, cell) else {
                     return false;
                 };
                 let owners = self.side_members(pos, scope, side);
@@ -255,6 +255,9 @@ impl Interpreter {
                     .count() as i64,
                 None => 0,
             },
+            IntExpr::Enclosed(cell) => self
+                .cell(pos, scope, cell)
+                .map_or(0, |c| self.enclosed_by(pos, c, scope.own).len() as i64),
             IntExpr::Waited(piece) => self
                 .piece_at(pos, scope, *piece)
                 .map_or(0, |(_, occ)| i64::from(!occ.is_waiting())),

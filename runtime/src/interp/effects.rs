@@ -394,16 +394,13 @@ impl Interpreter {
                     run.changed_type = true;
                 }
             }
-            Effect::Convert(from, to) => {
-                let (Some(from), Some(to)) = (
-                    self.player(pos, &run.scope, from),
-                    self.player(pos, &run.scope, to),
-                ) else {
+            Effect::Convert { target, to } => {
+                let Some(to) = self.player(pos, &run.scope, to) else {
                     return;
                 };
-                for cell in 0..pos.cells.len() {
+                for cell in self.target_cells(pos, target, run) {
                     let occ = pos.cells[cell];
-                    if !occ.is_empty() && occ.owner() == from {
+                    if occ.owner() != to {
                         let new = Occupant::new(occ.piece(), to, false, occ.is_promoted());
                         self.put(pos, undo, cell, new);
                     }
@@ -452,6 +449,15 @@ impl Interpreter {
                     None => Vec::new(),
                 }
             }
+            Who::Enclosed(piece) => match piece {
+                PieceRef::Mover => run
+                    .scope
+                    .mover
+                    .filter(|&c| !pos.cells[c].is_empty())
+                    .map(|c| self.enclosed_by(pos, c, pos.cells[c].owner()))
+                    .unwrap_or_default(),
+                PieceRef::Captured | PieceRef::Hurdle => Vec::new(),
+            },
             Who::All(types, player) => match self.player(pos, &run.scope, player) {
                 Some(player) => (0..pos.cells.len())
                     .filter(|&c| {
@@ -472,6 +478,49 @@ impl Interpreter {
                 .collect(),
         };
         cells.into_iter().filter(keep).collect()
+    }
+
+    /// The pieces of other players that a piece of `owner` on `cell` encloses: from the cell along
+    /// every king direction, a run of one or more of them closed by a piece of `owner`.
+    pub(super) fn enclosed_by(&self, pos: &Position, cell: CellId, owner: PlayerId) -> Vec<CellId> {
+        let mut out = Vec::new();
+        for dir in self.king_directions() {
+            let mut run = Vec::new();
+            let mut at = cell;
+            let closed = loop {
+                let Some(next) = self.step(at, dir) else {
+                    break false;
+                };
+                let occ = pos.cells[next];
+                if occ.is_empty() || occ.owner() >= self.players {
+                    break false;
+                }
+                if occ.owner() == owner {
+                    break true;
+                }
+                run.push(next);
+                at = next;
+            };
+            if closed {
+                out.extend(run);
+            }
+        }
+        out
+    }
+
+    fn king_directions(&self) -> Vec<crate::model::Vec3> {
+        let three_d = self.game.dimensions == 3;
+        let mut out = Vec::new();
+        for dz in if three_d { -1..=1 } else { 0..=0 } {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if (dx, dy, dz) != (0, 0, 0) {
+                        out.push([dx, dy, dz]);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The cells one king step around a cell, on its board.

@@ -1147,6 +1147,15 @@ impl Interpreter {
                         continue;
                     }
                 }
+                if let Some(condition) = &self.drop_condition {
+                    let scope = super::conditions::Scope {
+                        to: Some(cell),
+                        ..super::conditions::Scope::player(side)
+                    };
+                    if !self.condition_holds(pos, &scope, condition) {
+                        continue;
+                    }
+                }
                 if let Some(limit) = rules.drop_file_limit {
                     let here = &self.game.cells[cell];
                     let same_file = pos

@@ -30,6 +30,9 @@ pub struct Interpreter {
     /// Whether pieces may be dropped from a reserve shared by everybody (a drop takes the piece from
     /// the player's own hand when it holds one, else from the shared reserve).
     pub(super) pool_drops: bool,
+
+    /// The condition on drops (`drops when ...`), if the reserve gives one.
+    pub(super) drop_condition: Option<Cond>,
     pub(super) captures_to_hand: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
@@ -483,6 +486,12 @@ impl Interpreter {
             players,
             hand_drops: reserve_flag(|r| r.drops),
             pool_drops: reserve_flag(|r| r.drops && !r.per_player),
+
+            drop_condition: game
+                .reserves
+                .iter()
+                .find(|r| r.drops)
+                .and_then(|r| r.drop_condition.clone()),
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn.must_capture,

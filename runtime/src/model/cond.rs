@@ -45,11 +45,11 @@ pub enum Cond {
     Eliminated(PlayerExpr),
     /// `PIECE.stacked`: the piece stands on a stack (on top of it).
     Stacked(PieceRef),
-    /// `near(PIECE, BETZA, SIDE, TYPES...)`: a piece of SIDE of one of TYPES stands one leap of the
-    /// vectors away from PIECE, on its board.
+    /// `near(CELL, BETZA, SIDE, TYPES...)`: a piece of SIDE of one of TYPES stands one leap of the
+    /// vectors away from the cell (or the piece's cell), on its board.
     Near {
-        /// The piece whose surroundings are looked at.
-        piece: PieceRef,
+        /// The cell whose surroundings are looked at.
+        cell: CellExpr,
         /// The leaps, all directions included.
         leaps: Vec<Vec3>,
         /// Whose pieces count.
@@ -124,6 +124,9 @@ pub enum IntExpr {
     StackCount(PlayerExpr),
     /// `PIECE.waited`: 0 while a piece a rule sent waits for its owner's next move, 1 afterwards.
     Waited(PieceRef),
+    /// `enclosed(CELL)`: the pieces of other players a piece of `own` standing on the cell would
+    /// enclose (from the cell along every king direction, runs closed by a piece of `own`).
+    Enclosed(CellExpr),
 }
 
 /// A value compared by `==`, `!=` and `in`.
@@ -316,8 +319,8 @@ impl Cond {
                 f(Node::Cell(a));
                 f(Node::Cell(b));
             }
-            Cond::Near { piece, side, .. } => {
-                f(Node::Piece(*piece));
+            Cond::Near { cell, side, .. } => {
+                f(Node::Cell(cell));
                 side.visit(f);
             }
         }
@@ -344,7 +347,7 @@ impl IntExpr {
                 f(Node::Cell(a));
                 f(Node::Cell(b));
             }
-            IntExpr::Colour(c) => f(Node::Cell(c)),
+            IntExpr::Colour(c) | IntExpr::Enclosed(c) => f(Node::Cell(c)),
             IntExpr::LegalMoves(p) | IntExpr::StackCount(p) => p.visit(f),
             IntExpr::Waited(p) => f(Node::Piece(*p)),
         }

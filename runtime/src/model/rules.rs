@@ -81,8 +81,14 @@ pub enum Effect {
         /// The reserve the new piece comes from: without one there, nothing happens.
         from: Option<usize>,
     },
-    /// Every piece of the first player becomes the second player's.
-    Convert(PlayerExpr, PlayerExpr),
+    /// The target pieces change owner: they become `to`'s (the moving player's by default), on their
+    /// cells, and use their new owner's forward direction and zones from then on.
+    Convert {
+        /// Which pieces.
+        target: Target,
+        /// Their new owner.
+        to: PlayerExpr,
+    },
     /// The player leaves the game.
     Eliminate(PlayerExpr),
     /// One piece of the type goes into the reserve (the moving player's part of a reserve per
@@ -108,6 +114,9 @@ pub enum Who {
     Piece(PieceRef),
     /// The pieces on the cells one king step around a participant's cell, on its board.
     Adjacent(PieceRef),
+    /// The pieces of other players enclosed by the participant: from its cell along every king
+    /// direction, a run of one or more of them closed by a piece of the participant's owner (Othello).
+    Enclosed(PieceRef),
     /// Every piece of the types of a player (`all [PIECES] of SIDE`).
     All(PieceSet, PlayerExpr),
     /// The mater's pieces that attacked the checkmated royal piece (`delivering`).
