@@ -86,16 +86,25 @@ fn uci_handshake_position_and_search() {
         Protocol::Uci,
         "uci\nisready\nsetoption name UCI_Variant value chess\nucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 2\n",
     );
+    let ok = out.iter().position(|l| l == "uciok").expect("uciok");
     assert_eq!(
-        out[..4],
+        out[..3],
         [
             "id name vdl Chess",
             "id author the vdl authors",
             "option name UCI_Variant type combo default chess var chess",
-            "uciok"
         ]
     );
-    assert_eq!(out[4], "readyok");
+    let options = &out[3..ok];
+    for name in ["Hash", "MultiPV", "Clear Hash"] {
+        assert!(
+            options
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{options:?}"
+        );
+    }
+    assert_eq!(out[ok + 1], "readyok");
     let infos = starting(&out, "info depth");
     assert_eq!(infos.len(), 2, "{out:?}");
     assert!(
@@ -150,7 +159,8 @@ fn uci_answers_malformed_input_with_errors() {
     .join("\n");
     let out = session(&chess, Protocol::Uci, &script);
     let errors = starting(&out, "info string error: ");
-    assert_eq!(errors.len(), 10, "{out:?}");
+    // `setoption name Hash value 16` is accepted.
+    assert_eq!(errors.len(), 9, "{out:?}");
     assert!(errors[0].contains("unknown command `frobnicate`"));
     assert!(errors[3].contains("bad FEN"));
     assert!(errors[4].contains("illegal move `e7e5`"));

@@ -19,7 +19,13 @@ pub struct Record {
 }
 
 /// The seven-tag roster: Event, Site, Date (today), Round, White, Black, Result.
-pub fn roster(event: &str, round: usize, white: &str, black: &str, result: &str) -> Vec<(String, String)> {
+pub fn roster(
+    event: &str,
+    round: usize,
+    white: &str,
+    black: &str,
+    result: &str,
+) -> Vec<(String, String)> {
     [
         ("Event", event.to_string()),
         ("Site", "?".to_string()),
@@ -199,7 +205,9 @@ pub fn read(text: &str) -> Result<Vec<Game>, String> {
                 let value = value
                     .strip_prefix('"')
                     .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| format!("line {start}: the value of tag {name} is not quoted"))?;
+                    .ok_or_else(|| {
+                        format!("line {start}: the value of tag {name} is not quoted")
+                    })?;
                 game.tags.push((name.to_string(), value.to_string()));
                 i = j + 1;
             }
@@ -346,7 +354,10 @@ mod tests {
             comment: Some("black wins by {checkmate}".into()),
         };
         let text = write(&record);
-        assert!(text.contains("\n4... e5 5. Nf3 Nc6 {black wins by {checkmate)} 0-1\n"), "{text}");
+        assert!(
+            text.contains("\n4... e5 5. Nf3 Nc6 {black wins by {checkmate)} 0-1\n"),
+            "{text}"
+        );
         let games = read(&format!("{text}{text}")).expect("reads");
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("White"), Some("A \"x\""));

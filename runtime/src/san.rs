@@ -106,7 +106,8 @@ fn write(facts: &MoveFacts, index: usize, all: &[Option<MoveFacts>]) -> String {
         let same_file = |f: &&MoveFacts| f.from.as_ref().map(|s| &s.file) == from.map(|s| &s.file);
         let same_rank = |f: &&MoveFacts| f.from.as_ref().map(|s| &s.rank) == from.map(|s| &s.rank);
         if is_pawn(&facts.piece) {
-            let straight = from.is_some_and(|f| facts.to.as_ref().is_some_and(|t| t.file == f.file));
+            let straight =
+                from.is_some_and(|f| facts.to.as_ref().is_some_and(|t| t.file == f.file));
             if facts.capture || !straight {
                 text.push_str(from.map_or("", |f| f.file.as_str()));
                 if rivals.iter().any(same_file) {
@@ -208,7 +209,10 @@ fn forms(facts: &MoveFacts, san: &str) -> Vec<String> {
 /// A move text reduced to what tells moves apart: no `x`, `:` or `-`, no `=` before a letter,
 /// `0` castling as `O`, `*` drops as `@`, no annotations (`!`, `?`) or mate mark (`#`).
 fn normalize(text: &str) -> String {
-    let text = text.trim().trim_end_matches(['!', '?']).trim_end_matches('#');
+    let text = text
+        .trim()
+        .trim_end_matches(['!', '?'])
+        .trim_end_matches('#');
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {

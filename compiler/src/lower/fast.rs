@@ -16,7 +16,7 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
     Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Royalty, Turn,
-    Vec3,
+    Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -427,6 +427,12 @@ fn check_castle(castle: &Castle) -> Result<(), String> {
     } = castle;
     if partners.iter().any(|p| p.condition.is_some()) {
         return Err("a castling partner under a condition".into());
+    }
+    if requires.iter().any(|r| match r.kind {
+        Untouched::Virgin => false,
+        Untouched::Original => true,
+    }) {
+        return Err("castling with original pieces (on their start cells since the start)".into());
     }
     // The compact form castles with an unmoved king and partner.
     let names = |what: CastlePiece| {

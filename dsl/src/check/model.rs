@@ -422,9 +422,9 @@ impl Checker {
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
             if !drops
                 && !s
-                .children()
-                .iter()
-                .any(|c| moving.contains(&c.keyword.text.as_str()))
+                    .children()
+                    .iter()
+                    .any(|c| moving.contains(&c.keyword.text.as_str()))
             {
                 if let Some(name) = name {
                     self.error(

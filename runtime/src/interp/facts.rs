@@ -19,7 +19,8 @@ impl Interpreter {
         }
         let square = |cell: u16| -> Option<Square> {
             let cell = game.cells.get(cell as usize)?;
-            let label = |labels: &[String], i: i32| labels.get(i as usize).cloned().unwrap_or_default();
+            let label =
+                |labels: &[String], i: i32| labels.get(i as usize).cloned().unwrap_or_default();
             Some(Square {
                 name: cell.name.clone(),
                 file: label(&board.files, cell.coord[0]),

@@ -710,7 +710,9 @@ impl Interpreter {
                 let proceeds = if occ.is_empty() {
                     empty_ok
                 } else {
-                    hops || (has(b'c') && occ.owner() != w.owner && self.capturable_owner(occ.owner()))
+                    hops || (has(b'c')
+                        && occ.owner() != w.owner
+                        && self.capturable_owner(occ.owner()))
                         || (has(b'd') && occ.owner() == w.owner)
                 };
                 if proceeds {

@@ -750,7 +750,10 @@ impl Interpreter {
         let mut chosen: Vec<(String, String)> = Vec::new();
         for v in values {
             let pair = if let Some((name, value)) = v.split_once('=') {
-                (named(name).unwrap_or_else(|| name.to_string()), value.to_string())
+                (
+                    named(name).unwrap_or_else(|| name.to_string()),
+                    value.to_string(),
+                )
             } else if let Some((name, value)) = v
                 .split_once(':')
                 .and_then(|(n, value)| Some((named(n)?, value)))

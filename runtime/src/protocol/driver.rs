@@ -356,7 +356,9 @@ where
 {
     let started = Instant::now();
     let mut moves = Vec::new();
-    engine.variant.legal_moves(&mut position.clone(), &mut moves);
+    engine
+        .variant
+        .legal_moves(&mut position.clone(), &mut moves);
     if let Some(among) = among.filter(|among| moves.iter().any(|m| among.contains(m))) {
         moves.retain(|m| among.contains(m));
     }

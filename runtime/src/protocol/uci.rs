@@ -424,7 +424,11 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
                 "depth" => limits.depth = Some(number.min(u64::from(MAX_DEPTH)) as u32),
                 "mate" => {
                     // UCI counts a mate in moves, USI in plies.
-                    let plies = if usi { number } else { number.saturating_mul(2) };
+                    let plies = if usi {
+                        number
+                    } else {
+                        number.saturating_mul(2)
+                    };
                     limits.depth = Some(plies.min(u64::from(MAX_DEPTH)) as u32)
                 }
                 "nodes" => limits.nodes = Some(number),
