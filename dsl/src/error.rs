@@ -785,7 +785,7 @@ impl Error {
             NeverRuns { what, why } => (
                 format!("{what} never runs: {why}"),
                 "never runs".into(),
-                Some("checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated` without a condition".into()),
+                Some("checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated`".into()),
             ),
             InvalidEffect { detail } => (
                 format!("invalid rule effect: {detail}"),

@@ -141,16 +141,16 @@ impl Checker {
     }
 
     /// Rules `on checkmate` and `checkmate_test attacked_at_turn_start` run only in games where
-    /// checkmate eliminates a player (a rule `on checkmate` with an unconditional `eliminate
-    /// checkmated`); elsewhere checkmate ends the game and they would never run.
+    /// checkmate may eliminate a player (a rule `on checkmate` with an `eliminate checkmated`,
+    /// perhaps under a condition); elsewhere checkmate ends the game and they would never run.
     fn check_elimination(&mut self, statements: &[Statement], game: &Game) {
         use vdl_runtime::model::{CheckmateTest, Effect, Event, PlayerExpr};
         let eliminates = game.rules.iter().any(|rule| {
             rule.events.contains(&Event::Checkmate)
-                && rule.effects.iter().any(|e| {
-                    e.condition.is_none()
-                        && matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated))
-                })
+                && rule
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated)))
         });
         if eliminates {
             return;

@@ -86,6 +86,8 @@ struct Run<'a> {
     changed_type: bool,
     changed_board: bool,
     reset: bool,
+    /// An `eliminate` effect ran (its rule's and its own conditions held).
+    eliminate: bool,
 }
 
 impl Effects {
@@ -203,6 +205,7 @@ impl Interpreter {
                 changed_type: false,
                 changed_board: false,
                 reset: false,
+                eliminate: false,
             };
             if self.effects.listens.capture {
                 self.fire(pos, undo, Event::Capture, &mut run);
@@ -248,6 +251,7 @@ impl Interpreter {
             changed_type: false,
             changed_board: false,
             reset: false,
+            eliminate: false,
         };
         for event in events {
             self.fire(pos, undo, event, &mut run);
@@ -274,8 +278,8 @@ impl Interpreter {
         fired
     }
 
-    /// Runs the checkmate rules for a checkmate of `victim` by `mater`; returns whether the move-rule
-    /// count restarts.
+    /// Runs the checkmate rules for a checkmate of `victim` by `mater`; returns whether an
+    /// `eliminate` effect ran (the rule's bare conditions and the effect's own held).
     pub(super) fn run_checkmate_rules(
         &self,
         pos: &mut Position,
@@ -297,9 +301,10 @@ impl Interpreter {
             changed_type: false,
             changed_board: false,
             reset: false,
+            eliminate: false,
         };
         self.fire(pos, undo, Event::Checkmate, &mut run);
-        run.reset
+        run.eliminate
     }
 
     /// Runs the rules listening to an event.
@@ -407,7 +412,7 @@ impl Interpreter {
                 }
             }
             // Played by the turn's start, which marks the player out (see `elimination`).
-            Effect::Eliminate(_) => {}
+            Effect::Eliminate(_) => run.eliminate = true,
             Effect::Add(reserve, piece) => {
                 let row = self.reserve_row(pos, *reserve, run.scope.own);
                 Self::change_hand(pos, undo, row, *piece, 1);

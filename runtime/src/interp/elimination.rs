@@ -37,8 +37,9 @@ pub(super) fn probing<R>(f: impl FnOnce() -> R) -> R {
 /// The elimination rules of a game, read once from the model.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Elimination {
-    /// Whether checkmate eliminates the player instead of ending the game (a rule `on checkmate`
-    /// says `eliminate checkmated` without a condition).
+    /// Whether checkmate may eliminate the player instead of ending the game (a rule `on
+    /// checkmate` says `eliminate checkmated`; under a condition, a checkmate eliminates when it
+    /// holds).
     pub(super) enabled: bool,
     /// Whether the player about to move checkmates every player whose royal piece he attacks.
     attacked_at_turn_start: bool,
@@ -50,10 +51,10 @@ impl Elimination {
             attacked_at_turn_start: game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart,
             enabled: game.rules.iter().any(|rule| {
                 rule.events.contains(&Event::Checkmate)
-                    && rule.effects.iter().any(|e| {
-                        e.condition.is_none()
-                            && matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated))
-                    })
+                    && rule
+                        .effects
+                        .iter()
+                        .any(|e| matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated)))
             }),
         }
     }
@@ -100,8 +101,9 @@ impl Interpreter {
 
     /// Plays a checkmate of `victim` by `mater` (`None`: a player in check with no legal move, who
     /// drops out by himself) as the checkmate rule says, statement by statement, and marks the
-    /// victim out. `delivering` are the cells of the mater's pieces that attacked the victim's royal
-    /// piece when the checkmate was found; `among` is how many players were in the game then.
+    /// victim out when an `eliminate` effect ran (returned). `delivering` are the cells of the
+    /// mater's pieces that attacked the victim's royal piece when the checkmate was found; `among` is
+    /// how many players were in the game then.
     fn checkmate(
         &self,
         pos: &mut Position,
@@ -110,13 +112,14 @@ impl Interpreter {
         victim: usize,
         delivering: &[usize],
         among: usize,
-    ) {
-        self.run_checkmate_rules(pos, undo, mater, victim, delivering);
-        if self.elimination.enabled {
+    ) -> bool {
+        let out = self.run_checkmate_rules(pos, undo, mater, victim, delivering);
+        if out {
             pos.eliminated |= 1 << victim;
             pos.dropped_among[victim] = among as u8;
             pos.mated_by[victim] = mater.map_or(0, |m| m as u8 + 1);
         }
+        out
     }
 
     /// The cells of `by`'s pieces that attack `cell` (the pieces delivering a checkmate).
@@ -216,7 +219,11 @@ impl Interpreter {
                 return;
             }
             let among = self.survivors(pos);
-            self.checkmate(pos, undo, None, side, &[], among);
+            if !self.checkmate(pos, undo, None, side, &[], among) {
+                // Not eliminated (the `eliminate` line's condition did not hold): the player stays
+                // to move, checkmated, and the end lines decide.
+                return;
+            }
             if self.survivors(pos) <= 1 {
                 return;
             }
