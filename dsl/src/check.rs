@@ -163,6 +163,9 @@ struct Checker {
     piece_letters: Vec<String>,
     /// Betza legs of the move strings read so far (`limits::MAX_BETZA_LEGS`).
     betza_legs: usize,
+    /// Estimated move-table entries of the move strings read so far
+    /// (`limits::MAX_MOVE_TABLE_ENTRIES`).
+    move_table_entries: usize,
     problems: Vec<Error>,
 }
 

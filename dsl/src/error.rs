@@ -6,7 +6,8 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 
 use crate::limits::{
-    MAX_BETZA_LEGS, MAX_CELLS, MAX_EXPR_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES, MAX_ZONES,
+    MAX_BETZA_LEGS, MAX_CELLS, MAX_EXPR_DEPTH, MAX_MOVE_TABLE_ENTRIES, MAX_NESTING,
+    MAX_SOURCE_BYTES, MAX_ZONES,
 };
 use crate::span::Span;
 
@@ -232,6 +233,9 @@ pub enum ErrorKind {
     TooManyZones { count: usize },
     /// More Betza legs in all move strings than `limits::MAX_BETZA_LEGS`.
     TooManyBetzaLegs,
+    /// Move strings whose engine tables would hold more than `limits::MAX_MOVE_TABLE_ENTRIES`
+    /// entries.
+    MoveTablesTooLarge { entries: usize },
     /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
     /// leaper.
     MergeNotAStep { part: String },
@@ -382,6 +386,7 @@ impl Error {
             MergeNotAStep { .. } => "E2045",
             TooManyZones { .. } => "E2046",
             TooManyBetzaLegs => "E2047",
+            MoveTablesTooLarge { .. } => "E2050",
             LabelNotOnBoard { .. } => "E2048",
             ExtinctAtStart { .. } => "E2049",
             ParticipantUnavailable { .. } => "E2100",
@@ -802,6 +807,11 @@ impl Error {
                 format!("the move strings have more than {MAX_BETZA_LEGS} Betza legs in all"),
                 "this string goes over the limit".into(),
                 Some("each atom is one leg and each `a` adds one; write fewer or shorter move strings".into()),
+            ),
+            MoveTablesTooLarge { entries } => (
+                format!("the move tables of this game would hold more than {MAX_MOVE_TABLE_ENTRIES} entries"),
+                format!("this string takes the estimate to {entries}"),
+                Some("every direction of every move is tabulated for each cell and player, a slide up to the board's longest side; use fewer pieces, moves or cells, or shorter ranges".into()),
             ),
             LabelNotOnBoard { axis, label, board: Some(board), bounds } => (
                 format!("{axis} `{label}` is not a {axis} of board `{board}` ({bounds})"),

@@ -24,3 +24,10 @@ pub const MAX_ZONES: usize = 1024;
 /// Most Betza legs of all move strings together: each atom is one leg, and each `a` adds one (`E2047`).
 /// Every leg is prepared for every player, so this bounds the engines' move tables.
 pub const MAX_BETZA_LEGS: usize = 4096;
+
+/// Most move-table entries of all move strings together (`E2050`), estimated before anything is
+/// generated: for every Betza part, player and cell, each direction of each leg counts the cells it
+/// can reach (one for a leap, the board's longest side less one for a slide, or its range if
+/// shorter). The compiled engines' tables, and the time and memory spent generating and compiling
+/// them, grow with this number; the largest example, Armies of Faith 5, has about 3.6 million.
+pub const MAX_MOVE_TABLE_ENTRIES: usize = 1 << 23;

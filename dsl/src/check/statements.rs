@@ -873,6 +873,42 @@ impl Checker {
         }
     }
 
+    /// How many entries the engines' move tables may need for a Betza string (see
+    /// [`crate::limits::MAX_MOVE_TABLE_ENTRIES`]): for every part, every player and every cell, each
+    /// direction of each leg holds the cells a step or a slide reaches, at most the board's longest
+    /// side. The universal leaper and castling have no tables.
+    fn move_table_estimate(&self, betza: &crate::betza::Betza) -> usize {
+        let longest_side = self
+            .board_models
+            .iter()
+            .flat_map(|b| b.size)
+            .max()
+            .unwrap_or(1) as usize;
+        let per_cell: usize = betza
+            .parts
+            .iter()
+            .map(|part| {
+                let mut directions: Vec<[i32; 3]> = Vec::new();
+                for &base in &part.vectors {
+                    for v in vdl_runtime::geometry::symmetric_variants(base, self.dimensions) {
+                        if !directions.contains(&v) {
+                            directions.push(v);
+                        }
+                    }
+                }
+                let reach = match part.range {
+                    1 => 1,
+                    0 => longest_side.saturating_sub(1).max(1),
+                    range => (range as usize).min(longest_side.saturating_sub(1).max(1)),
+                };
+                part.legs.len() * directions.len() * reach
+            })
+            .sum();
+        per_cell
+            .saturating_mul(self.cell_list.len())
+            .saturating_mul(self.player_count.max(1))
+    }
+
     /// Parses a Betza string argument, reporting errors inside the string.
     pub(super) fn parse_betza_value(&mut self, v: &Value) -> Option<crate::betza::Betza> {
         let ValueKind::Str { text, raw } = &v.kind else {
@@ -886,6 +922,19 @@ impl Checker {
                 if self.betza_legs > crate::limits::MAX_BETZA_LEGS {
                     if before <= crate::limits::MAX_BETZA_LEGS {
                         self.error(v.span, ErrorKind::TooManyBetzaLegs);
+                    }
+                    return None;
+                }
+                let before = self.move_table_entries;
+                self.move_table_entries = before.saturating_add(self.move_table_estimate(&betza));
+                if self.move_table_entries > crate::limits::MAX_MOVE_TABLE_ENTRIES {
+                    if before <= crate::limits::MAX_MOVE_TABLE_ENTRIES {
+                        self.error(
+                            v.span,
+                            ErrorKind::MoveTablesTooLarge {
+                                entries: self.move_table_entries,
+                            },
+                        );
                     }
                     return None;
                 }

@@ -121,3 +121,32 @@ fn all_examples_check_cleanly() {
     }
     assert!(count >= 26, "only {count} examples");
 }
+
+/// A 64x64 board with 63 long-moving pieces (62 KB of rule file) is refused by the move-table limit
+/// with one located error, before anything is generated.
+#[test]
+fn the_move_table_limit_refuses_a_huge_game_once() {
+    let betza = "QNNCCZZAADDWWFFHHGG".repeat(3);
+    let mut source = String::from("game huge\nboard main 64x64\nplayer white\nplayer black\n");
+    source.push_str("piece king { letter \"K\"; moves \"K\"; royal }\n");
+    for i in 0..62 {
+        source.push_str(&format!(
+            "piece p{i} {{ letter \"P{i}\"; moves \"{betza}\" }} // {}\n",
+            "-".repeat(900)
+        ));
+    }
+    source.push_str("setup { place white king a1; place black king a64 }\nend { checkmate win }\n");
+    assert!(source.len() > 60_000, "{}", source.len());
+    let checked = check_source(&source);
+    let over: Vec<_> = checked
+        .problems
+        .iter()
+        .filter(|p| p.code() == "E2050")
+        .collect();
+    assert_eq!(over.len(), 1, "{:?}", checked.problems);
+    let first = source
+        .find(&format!("\"{betza}\""))
+        .expect("the first string");
+    assert_eq!(over[0].span.start as usize, first);
+    assert!(checked.game.is_none());
+}
