@@ -599,17 +599,17 @@ fn random_lines_never_end_a_session() {
 fn terminal(
     script: &str,
     seats: &[vdl_runtime::play::Seat],
-) -> (String, Option<vdl_runtime::GameResult>) {
+) -> (String, vdl_runtime::play::Played) {
     let engine = engine("chess");
     let mut output = Vec::new();
-    let result = vdl_runtime::play::play_terminal(
+    let played = vdl_runtime::play::play_terminal(
         &engine,
         seats,
         Cursor::new(script.to_string()),
         &mut output,
     )
     .expect("in-memory IO");
-    (String::from_utf8(output).expect("UTF-8"), result)
+    (String::from_utf8(output).expect("UTF-8"), played)
 }
 
 #[test]
@@ -626,7 +626,7 @@ fn terminal_play_answers_moves_illegal_moves_and_undo() {
     // After `undo` the start position is drawn again with White to move.
     let last_board = text.rsplit("main\n").next().expect("a board");
     assert!(last_board.contains("P P P P P P P P"), "{last_board}");
-    assert_eq!(result, None);
+    assert_eq!(result.result, None);
 }
 
 #[test]
@@ -635,7 +635,7 @@ fn terminal_play_reports_the_end_of_the_game() {
     // Fool's mate, typed by two people.
     let (text, result) = terminal("f2f3\ne7e5\ng2g4\nd8h4\n", &[Seat::Human, Seat::Human]);
     assert!(text.contains("game over: black wins (checkmate)"), "{text}");
-    assert_eq!(result.and_then(|r| r.winner), Some(1));
+    assert_eq!(result.result.and_then(|r| r.winner), Some(1));
 }
 
 #[test]

@@ -28,25 +28,27 @@ vdl: a declarative language for chess variants
 Usage:
   vdl check FILE... [--format text|json]   validate rule files; diagnostics on stderr (json on stdout)
   vdl explain FILE [PIECE]                 draw each piece's moves on an empty board
-  vdl perft FILE DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]
+  vdl perft FILE DEPTH [--fen FEN | --pgn FILE [--game N]] [--moves \"M1 M2 ...\"] [--divide]
+            [--setup NAME=VALUE]
                                            count move paths with the reference interpreter;
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
   vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
-  vdl show FILE [--fen FEN] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
-                                           draw a position for people
+  vdl show FILE [--fen FEN | --pgn FILE [--game N]] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
+                                           draw a position for people (a PGN game's last one)
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
                                            play random games to the end and summarise the results
                                            (at most N single moves, default 1000 turns' worth;
                                            1000 rounds with more than two players)
-  vdl play FILE [--seats human,engine,...] [--depth N]
-                                           play in the terminal against the engine
+  vdl play FILE [--seats human,engine,...] [--depth N] [--pgn FILE]
+                                           play in the terminal against the engine (moves in SAN
+                                           or the game's notation), saving the game as PGN
   vdl engine FILE [xboard|uci|usi|line] [--setup NAME=VALUE]
                                            the interpreted engine on stdin/stdout (for GUIs)
   vdl match FILE --players P1,P2,... [--games N] [--time MIN+INC] [--move-time SECONDS] [--depth N]
             [--openings PLIES]
             [--seed S] [--max-plies N] [--variant NAME] [--setup NAME=VALUE]
-            [--engine-option NAME=VALUE] [--verbose]
+            [--engine-option NAME=VALUE] [--pgn FILE] [--verbose]
                                            a referee: P is `random`, `search` or `xboard:COMMAND`
   vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
                                            (and shakmaty on chess, when built with --features shakmaty)
@@ -232,7 +234,7 @@ fn perft_command(args: &[String]) -> ExitCode {
         Ok(parsed) => parsed,
         Err(message) => {
             return usage_error(&format!(
-                "{message}\nusage: vdl perft FILE DEPTH [--fen FEN] [--moves \"...\"] [--divide] [--setup NAME=VALUE]"
+                "{message}\nusage: vdl perft FILE DEPTH [--fen FEN | --pgn FILE [--game N]] [--moves \"...\"] [--divide] [--setup NAME=VALUE]"
             ))
         }
     };
@@ -249,6 +251,9 @@ fn perft_command(args: &[String]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Err(code) = readable(options.pgn.as_deref()) {
+        return code;
+    }
     let progress = std::io::stderr().is_terminal();
     match vdl_runtime::cli::run_perft(&interpreter, &options, &mut std::io::stdout(), progress) {
         Ok(_) => ExitCode::SUCCESS,
@@ -256,6 +261,17 @@ fn perft_command(args: &[String]) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// A file that cannot be opened is an I/O error (exit code 2), before anything reads it.
+fn readable(path: Option<&str>) -> Result<(), ExitCode> {
+    match path.map(std::fs::File::open) {
+        Some(Err(e)) => {
+            eprintln!("error: cannot read `{}`: {e}", path.unwrap_or_default());
+            Err(ExitCode::from(2))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -490,6 +506,8 @@ fn show_command(args: &[String]) -> ExitCode {
     let mut path = None;
     let mut fen = None;
     let mut moves = None;
+    let mut pgn = None;
+    let mut game = 0;
     let mut setups = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -497,6 +515,11 @@ fn show_command(args: &[String]) -> ExitCode {
         match args[i].as_str() {
             "--fen" => fen = value,
             "--moves" => moves = value,
+            "--pgn" => pgn = value,
+            "--game" => match vdl_runtime::cli::game_number(value.as_deref().unwrap_or_default()) {
+                Ok(n) => game = n,
+                Err(message) => return usage_error(&message),
+            },
             "--setup" => setups.extend(value),
             other if !other.starts_with("--") && path.is_none() => {
                 path = Some(other.to_string());
@@ -508,20 +531,34 @@ fn show_command(args: &[String]) -> ExitCode {
         i += 2;
     }
     let Some(path) = path else {
-        return usage_error("usage: vdl show FILE [--fen FEN] [--moves \"...\"]");
+        return usage_error(
+            "usage: vdl show FILE [--fen FEN | --pgn FILE [--game N]] [--moves \"...\"]",
+        );
     };
     let interpreter = match game_with_setup(&path, &setups) {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let position =
-        match vdl_runtime::cli::position_from(&interpreter, fen.as_deref(), moves.as_deref()) {
-            Ok(p) => p,
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitCode::from(1);
-            }
-        };
+    let options = vdl_runtime::cli::PerftOptions {
+        fen,
+        moves,
+        pgn,
+        game,
+        ..Default::default()
+    };
+    if let Err(message) = vdl_runtime::cli::check_start_choice(&options) {
+        return usage_error(&message);
+    }
+    if let Err(code) = readable(options.pgn.as_deref()) {
+        return code;
+    }
+    let position = match vdl_runtime::cli::perft_position(&interpreter, &options) {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(1);
+        }
+    };
     out!("{}", interpreter.render(&position));
     outln!("{}", interpreter.write_position(&position));
     ExitCode::SUCCESS
@@ -536,11 +573,14 @@ fn play_command(args: &[String]) -> ExitCode {
     let mut seats: Vec<String> = vec!["human".into(), "engine".into()];
     let mut depth: u32 = 4;
     let mut engine_kind = "interpreter".to_string();
+    let mut pgn = None;
     let mut i = 0;
     while i < rest.len() {
         let value = rest.get(i + 1).cloned().unwrap_or_default();
         match rest[i].as_str() {
             "--seats" => seats = value.split(',').map(str::to_string).collect(),
+            "--pgn" if value.is_empty() => return usage_error("--pgn needs a file"),
+            "--pgn" => pgn = Some(value),
             "--depth" => match value.parse() {
                 Ok(d) => depth = d,
                 Err(_) => return usage_error(&format!("depth `{value}` is not a number")),
@@ -559,10 +599,10 @@ fn play_command(args: &[String]) -> ExitCode {
         i += 2;
     }
     let Some(path) = path else {
-        return usage_error("usage: vdl play FILE [--random GAMES [--seed S] [--max-plies N] [--engine interpreter|compiled]] [--seats human,engine,...] [--depth N] [--setup NAME=VALUE]");
+        return usage_error("usage: vdl play FILE [--random GAMES [--seed S] [--max-plies N] [--engine interpreter|compiled]] [--seats human,engine,...] [--depth N] [--pgn FILE] [--setup NAME=VALUE]");
     };
     if !args.iter().any(|a| a == "--random") {
-        return play_interactive(&path, &random.setups, &seats, depth);
+        return play_interactive(&path, &random.setups, &seats, depth, pgn.as_deref());
     }
     if engine_kind == "compiled" {
         return random_games_compiled(&path, &random);
@@ -624,7 +664,13 @@ fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -
 }
 
 /// A person plays against the engine (or several people, or engines) in the terminal.
-fn play_interactive(path: &str, setups: &[String], seats: &[String], depth: u32) -> ExitCode {
+fn play_interactive(
+    path: &str,
+    setups: &[String],
+    seats: &[String],
+    depth: u32,
+    pgn: Option<&str>,
+) -> ExitCode {
     use vdl_runtime::play::{play_terminal, Seat};
     let interpreter = match game_with_setup(path, setups) {
         Ok(i) => i,
@@ -638,12 +684,53 @@ fn play_interactive(path: &str, setups: &[String], seats: &[String], depth: u32)
             other => return usage_error(&format!("a seat is `human` or `engine`, not `{other}`")),
         }
     }
-    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter);
+    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter)
+        .with_file_name(&file_stem(path));
+    // The file is made before the game, so a path that cannot be written is known before anyone plays.
+    let mut pgn_file = match pgn.map(std::fs::File::create).transpose() {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: cannot write `{}`: {e}", pgn.unwrap_or_default());
+            return ExitCode::from(2);
+        }
+    };
     let stdin = std::io::stdin();
-    match play_terminal(&engine, &parsed, stdin.lock(), std::io::stdout()) {
-        Ok(_) => ExitCode::SUCCESS,
+    let played = match play_terminal(&engine, &parsed, stdin.lock(), std::io::stdout()) {
+        Ok(played) => played,
         Err(e) => {
             eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (Some(pgn), Some(file)) = (pgn, pgn_file.as_mut()) else {
+        return ExitCode::SUCCESS;
+    };
+    use vdl_runtime::Variant;
+    let labels: Vec<String> = parsed
+        .iter()
+        .map(|seat| match seat {
+            Seat::Human => "human".to_string(),
+            Seat::Engine(_) => format!("vdl {} (depth {depth})", engine.info.title),
+        })
+        .collect();
+    let start = engine.variant.write_position(&engine.variant.start());
+    let record = vdl_runtime::pgn::record(
+        &engine.info,
+        &start,
+        &played.start,
+        "vdl play",
+        1,
+        &labels,
+        played.moves,
+        played.result.as_ref(),
+    );
+    match file.write_all(vdl_runtime::pgn::write(&record).as_bytes()) {
+        Ok(()) => {
+            eprintln!("the game is saved in {pgn}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write `{pgn}`: {e}");
             ExitCode::from(2)
         }
     }
@@ -707,6 +794,55 @@ fn file_stem(path: &str) -> String {
         .unwrap_or_default()
 }
 
+/// One refereed game as PGN: the seats' players, the time control, the variant's tags, the moves in
+/// SAN and the result with how the game ended.
+fn match_pgn(
+    interpreter: &vdl_runtime::Interpreter,
+    info: &vdl_runtime::protocol::GameInfo,
+    game: usize,
+    record: &vdl::referee::GameRecord,
+    labels: &[String],
+    time_control: &str,
+) -> String {
+    use vdl_runtime::Variant;
+    let mut position = interpreter.start();
+    let start = interpreter.write_position(&position);
+    let mut moves = Vec::new();
+    for text in &record.moves {
+        let Ok(mv) = interpreter.parse_move(&mut position, text) else {
+            break;
+        };
+        let side = position.side;
+        moves.push((side, vdl_runtime::san::text(interpreter, &mut position, mv)));
+        interpreter.make(&mut position, mv);
+    }
+    let seat_labels: Vec<String> = record.seats.iter().map(|&p| labels[p].clone()).collect();
+    let result = vdl_runtime::GameResult {
+        winner: record.winner,
+        reason: record.reason.clone(),
+    };
+    let mut pgn = vdl_runtime::pgn::record(
+        info,
+        &start,
+        &start,
+        "vdl match",
+        game + 1,
+        &seat_labels,
+        moves,
+        Some(&result),
+    );
+    let after_result = pgn
+        .tags
+        .iter()
+        .position(|(name, _)| name == "Result")
+        .map_or(pgn.tags.len(), |i| i + 1);
+    pgn.tags.insert(
+        after_result,
+        ("TimeControl".to_string(), time_control.to_string()),
+    );
+    vdl_runtime::pgn::write(&pgn)
+}
+
 /// Reads `MINUTES+INCREMENT` (`1+0.5`, `0.25+0`) as a base time and an increment in seconds.
 fn parse_time_control(text: &str) -> Option<(std::time::Duration, std::time::Duration)> {
     let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
@@ -741,6 +877,7 @@ fn match_command(args: &[String]) -> ExitCode {
     };
     let mut setups = Vec::new();
     let mut verbose = false;
+    let mut pgn: Option<String> = None;
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).cloned().unwrap_or_default();
@@ -805,6 +942,7 @@ fn match_command(args: &[String]) -> ExitCode {
                 None => return usage_error("--engine-option takes NAME=VALUE"),
             },
             "--setup" => setups.push(value),
+            "--pgn" => pgn = Some(value),
             "--verbose" => {
                 verbose = true;
                 i += 1;
@@ -861,7 +999,40 @@ fn match_command(args: &[String]) -> ExitCode {
             }
         })
         .collect();
+    // The PGN file is written afresh and each game appended as it ends, so a long match loses
+    // nothing when it is stopped.
+    let mut pgn_file = match pgn.as_deref().map(std::fs::File::create).transpose() {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: cannot write `{}`: {e}", pgn.unwrap_or_default());
+            return ExitCode::from(2);
+        }
+    };
+    let mut pgn_info = info.clone();
+    pgn_info.file_name = Some(file_stem(&path));
+    // PGN's forms: `BASE+INCREMENT` in seconds, `1/SECONDS` for a fixed time per move.
+    let time_control = match config.move_time {
+        Some(time) => format!("1/{}", time.as_secs_f64()),
+        None => format!(
+            "{}+{}",
+            config.base.as_secs_f64(),
+            config.increment.as_secs_f64()
+        ),
+    };
     let result = play_match(&interpreter, &config, |game, record| {
+        if let Some(file) = pgn_file.as_mut() {
+            let text = match_pgn(
+                &interpreter,
+                &pgn_info,
+                game,
+                record,
+                &labels,
+                &time_control,
+            );
+            if let Err(e) = file.write_all(text.as_bytes()) {
+                eprintln!("error: cannot write the PGN file: {e}");
+            }
+        }
         let seats: Vec<String> = record
             .seats
             .iter()

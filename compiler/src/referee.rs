@@ -98,7 +98,7 @@ pub struct GameRecord {
     pub seats: Vec<usize>,
     /// The winning seat, or `None` for a draw.
     pub winner: Option<usize>,
-    /// Why the game ended (`checkmate`, `time forfeit by ...`, `adjudicated after 400 plies`).
+    /// Why the game ended (`checkmate`, `time forfeit by ...`, `adjudication after 400 plies`).
     pub reason: String,
     /// Whether the result comes from a fault (illegal move, time, crash) rather than the rules.
     pub fault: Option<usize>,
@@ -410,7 +410,7 @@ fn play_game(
             return record;
         }
         if record.moves.len() >= config.max_plies {
-            record.reason = format!("adjudicated after {} plies", config.max_plies);
+            record.reason = format!("adjudication after {} plies", config.max_plies);
             return record;
         }
         let seat = position.side;

@@ -19,10 +19,15 @@ pub struct PerftOptions {
     pub divide: bool,
     /// Option values (`--setup NAME=VALUE` or a bare value), for [`Variant::set_options`].
     pub setups: Vec<String>,
+    /// A PGN file whose game is played first (from its FEN tag or the start), before `moves`.
+    pub pgn: Option<String>,
+    /// Which game of the PGN file, from 1 (0 when not given: the first).
+    pub game: usize,
 }
 
-/// Reads `DEPTH [--fen FEN] [--moves "..."] [--divide] [--setup X]...` plus any other positional arguments, which are
-/// returned in order before the depth (`vdl perft` has the rule file there).
+/// Reads `DEPTH [--fen FEN] [--moves "..."] [--pgn FILE [--game N]] [--divide] [--setup X]...` plus
+/// any other positional arguments, which are returned in order before the depth (`vdl perft` has the
+/// rule file there).
 ///
 /// # Errors
 ///
@@ -45,6 +50,14 @@ pub fn parse_perft_args(
                 options.moves = Some(args.get(i).ok_or("--moves needs a list of moves")?.clone());
             }
             "--divide" => options.divide = true,
+            "--pgn" => {
+                i += 1;
+                options.pgn = Some(args.get(i).ok_or("--pgn needs a file")?.clone());
+            }
+            "--game" => {
+                i += 1;
+                options.game = game_number(args.get(i).ok_or("--game needs a number")?)?;
+            }
             "--setup" => {
                 i += 1;
                 options.setups.push(
@@ -60,7 +73,8 @@ pub fn parse_perft_args(
     }
     if positional.len() != leading + 1 {
         return Err(
-            "expected DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE]"
+            "expected DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--pgn FILE [--game N]] [--divide] \
+             [--setup NAME=VALUE]"
                 .into(),
         );
     }
@@ -68,10 +82,40 @@ pub fn parse_perft_args(
     options.depth = depth_text
         .parse()
         .map_err(|_| format!("depth `{depth_text}` is not a number"))?;
+    check_start_choice(&options)?;
     Ok((positional, options))
 }
 
-/// The position given by a FEN (or the start), with moves played from it.
+/// Reads the number of a game in a PGN file (`--game N`), counted from 1.
+///
+/// # Errors
+///
+/// Returns a usage message for anything but a positive number.
+pub fn game_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("games are counted from 1: --game 0 names none".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("game `{text}` is not a number")),
+    }
+}
+
+/// Refuses a start given twice (`--fen` with `--pgn`) and `--game` without `--pgn`.
+///
+/// # Errors
+///
+/// Returns a usage message.
+pub fn check_start_choice(options: &PerftOptions) -> Result<(), String> {
+    if options.fen.is_some() && options.pgn.is_some() {
+        return Err("--fen and --pgn both give the position: use one".into());
+    }
+    if options.game != 0 && options.pgn.is_none() {
+        return Err("--game chooses a game of the --pgn file: give --pgn FILE".into());
+    }
+    Ok(())
+}
+
+/// The position given by a FEN (or the start), with moves played from it (in SAN or the game's own
+/// notation).
 ///
 /// # Errors
 ///
@@ -81,19 +125,67 @@ pub fn position_from<V: Variant>(
     fen: Option<&str>,
     moves: Option<&str>,
 ) -> Result<V::Position, String> {
-    let mut position = match fen {
+    let position = match fen {
         Some(text) => variant
             .parse_position(text)
             .map_err(|e| format!("bad FEN: {e}"))?,
         None => variant.start(),
     };
+    play_moves(variant, position, moves)
+}
+
+/// Plays moves given as text, separated by spaces, from `position`.
+fn play_moves<V: Variant>(
+    variant: &V,
+    mut position: V::Position,
+    moves: Option<&str>,
+) -> Result<V::Position, String> {
     for text in moves.iter().flat_map(|m| m.split_whitespace()) {
-        let mv = variant
-            .parse_move(&mut position, text)
-            .map_err(|e| e.to_string())?;
+        let mv = crate::san::parse(variant, &mut position, text).map_err(|e| e.to_string())?;
         variant.make(&mut position, mv);
     }
     Ok(position)
+}
+
+/// The position at the end of game `game` (from 1) of a PGN file, with the game's moves.
+///
+/// # Errors
+///
+/// Returns a message naming an unreadable file, a missing game, a bad FEN tag or an illegal move.
+pub fn pgn_game<V: Variant>(
+    variant: &V,
+    path: &str,
+    game: usize,
+) -> Result<(crate::pgn::Game, crate::pgn::Replayed<V>), String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    let games =
+        crate::pgn::read(&String::from_utf8_lossy(&text)).map_err(|e| format!("{path}: {e}"))?;
+    let index = game.max(1);
+    let chosen = games
+        .into_iter()
+        .nth(index - 1)
+        .ok_or_else(|| format!("`{path}` has no game {index}"))?;
+    let (position, moves) = crate::pgn::replay_any(variant, &chosen)
+        .map_err(|e| format!("{path}, game {index}: {e}"))?;
+    Ok((chosen, (position, moves)))
+}
+
+/// The position a perft run starts from: a PGN game's end, or a FEN (or the start), then the moves.
+///
+/// # Errors
+///
+/// Returns a message naming what does not read.
+pub fn perft_position<V: Variant>(
+    variant: &V,
+    options: &PerftOptions,
+) -> Result<V::Position, String> {
+    match &options.pgn {
+        Some(path) => {
+            let (_, (position, _)) = pgn_game(variant, path, options.game)?;
+            play_moves(variant, position, options.moves.as_deref())
+        }
+        None => position_from(variant, options.fen.as_deref(), options.moves.as_deref()),
+    }
 }
 
 /// Runs perft and prints the result.
@@ -107,7 +199,7 @@ pub fn run_perft<V: Variant>(
     out: &mut dyn Write,
     progress: bool,
 ) -> Result<u64, String> {
-    let mut position = position_from(variant, options.fen.as_deref(), options.moves.as_deref())?;
+    let mut position = perft_position(variant, options)?;
     let started = std::time::Instant::now();
     let nodes = if options.depth == 0 {
         1
@@ -258,6 +350,11 @@ pub fn run_random_games<V: Variant>(
         let mut plies = 0;
         let result = loop {
             if let Some(result) = variant.outcome(&mut position) {
+                break Some(result);
+            }
+            // A result the rules let a player claim is claimed at once, as a player would.
+            if let Some(mut result) = variant.claimable(&position) {
+                result.reason = format!("{}, claimed", result.reason);
                 break Some(result);
             }
             if plies >= max_plies {

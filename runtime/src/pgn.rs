@@ -73,22 +73,7 @@ pub fn write(record: &Record) -> String {
         out.push_str(&format!("[{name} \"{value}\"]\n"));
     }
     out.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let mut number = record.first_number.max(1);
-    let mut previous: Option<usize> = None;
-    for (side, text) in &record.moves {
-        match previous {
-            None if *side == 0 => tokens.push(format!("{number}.")),
-            None => tokens.push(format!("{number}...")),
-            Some(p) if *side == 0 && p != 0 => {
-                number += 1;
-                tokens.push(format!("{number}."));
-            }
-            _ => {}
-        }
-        tokens.push(text.clone());
-        previous = Some(*side);
-    }
+    let mut tokens = movetext(&record.moves, record.first_number);
     if let Some(comment) = &record.comment {
         tokens.push(format!("{{{}}}", comment.replace('}', ")")));
     }
@@ -109,6 +94,72 @@ pub fn write(record: &Record) -> String {
     out.push_str("\n\n");
     out
 }
+
+/// The moves as PGN numbers them: `N.` before each round's first player's move, `N...` when the
+/// moves start with another player's.
+pub fn movetext(moves: &[(usize, String)], first_number: u32) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut number = first_number.max(1);
+    let mut previous: Option<usize> = None;
+    for (side, text) in moves {
+        match previous {
+            None if *side == 0 => tokens.push(format!("{number}.")),
+            None => tokens.push(format!("{number}...")),
+            Some(p) if *side == 0 && p != 0 => {
+                number += 1;
+                tokens.push(format!("{number}."));
+            }
+            _ => {}
+        }
+        tokens.push(text.clone());
+        previous = Some(*side);
+    }
+    tokens
+}
+
+/// A finished (or abandoned) game as a record: the seven-tag roster (for more than two players a
+/// `Players` tag names each player's seat), the variant's tags ([`variant_tags`]), the moves, and the
+/// result with its description as the final comment. `start` is the game's start position and `from`
+/// the position this game started from, both in the game's FEN; `labels` name who played each seat.
+#[allow(clippy::too_many_arguments)]
+pub fn record(
+    info: &crate::protocol::GameInfo,
+    start: &str,
+    from: &str,
+    event: &str,
+    round: usize,
+    labels: &[String],
+    moves: Vec<(usize, String)>,
+    result: Option<&crate::variant::GameResult>,
+) -> Record {
+    let players = info.players.len();
+    let token = result_token(result.and_then(|r| r.winner), result.is_some(), players);
+    let label = |seat: usize| labels.get(seat).cloned().unwrap_or_else(|| "?".into());
+    let mut tags = roster(event, round, &label(0), &label(1), token);
+    if players != 2 {
+        tags.retain(|(name, _)| name != "White" && name != "Black");
+        let seats: Vec<String> = (0..players)
+            .map(|seat| format!("{}={}", info.player_name(seat), label(seat)))
+            .collect();
+        tags.insert(4, ("Players".to_string(), seats.join(", ")));
+    }
+    tags.extend(variant_tags(info, start, from));
+    let first_number = from
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    Record {
+        tags,
+        moves,
+        first_number,
+        result: token.to_string(),
+        comment: result.map(|r| crate::protocol::describe_result(info, r)),
+    }
+}
+
+/// A replayed game: the position reached and the moves played.
+pub type Replayed<V> = (<V as Variant>::Position, Vec<<V as Variant>::Move>);
 
 /// A game read from a PGN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -176,40 +227,9 @@ pub fn read(text: &str) -> Result<Vec<Game>, String> {
                     finish(&mut game, &mut games);
                     in_moves = false;
                 }
-                let start = line;
-                let mut j = i + 1;
-                let mut inside = String::new();
-                let mut quoted = false;
-                while j < chars.len() && (quoted || chars[j] != ']') {
-                    match chars[j] {
-                        '\\' if quoted && j + 1 < chars.len() => {
-                            inside.push(chars[j + 1]);
-                            j += 2;
-                            continue;
-                        }
-                        '"' => quoted = !quoted,
-                        '\n' => line += 1,
-                        _ => {}
-                    }
-                    inside.push(chars[j]);
-                    j += 1;
-                }
-                if j >= chars.len() {
-                    return Err(format!("line {start}: unclosed tag"));
-                }
-                let inside = inside.trim();
-                let (name, value) = inside
-                    .split_once(char::is_whitespace)
-                    .ok_or_else(|| format!("line {start}: a tag is [NAME \"VALUE\"]"))?;
-                let value = value.trim();
-                let value = value
-                    .strip_prefix('"')
-                    .and_then(|v| v.strip_suffix('"'))
-                    .ok_or_else(|| {
-                        format!("line {start}: the value of tag {name} is not quoted")
-                    })?;
-                game.tags.push((name.to_string(), value.to_string()));
-                i = j + 1;
+                let (tag, next) = read_tag(&chars, i, line)?;
+                game.tags.push(tag);
+                i = next;
             }
             '{' => {
                 let start = line;
@@ -290,6 +310,65 @@ pub fn read(text: &str) -> Result<Vec<Game>, String> {
     Ok(games)
 }
 
+/// Reads the tag that opens at `chars[at]` (`[NAME "VALUE"]`, on one line, `\\` and `\"` escaped in
+/// the value); returns it and the index after its `]`.
+fn read_tag(chars: &[char], at: usize, line: usize) -> Result<((String, String), usize), String> {
+    let unclosed = || format!("line {line}: unclosed tag (a tag is [NAME \"VALUE\"] on one line)");
+    let at_end = |j: usize| j >= chars.len() || chars[j] == '\n';
+    let mut j = at + 1;
+    while !at_end(j) && chars[j].is_whitespace() {
+        j += 1;
+    }
+    let mut name = String::new();
+    while !at_end(j) && !chars[j].is_whitespace() && !matches!(chars[j], '"' | ']') {
+        name.push(chars[j]);
+        j += 1;
+    }
+    while !at_end(j) && chars[j].is_whitespace() {
+        j += 1;
+    }
+    if at_end(j) {
+        return Err(unclosed());
+    }
+    if name.is_empty() || chars[j] != '"' {
+        return Err(format!(
+            "line {line}: the value of tag {} is not quoted",
+            if name.is_empty() { "[]" } else { &name }
+        ));
+    }
+    j += 1;
+    let mut value = String::new();
+    loop {
+        if at_end(j) {
+            return Err(unclosed());
+        }
+        match chars[j] {
+            '\\' if !at_end(j + 1) => {
+                value.push(chars[j + 1]);
+                j += 2;
+            }
+            '"' => break,
+            c => {
+                value.push(c);
+                j += 1;
+            }
+        }
+    }
+    j += 1;
+    while !at_end(j) && chars[j].is_whitespace() {
+        j += 1;
+    }
+    if at_end(j) {
+        return Err(unclosed());
+    }
+    if chars[j] != ']' {
+        return Err(format!(
+            "line {line}: tag {name} has more than one value: a tag is [NAME \"VALUE\"]"
+        ));
+    }
+    Ok(((name, value), j + 1))
+}
+
 /// Replays a game: from its FEN (or the start position), each move read as SAN or in the game's own
 /// notation, after `translate` (which may rewrite another program's squares and letters). Returns the
 /// position reached and the moves.
@@ -301,21 +380,161 @@ pub fn replay<V: Variant>(
     variant: &V,
     game: &Game,
     translate: &dyn Fn(&str) -> String,
-) -> Result<(V::Position, Vec<V::Move>), String> {
+) -> Result<Replayed<V>, String> {
+    replay_counting(variant, game, translate).map_err(|(_, message)| message)
+}
+
+/// [`replay`], with the number of moves read before a failure.
+fn replay_counting<V: Variant>(
+    variant: &V,
+    game: &Game,
+    translate: &dyn Fn(&str) -> String,
+) -> Result<Replayed<V>, (usize, String)> {
     let mut position = match game.fen() {
         Some(fen) => variant
             .parse_position(&translate_fen(fen, translate))
-            .map_err(|e| format!("bad FEN tag: {e}"))?,
+            .map_err(|e| (0, format!("bad FEN tag: {e}")))?,
         None => variant.start(),
     };
     let mut moves = Vec::with_capacity(game.moves.len());
     for (ply, text) in game.moves.iter().enumerate() {
         let mv = crate::san::parse(variant, &mut position, &translate(text))
-            .map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+            .map_err(|e| (ply, format!("move {} ({text}): {e}", ply + 1)))?;
         variant.make(&mut position, mv);
         moves.push(mv);
     }
     Ok((position, moves))
+}
+
+/// Replays a game as [`replay`] does, first in the game's own names, then as XBoard saves games:
+/// on a board of 10 ranks with ranks counted from 0, and in xiangqi `H` and `E` for the horse and
+/// elephant a game may write `N` and `B`; and a `FEN` tag of the start position without castling rights
+/// read with the start position's rights (XBoard writes `-` for partners it does not draw as rooks,
+/// while it allows their castling).
+///
+/// # Errors
+///
+/// Returns the message of the attempt that read furthest when none reads.
+pub fn replay_any<V: Variant>(variant: &V, game: &Game) -> Result<Replayed<V>, String> {
+    let start = variant.write_position(&variant.start());
+    let mut games = vec![game.clone()];
+    if let Some(fen) = game.fen() {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let own: Vec<&str> = start.split_whitespace().collect();
+        if fields.len() >= 3 && own.len() >= 3 && fields[..2] == own[..2] && fields[2] != own[2] {
+            let mut fixed = fields.clone();
+            fixed[2] = own[2];
+            let mut with_rights = game.clone();
+            for (name, value) in &mut with_rights.tags {
+                if name == "FEN" {
+                    *value = fixed.join(" ");
+                }
+            }
+            games.push(with_rights);
+        }
+    }
+    let placement = start.split_whitespace().next().unwrap_or_default();
+    let board = placement.split('[').next().unwrap_or_default().to_string();
+    let ten_ranks = board.split('/').count() == 10;
+    let has = |c: char| board.contains(c);
+    let letters = has('n') && has('b') && !has('h') && !has('e');
+    let xboard = move |text: &str| -> String {
+        let mut out = String::new();
+        let chars: Vec<char> = text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            // Every number in a move is a rank: of a square, or a disambiguating one (`E0e2`).
+            if c.is_ascii_digit() {
+                let digits: String = chars[i..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .collect();
+                let rank: u32 = digits.parse().unwrap_or(0);
+                out.push_str(&(rank + 1).to_string());
+                i += digits.len();
+                continue;
+            }
+            out.push(match c {
+                'H' if letters => 'N',
+                'E' if letters => 'B',
+                other => other,
+            });
+            i += 1;
+        }
+        out
+    };
+    let own = |text: &str| text.to_string();
+    let mut furthest: Option<(usize, String)> = None;
+    for game in &games {
+        let translations: Vec<&dyn Fn(&str) -> String> = if ten_ranks {
+            vec![&own, &xboard]
+        } else {
+            vec![&own]
+        };
+        for translate in translations {
+            match replay_counting(variant, game, translate) {
+                Ok(replayed) => return Ok(replayed),
+                Err(failure) => {
+                    if furthest.as_ref().is_none_or(|(ply, _)| failure.0 > *ply) {
+                        furthest = Some(failure);
+                    }
+                }
+            }
+        }
+    }
+    Err(furthest.map(|(_, message)| message).unwrap_or_default())
+}
+
+/// The move texts of a game in SAN (or the game's own notation where SAN has no form), each with the
+/// player who made it (`side` tells whose turn a position is).
+pub fn san_moves<V: Variant>(
+    variant: &V,
+    start: &V::Position,
+    moves: &[V::Move],
+    side: &dyn Fn(&V::Position) -> usize,
+) -> Vec<(usize, String)> {
+    let mut position = start.clone();
+    let mut texts = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let mover = side(&position);
+        texts.push((mover, crate::san::text(variant, &mut position, mv)));
+        variant.make(&mut position, mv);
+    }
+    texts
+}
+
+/// The tags XBoard writes for a variant after the seven-tag roster: `Variant` (unless orthodox chess)
+/// and, for an engine-defined variant or a game that does not start from the start position, `FEN`
+/// and `SetUp`.
+pub fn variant_tags(
+    info: &crate::protocol::GameInfo,
+    start: &str,
+    from: &str,
+) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    let name = crate::protocol::xboard::variant_name(info);
+    if name != "normal" {
+        tags.push(("Variant".to_string(), name));
+    }
+    let native = crate::protocol::xboard::native_name(info).is_some();
+    if !native || start != from {
+        tags.push(("FEN".to_string(), from.to_string()));
+        tags.push(("SetUp".to_string(), "1".to_string()));
+    }
+    tags
+}
+
+/// The result token of a game of two players: `1-0`, `0-1`, `1/2-1/2`; `*` for an unfinished game or
+/// one of more players.
+pub fn result_token(winner: Option<usize>, finished: bool, players: usize) -> &'static str {
+    match (finished, winner) {
+        (false, _) => "*",
+        _ if players != 2 => "*",
+        (true, Some(0)) => "1-0",
+        (true, Some(_)) => "0-1",
+        (true, None) => "1/2-1/2",
+    }
 }
 
 /// A FEN with its en-passant field translated (its only field naming a cell).

@@ -442,7 +442,7 @@ fn play_all<V: Variant>(
 }
 
 /// Describes a result for people: `white wins by checkmate`, `draw by stalemate`.
-fn describe_result(info: &GameInfo, result: &GameResult) -> String {
+pub fn describe_result(info: &GameInfo, result: &GameResult) -> String {
     match result.winner {
         Some(winner) => format!("{} wins by {}", info.player_name(winner), result.reason),
         None => format!("draw by {}", result.reason),

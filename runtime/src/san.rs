@@ -274,10 +274,37 @@ pub fn parse<V: Variant>(
             }
         }
     }
+    // A piece move named without the start SAN needs (`Rb3` for two rooks): ambiguous.
+    let loose: Vec<usize> = (0..moves.len())
+        .filter(|&i| {
+            variant
+                .move_facts(position, moves[i])
+                .and_then(|facts| loose_form(&facts))
+                .is_some_and(|form| form == wanted || wanted.strip_suffix('+') == Some(&form))
+        })
+        .collect();
+    if loose.len() > 1 {
+        let names: Vec<&str> = loose.iter().map(|&i| sans[i].as_str()).collect();
+        return Err(TextError::new(format!(
+            "move `{text}` is ambiguous: {}",
+            names.join(", ")
+        )));
+    }
     Err(TextError::new(format!(
         "illegal move `{text}` in position {}",
         variant.write_position(position)
     )))
+}
+
+/// A piece move's form without its start, normalized (`Rb3`); none for pawns, drops, castling and
+/// moves SAN has no form for.
+fn loose_form(facts: &MoveFacts) -> Option<String> {
+    if facts.special || facts.castle.is_some() || facts.drop || is_pawn(&facts.piece) {
+        return None;
+    }
+    let mut text = format!("{}{}", facts.piece, facts.to.as_ref()?.name);
+    push_suffixes(&mut text, facts, usize::MAX, &[]);
+    Some(normalize(&text))
 }
 
 #[cfg(test)]
