@@ -305,6 +305,13 @@ fn coverage_cases_hold_on_the_compiled_engines() {
                     &mut engine,
                     &reference.game,
                     &|_| claims.claimable(&reference.start()),
+                    &|engine, position, depth| {
+                        let evaluator = vdl_runtime::compact::CompactEvaluator::new(engine);
+                        let limits = vdl_runtime::search::Limits::depth(depth);
+                        vdl_runtime::search::search(engine, &evaluator, position, &limits)
+                            .best
+                            .map(|m| engine.write_move(position, m))
+                    },
                     e,
                 ) {
                     if !matches!(e.check, coverage_cases::Check::Claim(_)) {

@@ -7,7 +7,8 @@
 //! none), `result none | draw REASON | win PLAYER REASON`, `claim ...` (the same, for a claimable
 //! result), `position TEXT`, `rejects MOVE`, `summary TEXT` (the game's summary contains TEXT),
 //! `scores N...` and `ranking PLACE...` (of the finished game, per player in declaration order; a
-//! shared place is `2-3`; `none` when the game has none). A statement line ending in `// covers:
+//! shared place is `2-3`; `none` when the game has none), `series N...` (the points of a `vdl match`
+//! made of the finished game alone), `best DEPTH MOVE` (the move the search chooses at that depth). A statement line ending in `// covers:
 //! ENTRY, ENTRY` names the entries it shows; the test removes the line (for a `.when` entry only its
 //! condition; for a statement with a block the whole block; for end-line words alone, `end.*.claim`,
 //! `end.*.mover`, `end.*.victim`, `end.*.player`, `end.*.at` with `end.*.turn_start` or

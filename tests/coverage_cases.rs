@@ -33,7 +33,15 @@ pub enum Check {
     Scores(Option<Vec<f64>>),
     /// Each player's first and last place for the finished game (`None`: no ranking).
     Ranking(Option<Vec<(usize, usize)>>),
+    /// The move a search to this depth chooses.
+    Best(u32, String),
+    /// Each player's points in a match (`vdl match`) made of the finished game alone.
+    Series(Vec<f64>),
 }
+
+/// The search of an engine: the move it chooses in a position, searching to a depth (`None`: no
+/// legal move).
+pub type Search<'a, V> = &'a dyn Fn(&V, &<V as Variant>::Position, u32) -> Option<String>;
 
 /// A covered line: its index, the entries, and whether they state a default.
 #[derive(Clone, Debug)]
@@ -178,6 +186,13 @@ pub fn parse_expectation(line: usize, text: &str) -> Result<Expectation, String>
                 })
                 .collect::<Result<_, _>>()?,
         )),
+        ["best", depth, mv] => Check::Best(depth.parse().map_err(|_| "bad depth")?, mv.to_string()),
+        ["series", points @ ..] if !points.is_empty() => Check::Series(
+            points
+                .iter()
+                .map(|p| p.parse().map_err(|_| format!("bad score `{p}`")))
+                .collect::<Result<_, _>>()?,
+        ),
         ["summary", ..] => Check::Summary(
             check
                 .trim()
@@ -233,6 +248,7 @@ pub fn check<V: Variant>(
     v: &mut V,
     game: &vdl_runtime::model::Game,
     claim: &dyn Fn(&V::Position) -> Option<vdl_runtime::GameResult>,
+    search: Search<'_, V>,
     e: &Expectation,
 ) -> Result<(), String> {
     v.set_options(&e.options)?;
@@ -304,6 +320,28 @@ pub fn check<V: Variant>(
                 .then_some(())
                 .ok_or(format!("ranking: expected {expected:?}, got {got:?}"))
         }
+        Check::Best(depth, expected) => {
+            let got = search(v, &position, *depth).ok_or("no legal move")?;
+            (got == *expected).then_some(()).ok_or(format!(
+                "best move at depth {depth}: expected {expected}, got {got}"
+            ))
+        }
+        Check::Series(expected) => {
+            let result = v.outcome(&mut position).ok_or("the game has not ended")?;
+            let players = game.players.iter().filter(|p| !p.neutral).count();
+            let record = vdl::referee::GameRecord {
+                seats: (0..players).collect(),
+                winner: result.winner,
+                reason: result.reason.clone(),
+                fault: None,
+                moves: Vec::new(),
+                points: v.scores(&position, &result),
+            };
+            let got = vdl::referee::scores(&[record], players, game);
+            (got == *expected)
+                .then_some(())
+                .ok_or(format!("match points: expected {expected:?}, got {got:?}"))
+        }
         Check::Summary(text) => {
             let summary = game.summary();
             summary
@@ -322,11 +360,24 @@ pub fn run_on_interpreter(case: &Case, engine: &Interpreter) -> Vec<String> {
         .filter_map(|e| {
             let mut engine = engine.clone();
             let claims = engine.clone();
-            check(&mut engine, &game, &|p| claims.claimable(p), e)
+            check(&mut engine, &game, &|p| claims.claimable(p), &best_move, e)
                 .err()
                 .map(|m| format!("line {}: {m}", e.line))
         })
         .collect()
+}
+
+/// The move the runtime's search chooses on an interpreter-backed engine, to `depth` plies.
+pub fn best_move(
+    engine: &Interpreter,
+    position: &<Interpreter as Variant>::Position,
+    depth: u32,
+) -> Option<String> {
+    let evaluator = vdl_runtime::search::MaterialEvaluator::new(&engine.game);
+    let limits = vdl_runtime::search::Limits::depth(depth);
+    vdl_runtime::search::search(engine, &evaluator, position, &limits)
+        .best
+        .map(|m| engine.write_move(position, m))
 }
 
 /// The source with a covered line's construct taken out.

@@ -1061,12 +1061,7 @@ fn match_command(args: &[String]) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let series_sum = interpreter
-        .game
-        .scoring
-        .as_ref()
-        .is_some_and(|s| s.series_sum);
-    let points = scores(&records, config.players.len(), series_sum);
+    let points = scores(&records, config.players.len(), &interpreter.game);
     let faults = records.iter().filter(|r| r.fault.is_some()).count();
     let counts = vdl::referee::tallies(&records, config.players.len());
     for ((label, score), [won, drawn, lost]) in labels.iter().zip(&points).zip(&counts) {

@@ -598,9 +598,10 @@ pub fn tallies(records: &[GameRecord], players: usize) -> Vec<[usize; 3]> {
 }
 
 /// Points per player: 1 for a win, 1/2 each for a two-player draw, `1/n` each for an n-player draw;
-/// with `series_sum` (`scoring { series sum }`), the sum of the games' scores instead, for games that
+/// when the game says `scoring { series sum }`, the sum of the games' scores instead, for games that
 /// ended by the rules.
-pub fn scores(records: &[GameRecord], players: usize, series_sum: bool) -> Vec<f64> {
+pub fn scores(records: &[GameRecord], players: usize, game: &vdl_runtime::Game) -> Vec<f64> {
+    let series_sum = game.scoring.as_ref().is_some_and(|s| s.series_sum);
     let mut points = vec![0.0; players];
     for record in records {
         if let (true, Some(game_points)) = (series_sum, &record.points) {
