@@ -273,8 +273,8 @@ pub enum ErrorKind {
         other: String,
         other_span: Span,
     },
-    /// A move relative to forward on a board with `no_forward`.
-    ForwardOnNoForwardBoard { board: String },
+    /// A statement that is not in the language because it would change nothing.
+    WithoutEffect { keyword: String, why: &'static str },
     /// A rule effect the rule's events cannot run, or a malformed one.
     InvalidEffect { detail: String },
     /// A statement that nothing would ever run in this game.
@@ -396,7 +396,7 @@ impl Error {
             BareCondition { .. } => "E2104",
             InvalidTurnOrder { .. } => "E2105",
             Contradiction { .. } => "E2106",
-            ForwardOnNoForwardBoard { .. } => "E2107",
+            WithoutEffect { .. } => "E2110",
             InvalidEffect { .. } => "E2108",
             NeverRuns { .. } => "E2109",
             UnusedZone { .. } => "W2001",
@@ -782,10 +782,10 @@ impl Error {
                 "contradicts".into(),
                 Some("keep one of them".into()),
             ),
-            ForwardOnNoForwardBoard { board } => (
-                format!("a move relative to forward on board `{board}`, which has `no_forward`"),
-                "uses forward".into(),
-                Some("on this board use moves without direction letters, or limit these moves to other boards with `on`".into()),
+            WithoutEffect { keyword, why } => (
+                format!("`{keyword}` would change nothing, so it is not in the language"),
+                "no effect".into(),
+                Some(format!("delete the line: {why}")),
             ),
             NeverRuns { what, why } => (
                 format!("{what} never runs: {why}"),

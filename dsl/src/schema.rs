@@ -452,6 +452,14 @@ const GAME: &[Spec] = &[
     once("aliases", &[V(Kind::Str, Many)]),
 ];
 
+/// Statements that are not in the language because they would change nothing, each with its block
+/// and why: the checker rejects them with `E2110` rather than as unknown.
+pub const WITHOUT_EFFECT: &[(Context, &str, &str)] = &[(
+    Context::Board,
+    "no_forward",
+    "moves depend on a forward direction only through their direction letters (`f`, `b`, `l`, `r`, `v`, `s`), so a board whose moves have none needs no statement",
+)];
+
 const BOARD: &[Spec] = &[
     once("files", &[V(Kind::LabelOrRange, Many)]),
     once("ranks", &[V(Kind::LabelOrRange, Many)]),
@@ -462,7 +470,6 @@ const BOARD: &[Spec] = &[
     once("cells", &[V(Kind::Ident, Many)]),
     once("capacity", &[V(Kind::IntIn(0, 4096), One)]),
     once("forward", &[V(Kind::Vector, One)]),
-    once("no_forward", &[]),
     once("overflow", &[V(Kind::Word(&["capture", "forbid"]), One)]),
 ];
 

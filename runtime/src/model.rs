@@ -113,9 +113,6 @@ pub struct Board {
     pub overflow: Overflow,
     /// A forward direction fixed for every player, for moves on this board.
     pub forward: Option<Vec3>,
-    /// Whether forward-relative moves are forbidden here (checked by the checker: no piece may have
-    /// direction-dependent moves on this board).
-    pub no_forward: bool,
     /// Alternative cell-name templates accepted on input.
     pub aliases: Vec<String>,
 }

@@ -227,7 +227,6 @@ impl Checker {
                 Overflow::Forbid
             },
             forward: None,
-            no_forward: child("no_forward").is_some(),
             aliases,
         });
         declared

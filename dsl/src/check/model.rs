@@ -99,7 +99,6 @@ impl Checker {
         self.check_turn_order(statements, &game);
         self.check_pieces(statements);
         game.zones = self.build_zones(statements, directives);
-        self.check_no_forward(statements, &game);
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
         self.check_freeze(statements);
@@ -281,83 +280,6 @@ impl Checker {
                         other_span: per_player.keyword.span,
                     },
                 );
-            }
-        }
-    }
-
-    /// A board with `no_forward` may not carry moves whose directions depend on a forward direction.
-    fn check_no_forward(&mut self, statements: &[Statement], game: &Game) {
-        let boards: Vec<usize> = game
-            .boards
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.no_forward)
-            .map(|(i, _)| i)
-            .collect();
-        if boards.is_empty() {
-            return;
-        }
-        for piece in statements.iter().filter(|s| s.keyword.text == "piece") {
-            for m in piece.children().iter().filter(|c| {
-                matches!(
-                    c.keyword.text.as_str(),
-                    "moves" | "moves_only_on" | "stacks" | "merge"
-                )
-            }) {
-                let (betza_value, on) = if m.keyword.text == "moves_only_on" {
-                    (
-                        m.arguments.get(1),
-                        m.arguments.first().into_iter().collect::<Vec<_>>(),
-                    )
-                } else {
-                    let on_at = m
-                        .arguments
-                        .iter()
-                        .position(|v| v.as_name().is_some_and(|n| n.text == "on"));
-                    let on: Vec<&Value> = match on_at {
-                        Some(i) => m.arguments[i + 1..]
-                            .iter()
-                            .take_while(|v| {
-                                v.as_name()
-                                    .is_some_and(|n| self.boards.get(&n.text).is_some())
-                            })
-                            .collect(),
-                        None => Vec::new(),
-                    };
-                    (m.arguments.first(), on)
-                };
-                let applies_to: Vec<usize> = if on.is_empty() {
-                    (0..game.boards.len()).collect()
-                } else {
-                    on.iter()
-                        .filter_map(|v| v.as_name().and_then(|n| self.boards.get(&n.text)))
-                        .collect()
-                };
-                let Some(board) = applies_to.iter().find(|b| boards.contains(b)) else {
-                    continue;
-                };
-                let Some(text) = betza_value.and_then(Value::as_str) else {
-                    continue;
-                };
-                let relative = crate::betza::parse_betza(text, None, Span::default(), &self.atoms)
-                    .map(|b| {
-                        b.parts.iter().any(|p| {
-                            p.legs[0]
-                                .directions
-                                .chars()
-                                .any(|c| "fblrvshFBLR".contains(c))
-                        })
-                    })
-                    .unwrap_or(false);
-                if relative {
-                    let span = betza_value.map(|v| v.span).unwrap_or(m.span);
-                    self.error(
-                        span,
-                        ErrorKind::ForwardOnNoForwardBoard {
-                            board: game.boards[*board].name.clone(),
-                        },
-                    );
-                }
             }
         }
     }

@@ -6,7 +6,7 @@ use super::directive::{Arg, Directive};
 use super::Checker;
 use crate::ast::{Statement, Value, ValueKind};
 use crate::error::ErrorKind;
-use crate::schema::{specs, Arg as ArgSpec, Context, Count, Kind, Spec};
+use crate::schema::{specs, Arg as ArgSpec, Context, Count, Kind, Spec, WITHOUT_EFFECT};
 use crate::span::Span;
 
 impl Checker {
@@ -31,6 +31,19 @@ impl Checker {
             }
         }
         let table = specs(context);
+        if let Some((_, _, why)) = WITHOUT_EFFECT
+            .iter()
+            .find(|(c, k, _)| *c == context && *k == keyword)
+        {
+            self.error(
+                s.keyword.span,
+                ErrorKind::WithoutEffect {
+                    keyword: keyword.to_string(),
+                    why,
+                },
+            );
+            return None;
+        }
         let Some(spec) = table.iter().find(|spec| spec.keyword == keyword) else {
             if context == Context::Zone && owner.is_none() && self.is_owner_prefix(s) {
                 let suggestion = self.players.suggest(keyword);
