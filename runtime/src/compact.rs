@@ -343,6 +343,16 @@ impl<G: CompactGame> Variant for Compiled<G> {
         self.interpreter.claimable(&self.to_interpreter(position))
     }
 
+    fn scores(&self, position: &G::Position, result: &GameResult) -> Option<Vec<f64>> {
+        self.interpreter
+            .scores(&self.to_interpreter(position), result)
+    }
+
+    fn ranking(&self, position: &G::Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
+        self.interpreter
+            .ranking(&self.to_interpreter(position), result)
+    }
+
     fn move_facts(&self, position: &G::Position, mv: CompactMove) -> Option<MoveFacts> {
         self.interpreter
             .move_facts(&self.to_interpreter(position), mv.to_interpreter())

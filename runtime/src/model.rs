@@ -500,6 +500,35 @@ pub struct Castle {
     pub from: Vec<CellsOrZone>,
 }
 
+impl Castle {
+    /// Whether a `requires` line (of `kind`, or of any kind) names the king: the word `king` or its
+    /// type.
+    pub fn requires_king(&self, kind: Option<Untouched>) -> bool {
+        self.requires_any(kind, |p| {
+            p == CastlePiece::King || Some(p) == self.king.map(CastlePiece::Piece)
+        })
+    }
+
+    /// Whether a `requires` line (of `kind`, or of any kind) names the partner: the word `partner`
+    /// or a partner type.
+    pub fn requires_partner(&self, kind: Option<Untouched>) -> bool {
+        self.requires_any(kind, |p| {
+            p == CastlePiece::Partner
+                || self
+                    .partners
+                    .iter()
+                    .any(|l| l.pieces.iter().any(|&t| p == CastlePiece::Piece(t)))
+        })
+    }
+
+    fn requires_any(&self, kind: Option<Untouched>, named: impl Fn(CastlePiece) -> bool) -> bool {
+        self.requires
+            .iter()
+            .filter(|r| kind.is_none_or(|k| r.kind == k))
+            .any(|r| r.pieces.iter().any(|&p| named(p)))
+    }
+}
+
 /// A `partner` line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CastlePartner {

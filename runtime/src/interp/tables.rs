@@ -3,8 +3,8 @@
 
 use crate::geometry::{first_leg_selects, symmetric_variants, Frame};
 use crate::model::{
-    CastlePiece, CellId, CellsOrZone, Cond, EnPassantExpiry, EnPassantRight, EndKind, FreezeEvent,
-    Game, MovePart, PartnerAt, PartnerTo, Pass, PieceId, Royalty, Untouched, Vec3,
+    CellId, CellsOrZone, Cond, EnPassantExpiry, EnPassantRight, EndKind, FreezeEvent, Game,
+    MovePart, PartnerAt, PartnerTo, Pass, PieceId, Royalty, Untouched, Vec3,
 };
 
 use super::position::Position;
@@ -973,25 +973,10 @@ fn castle_rule(rule: &crate::model::Castle) -> Castle {
         }
     }
     // Without `requires` lines the king and the partner must be unmoved; with them, what they say.
-    let names = |kind: Untouched, what: CastlePiece| {
-        rule.requires.iter().filter(|r| r.kind == kind).any(|r| {
-            r.pieces.iter().any(|p| {
-                *p == what
-                    || (what == CastlePiece::King && Some(*p) == rule.king.map(CastlePiece::Piece))
-            })
-        })
-    };
-    let either =
-        |what: CastlePiece| names(Untouched::Virgin, what) || names(Untouched::Original, what);
-    castle.king_virgin = rule.requires.is_empty() || either(CastlePiece::King);
-    castle.partner_virgin = rule.requires.is_empty()
-        || either(CastlePiece::Partner)
-        || rule
-            .partners
-            .iter()
-            .any(|p| p.pieces.iter().any(|&t| either(CastlePiece::Piece(t))));
-    castle.king_original = names(Untouched::Original, CastlePiece::King);
-    castle.partner_original = names(Untouched::Original, CastlePiece::Partner);
+    castle.king_virgin = rule.requires.is_empty() || rule.requires_king(None);
+    castle.partner_virgin = rule.requires.is_empty() || rule.requires_partner(None);
+    castle.king_original = rule.requires_king(Some(Untouched::Original));
+    castle.partner_original = rule.requires_partner(Some(Untouched::Original));
     let along = &rule.along;
     let unconditional: Vec<(Vec3, PieceId)> = rule
         .partners
