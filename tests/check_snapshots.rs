@@ -155,3 +155,25 @@ fn every_code_has_an_err_input() {
         "UNREACHABLE lists codes that are produced by an input or no longer declared: {stale:?}"
     );
 }
+
+/// Every code the checker declares has its page in docs/errors.md, a row in that page's index and a
+/// row in the reference's table of codes (docs/language.md section 5).
+#[test]
+fn every_code_is_documented() {
+    let declared = declared_codes(&read_text(&workspace_root().join("dsl/src/error.rs")));
+    let errors = read_text(&workspace_root().join("docs/errors.md"));
+    let language = read_text(&workspace_root().join("docs/language.md"));
+    let mut missing = Vec::new();
+    for code in &declared {
+        if !errors.contains(&format!("\n## {code}: ")) {
+            missing.push(format!("{code}: no section in docs/errors.md"));
+        }
+        if !errors.contains(&format!("\n| [{code}](#")) {
+            missing.push(format!("{code}: no row in the index of docs/errors.md"));
+        }
+        if !language.contains(&format!("\n| [{code}](errors.md#")) {
+            missing.push(format!("{code}: no row in docs/language.md section 5"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
