@@ -1,5 +1,7 @@
 //! Engine crates: the generated module plus a `main` that answers `ENGINE perft ...`, depending on the
-//! vdl runtime by path, built offline in release mode.
+//! vdl runtime by path, built offline in release mode; [`cache`] keeps them, one per distinct build.
+
+pub mod cache;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -82,48 +84,47 @@ fn package_name(game: &str) -> String {
     format!("vdl-engine-{}", cleaned.trim_matches('-'))
 }
 
-/// Writes an engine crate for generated code into `dir`.
+/// Writes an engine crate named `package` for generated code into `dir`, with the workspace's
+/// `Cargo.lock`, so that it builds offline against the dependency versions vdl itself was tested with.
+///
+/// The release profile has one codegen unit and no link-time optimisation: thin LTO re-optimised the
+/// whole runtime for every engine (about 25 s of the 30 to 45 s an engine took on two cores) for at
+/// most 8% of perft speed on chess and none measurable on xiangqi or the hook-form games
+/// (docs/performance.md).
 ///
 /// # Errors
 ///
 /// Returns the IO error.
-pub fn write_crate(dir: &Path, game_name: &str, generated: &str) -> std::io::Result<String> {
-    let package = package_name(game_name);
+pub fn write_crate(dir: &Path, package: &str, generated: &str) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("src"))?;
     let runtime = workspace_crate("runtime").canonicalize()?;
     let dsl = workspace_crate("dsl").canonicalize()?;
     let manifest = format!(
         "[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\nvdl-runtime = {{ path = {:?} }}\nvdl-dsl = {{ path = {:?} }}\n\n\
-         [profile.release]\ncodegen-units = 1\nlto = \"thin\"\n\n[workspace]\n",
+         [profile.release]\ncodegen-units = 1\n\n[workspace]\n",
         runtime.display().to_string(),
         dsl.display().to_string()
     );
     std::fs::write(dir.join("Cargo.toml"), manifest)?;
+    let lock = workspace_crate("Cargo.lock");
+    if lock.is_file() && !dir.join("Cargo.lock").is_file() {
+        std::fs::copy(lock, dir.join("Cargo.lock"))?;
+    }
     std::fs::write(dir.join("src/generated.rs"), generated)?;
     std::fs::write(dir.join("src/main.rs"), ENGINE_MAIN)?;
-    Ok(package)
+    Ok(())
 }
 
-/// Builds an engine crate offline in release mode and copies the binary to `output`.
+/// Compiles an engine crate offline in release mode in `target_dir`, Cargo printing its progress on
+/// the standard error, and returns the path of the binary.
 ///
 /// # Errors
 ///
-/// Returns a message with Cargo's output when the build fails.
-pub fn build_crate(
-    dir: &Path,
-    package: &str,
-    target_dir: &Path,
-    output: &Path,
-) -> Result<(), String> {
+/// Returns a message when Cargo cannot be run or the build fails.
+pub fn compile_crate(dir: &Path, package: &str, target_dir: &Path) -> Result<PathBuf, String> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "--offline",
-            "--quiet",
-            "--manifest-path",
-        ])
+        .args(["build", "--release", "--offline", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir)
@@ -135,21 +136,9 @@ pub fn build_crate(
             dir.display()
         ));
     }
-    let binary = target_dir
+    Ok(target_dir
         .join("release")
-        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX));
-    if let Some(parent) = output.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-    }
-    std::fs::copy(&binary, output).map_err(|e| {
-        format!(
-            "cannot copy {} to {}: {e}",
-            binary.display(),
-            output.display()
-        )
-    })?;
-    Ok(())
+        .join(format!("{package}{}", std::env::consts::EXE_SUFFIX)))
 }
 
 /// The engine's `main`: the shared perft command over the compiled game.

@@ -15,21 +15,73 @@ use crate::lower::{Ir, PartGen, PartKind, PieceGen, NONE};
 
 /// Emits the Rust source of a compiled game.
 ///
+/// The move tables are formatted one at a time, so that the memory emission needs grows with the
+/// largest table rather than with all of them together.
+///
 /// # Errors
 ///
 /// Returns a message if the generated tokens do not parse as a Rust file (a compiler bug).
 pub fn emit(ir: &Ir) -> Result<String, String> {
-    let tokens = emit_module(ir);
-    let file: syn::File =
-        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
-    let body = prettyplease::unparse(&file);
-    Ok(format!(
-        "// Generated from `{}` by vdl; do not edit.\n\n{body}",
+    let mut tables = Tables::default();
+    let (head, rest) = emit_module(ir, &mut tables);
+    let mut out = format!(
+        "// Generated from `{}` by vdl; do not edit.\n\n",
         ir.source_path
-    ))
+    );
+    out.push_str(&format_items(head)?);
+    for (index, kind) in tables.kinds.iter().enumerate() {
+        out.push_str(&format_items(emit_table(&table_name(index), kind))?);
+    }
+    out.push_str(&format_items(rest)?);
+    Ok(out)
 }
 
-fn emit_module(ir: &Ir) -> TokenStream {
+/// Formats a sequence of items as prettyplease prints a file.
+fn format_items(tokens: TokenStream) -> Result<String, String> {
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    Ok(prettyplease::unparse(&file))
+}
+
+/// The move tables of the hook form, each emitted once however many parts and players walk it (a
+/// rook's lines serve every player, and a cannon's quiet and capturing parts share theirs).
+#[derive(Default)]
+struct Tables<'a> {
+    kinds: Vec<&'a PartKind>,
+}
+
+impl<'a> Tables<'a> {
+    /// The name of the table holding the geometry of `kind`, registering it if it is new.
+    fn name(&mut self, kind: &'a PartKind) -> proc_macro2::Ident {
+        let index = match self.kinds.iter().position(|k| same_table(k, kind)) {
+            Some(index) => index,
+            None => {
+                self.kinds.push(kind);
+                self.kinds.len() - 1
+            }
+        };
+        table_name(index)
+    }
+}
+
+fn table_name(index: usize) -> proc_macro2::Ident {
+    format_ident!("TABLE_{}", index)
+}
+
+/// Whether two parts' geometries are emitted as the same table.
+fn same_table(a: &PartKind, b: &PartKind) -> bool {
+    match (a, b) {
+        (PartKind::Leap(x), PartKind::Leap(y)) => x == y,
+        (
+            PartKind::Ride(x) | PartKind::Hop(x, _) | PartKind::Grasshop(x),
+            PartKind::Ride(y) | PartKind::Hop(y, _) | PartKind::Grasshop(y),
+        ) => x == y,
+        _ => false,
+    }
+}
+
+/// Emits the module around the tables: what comes before them and what comes after.
+fn emit_module<'a>(ir: &'a Ir, tables: &mut Tables<'a>) -> (TokenStream, TokenStream) {
     let source = Literal::string(&ir.source);
     let name = Literal::string(&ir.name);
     let file_name = Literal::string(
@@ -38,13 +90,13 @@ fn emit_module(ir: &Ir) -> TokenStream {
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_default(),
     );
-    let mut tables = Vec::new();
+    let mut zones = Vec::new();
     let mut functions = Vec::new();
     let mut arms = Vec::new();
     for (index, generator) in ir.generators.iter().enumerate() {
         let function = format_ident!("generate_{}", index);
-        let (part_tables, body) = emit_piece(index, generator);
-        tables.extend(part_tables);
+        let (part_zones, body) = emit_piece(index, generator, tables);
+        zones.extend(part_zones);
         let doc = format!(
             "Moves of the {} for player {}.",
             generator.piece_name, generator.player
@@ -63,7 +115,7 @@ fn emit_module(ir: &Ir) -> TokenStream {
         );
     }
     let fast_form = emit_fast_form(ir);
-    quote! {
+    let head = quote! {
         use std::sync::Arc;
         use vdl_runtime::interp::{Generator, Move, Occupant, Position};
 
@@ -75,8 +127,9 @@ fn emit_module(ir: &Ir) -> TokenStream {
         pub const FILE_NAME: &str = #file_name;
         /// The marker for "no cell" in the tables.
         const NONE: u16 = u16::MAX;
-
-        #(#tables)*
+    };
+    let rest = quote! {
+        #(#zones)*
         #(#functions)*
 
         /// The compiled move generator of this game.
@@ -108,7 +161,8 @@ fn emit_module(ir: &Ir) -> TokenStream {
         }
 
         #fast_form
-    }
+    };
+    (head, rest)
 }
 
 /// Emits the compact form when the game fits the fast profile, and `perft`, which runs on the fastest
@@ -188,15 +242,18 @@ fn u16s(values: &[u16], width: usize) -> TokenStream {
     quote! { [#(#items),*] }
 }
 
-/// Emits the tables and the body of one piece's generation function.
-fn emit_piece(index: usize, generator: &PieceGen) -> (Vec<TokenStream>, TokenStream) {
-    let mut tables = Vec::new();
+/// Emits the zone tables and the body of one piece's generation function, registering its move
+/// tables.
+fn emit_piece<'a>(
+    index: usize,
+    generator: &'a PieceGen,
+    tables: &mut Tables<'a>,
+) -> (Vec<TokenStream>, TokenStream) {
+    let mut zones = Vec::new();
     let mut blocks = Vec::new();
     for (part_index, part) in generator.parts.iter().enumerate() {
-        let table = format_ident!("TABLE_{}_{}", index, part_index);
-        let (table_tokens, body) = emit_part(&table, part);
-        tables.push(table_tokens);
-        let mut block = body;
+        let table = tables.name(&part.kind);
+        let mut block = emit_part(&table, part);
         if part.initial {
             block = quote! { if occupant.is_virgin() { #block } };
         }
@@ -206,16 +263,76 @@ fn emit_piece(index: usize, generator: &PieceGen) -> (Vec<TokenStream>, TokenStr
                 .iter()
                 .map(|&b| if b { quote!(true) } else { quote!(false) });
             let count = Literal::usize_unsuffixed(cells.len());
-            tables.push(quote! { static #zone: [bool; #count] = [#(#flags),*]; });
+            zones.push(quote! { static #zone: [bool; #count] = [#(#flags),*]; });
             block = quote! { if #zone[cell] { #block } };
         }
         blocks.push(block);
     }
-    (tables, quote! { #(#blocks)* })
+    (zones, quote! { #(#blocks)* })
 }
 
-/// Emits one part: its table and the loop that walks it.
-fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenStream) {
+/// Emits a move table: per cell, leaps as (target, cell that must be empty, cell that must be
+/// occupied), or, per cell and direction, the cells along the line; `NONE` pads the rows.
+fn emit_table(table: &proc_macro2::Ident, kind: &PartKind) -> TokenStream {
+    match kind {
+        PartKind::Leap(leaps) => {
+            let width = leaps.iter().map(Vec::len).max().unwrap_or(0).max(1);
+            let rows = leaps.iter().map(|row| {
+                let items = (0..width).map(|i| {
+                    let (to, block, need) = row.get(i).copied().unwrap_or((NONE, NONE, NONE));
+                    let (to, block, need) = (
+                        Literal::u16_unsuffixed(to),
+                        Literal::u16_unsuffixed(block),
+                        Literal::u16_unsuffixed(need),
+                    );
+                    quote! { (#to, #block, #need) }
+                });
+                quote! { [#(#items),*] }
+            });
+            let (w, n) = (
+                Literal::usize_unsuffixed(width),
+                Literal::usize_unsuffixed(leaps.len()),
+            );
+            quote! {
+                /// Per cell: leaps as (target, cell that must be empty, cell that must be occupied).
+                static #table: [[(u16, u16, u16); #w]; #n] = [#(#rows),*];
+            }
+        }
+        PartKind::Ride(lines) | PartKind::Hop(lines, _) | PartKind::Grasshop(lines) => {
+            let (directions, length) = line_shape(lines);
+            let rows = lines.iter().map(|row| {
+                let dirs = (0..directions)
+                    .map(|d| u16s(row.get(d).map(Vec::as_slice).unwrap_or(&[]), length));
+                quote! { [#(#dirs),*] }
+            });
+            let (d, l, n) = (
+                Literal::usize_unsuffixed(directions),
+                Literal::usize_unsuffixed(length),
+                Literal::usize_unsuffixed(lines.len()),
+            );
+            quote! {
+                /// Per cell and direction: the cells along the line, in order.
+                static #table: [[[u16; #l]; #d]; #n] = [#(#rows),*];
+            }
+        }
+    }
+}
+
+/// The directions and the longest line of a line table.
+fn line_shape(lines: &[Vec<Vec<u16>>]) -> (usize, usize) {
+    let directions = lines.iter().map(Vec::len).max().unwrap_or(0).max(1);
+    let length = lines
+        .iter()
+        .flatten()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    (directions, length)
+}
+
+/// Emits the loop that walks one part's table.
+fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> TokenStream {
     let moves = part.moves;
     let captures = part.captures;
     let ep_source = part.ep_source;
@@ -259,25 +376,6 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
     };
     match &part.kind {
         PartKind::Leap(leaps) => {
-            let width = leaps.iter().map(Vec::len).max().unwrap_or(0).max(1);
-            let rows = leaps.iter().map(|row| {
-                let items = (0..width).map(|i| {
-                    let (to, block, need) = row.get(i).copied().unwrap_or((NONE, NONE, NONE));
-                    let (to, block, need) = (
-                        Literal::u16_unsuffixed(to),
-                        Literal::u16_unsuffixed(block),
-                        Literal::u16_unsuffixed(need),
-                    );
-                    quote! { (#to, #block, #need) }
-                });
-                quote! { [#(#items),*] }
-            });
-            let (w, n) = (
-                Literal::usize_unsuffixed(width),
-                Literal::usize_unsuffixed(leaps.len()),
-            );
-            let table_tokens =
-                quote! { static #table: [[(u16, u16, u16); #w]; #n] = [#(#rows),*]; };
             let lame = leaps.iter().flatten().any(|&(_, block, _)| block != NONE);
             let jump = leaps.iter().flatten().any(|&(_, _, need)| need != NONE);
             let lame_check = if lame {
@@ -290,7 +388,7 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
             } else {
                 quote! {}
             };
-            let body = quote! {
+            quote! {
                 for &(to, block, need) in #table[cell].iter() {
                     if to == NONE { break; }
                     let _ = (block, need);
@@ -300,29 +398,9 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
                     let target = position.cells[to];
                     if target.is_empty() { #on_empty } else { #on_occupied }
                 }
-            };
-            (table_tokens, body)
+            }
         }
-        PartKind::Ride(lines) | PartKind::Hop(lines, _) | PartKind::Grasshop(lines) => {
-            let directions = lines.iter().map(Vec::len).max().unwrap_or(0).max(1);
-            let length = lines
-                .iter()
-                .flatten()
-                .map(Vec::len)
-                .max()
-                .unwrap_or(0)
-                .max(1);
-            let rows = lines.iter().map(|row| {
-                let dirs = (0..directions)
-                    .map(|d| u16s(row.get(d).map(Vec::as_slice).unwrap_or(&[]), length));
-                quote! { [#(#dirs),*] }
-            });
-            let (d, l, n) = (
-                Literal::usize_unsuffixed(directions),
-                Literal::usize_unsuffixed(length),
-                Literal::usize_unsuffixed(lines.len()),
-            );
-            let table_tokens = quote! { static #table: [[[u16; #l]; #d]; #n] = [#(#rows),*]; };
+        PartKind::Ride(_) | PartKind::Hop(..) | PartKind::Grasshop(_) => {
             let walk = match &part.kind {
                 PartKind::Ride(_) => quote! {
                     for &to in line.iter() {
@@ -356,12 +434,11 @@ fn emit_part(table: &proc_macro2::Ident, part: &PartGen) -> (TokenStream, TokenS
                     }
                 },
             };
-            let body = quote! {
+            quote! {
                 for line in #table[cell].iter() {
                     #walk
                 }
-            };
-            (table_tokens, body)
+            }
         }
     }
 }

@@ -33,7 +33,10 @@ Usage:
                                            count move paths with the reference interpreter;
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
-  vdl build FILE -o PATH                   build a native engine (answers `PATH perft ...`)
+  vdl build FILE -o PATH [--cache-dir DIR] build a native engine (answers `PATH perft ...`); engine
+                                           crates are kept in DIR (default $VDL_CACHE_DIR, else
+                                           $XDG_CACHE_HOME/vdl or ~/.cache/vdl) and reused while
+                                           the rule file and vdl are unchanged
   vdl show FILE [--fen FEN | --pgn FILE [--game N]] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
                                            draw a position for people (a PGN game's last one)
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
@@ -308,54 +311,90 @@ fn emit_command(args: &[String]) -> ExitCode {
 }
 
 fn build_command(args: &[String]) -> ExitCode {
-    let (path, output) = match args {
-        [path, flag, output] if flag == "-o" => (path, output),
-        [flag, output, path] if flag == "-o" => (path, output),
-        _ => return usage_error("usage: vdl build FILE -o PATH"),
+    const BUILD_USAGE: &str = "usage: vdl build FILE -o PATH [--cache-dir DIR]";
+    let (mut path, mut output, mut cache) = (None, None, None);
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "-o" => match rest.next() {
+                Some(value) => output = Some(value.clone()),
+                None => return usage_error(BUILD_USAGE),
+            },
+            "--cache-dir" => match rest.next() {
+                Some(value) => cache = Some(vdl::build::cache::Cache::new(value)),
+                None => return usage_error(BUILD_USAGE),
+            },
+            flag if flag.starts_with('-') => {
+                return usage_error(&format!("unknown option `{flag}`\n{BUILD_USAGE}"))
+            }
+            _ if path.is_none() => path = Some(arg.clone()),
+            _ => return usage_error(BUILD_USAGE),
+        }
+    }
+    let (Some(path), Some(output)) = (path, output) else {
+        return usage_error(BUILD_USAGE);
     };
-    build_engine(path, output)
+    let cache = cache.unwrap_or_else(vdl::build::cache::Cache::for_user);
+    match build_engine(&path, &cache) {
+        Ok((engine, started)) => {
+            if let Err(message) = vdl::build::cache::install(&engine, std::path::Path::new(&output))
+            {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+            match started {
+                Some(started) => eprintln!(
+                    "vdl: built {output} in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                ),
+                None => eprintln!("vdl: {path} is up to date: {output}"),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
 }
 
-/// The directory where engine crates are written and built (`VDL_BUILD_DIR`, else a temporary one).
-fn build_dir() -> std::path::PathBuf {
-    std::env::var_os("VDL_BUILD_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("vdl-engines"))
-}
-
-/// Builds the engine of a rule file at `output`.
-fn build_engine(path: &str, output: &str) -> ExitCode {
-    let (source, code) = match generated_code(path) {
-        Ok(generated) => generated,
-        Err(code) => return code,
-    };
-    let checked = check_source(&source);
-    let name = checked
+/// Builds the engine of a rule file in the cache, printing progress on stderr, and returns its path
+/// there with the time compiling started (`None` when the cache already had it).
+fn build_engine(
+    path: &str,
+    cache: &vdl::build::cache::Cache,
+) -> Result<(std::path::PathBuf, Option<std::time::Instant>), ExitCode> {
+    use vdl::build::cache::{Progress, Request};
+    let started = std::time::Instant::now();
+    eprintln!("vdl: checking and generating {path}");
+    let (source, code) = generated_code(path)?;
+    let name = check_source(&source)
         .game
         .map(|g| g.name)
         .unwrap_or_else(|| "engine".into());
-    let work = build_dir();
-    let crate_dir = work.join(&name);
-    let started = std::time::Instant::now();
-    let package = match vdl::build::write_crate(&crate_dir, &name, &code) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!(
-                "error: cannot write the engine crate in {}: {e}",
-                crate_dir.display()
-            );
-            return ExitCode::from(2);
+    eprintln!(
+        "vdl: generated {} lines of Rust in {:.1} s",
+        code.lines().count(),
+        started.elapsed().as_secs_f64()
+    );
+    let request = Request {
+        game: &name,
+        source: &source,
+        code: &code,
+    };
+    let mut compiling = None;
+    let mut progress = |event: Progress| match event {
+        Progress::Waiting(dir) => eprintln!(
+            "vdl: waiting for another build of the same engine in {}",
+            dir.display()
+        ),
+        Progress::Compiling(dir) => {
+            compiling = Some(std::time::Instant::now());
+            eprintln!("vdl: compiling the engine crate {}", dir.display());
         }
     };
-    let target = work.join("target");
-    match vdl::build::build_crate(&crate_dir, &package, &target, std::path::Path::new(output)) {
-        Ok(()) => {
-            eprintln!("built {output} in {:.1} s", started.elapsed().as_secs_f64());
-            ExitCode::SUCCESS
-        }
+    match cache.build(&request, &mut progress, &vdl::build::compile_crate) {
+        Ok(built) => Ok((built.engine, (!built.up_to_date).then_some(started))),
         Err(message) => {
             eprintln!("error: {message}");
-            ExitCode::from(1)
+            Err(ExitCode::from(1))
         }
     }
 }
@@ -381,7 +420,7 @@ fn bench_command(args: &[String]) -> ExitCode {
         i += 1;
     }
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let work = std::env::temp_dir().join("vdl-engines");
+    let cache = vdl::build::cache::Cache::for_user();
     outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF | shakmaty n/s | compiled / shakmaty |");
     outln!("|---|---|---|---|---|---|---|---|---|---|---|");
     for case in CASES {
@@ -419,18 +458,11 @@ fn bench_command(args: &[String]) -> ExitCode {
             nodes,
             seconds: started.elapsed().as_secs_f64(),
         };
-        let engine_path = work.join(format!("engine-{}", case.variant));
-        let (_, code) = match generated_code(&path_text) {
-            Ok(generated) => generated,
+        let engine_path = match build_engine(&path_text, &cache) {
+            Ok((engine, _)) => engine,
             Err(code) => return code,
         };
-        let crate_dir = work.join(&game.name);
-        let built = vdl::build::write_crate(&crate_dir, &game.name, &code)
-            .map_err(|e| e.to_string())
-            .and_then(|package| {
-                vdl::build::build_crate(&crate_dir, &package, &work.join("target"), &engine_path)
-            });
-        let compiled = built.and_then(|()| vdl::bench::engine(&engine_path, &case));
+        let compiled = vdl::bench::engine(&engine_path, &case);
         let reference = vdl::bench::fairy_stockfish(&fsf, &case);
         let rate = |m: &Result<Measure, String>| {
             m.as_ref()
@@ -631,15 +663,10 @@ fn play_command(args: &[String]) -> ExitCode {
 
 /// `vdl play FILE --random N --engine compiled`: builds the game's engine, then lets it play.
 fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -> ExitCode {
-    let stem = std::path::Path::new(path)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "engine".into());
-    let engine = build_dir().join("bin").join(&stem);
-    let built = build_engine(path, &engine.to_string_lossy());
-    if built != ExitCode::SUCCESS {
-        return built;
-    }
+    let engine = match build_engine(path, &vdl::build::cache::Cache::for_user()) {
+        Ok((engine, _)) => engine,
+        Err(code) => return code,
+    };
     let mut command = std::process::Command::new(&engine);
     command.args([
         "random".to_string(),

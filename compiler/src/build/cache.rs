@@ -1,0 +1,352 @@
+//! The engine cache: one directory per user (or per project, or wherever `--cache-dir` says) holding an
+//! engine crate per distinct build and one Cargo target directory they share, so that the runtime and
+//! its dependencies are compiled once.
+//!
+//! ```text
+//! CACHE/
+//!   target/                      shared by every engine crate (Cargo locks it while it builds)
+//!   engines/vdl-engine-chess-0123456789abcdef/
+//!     Cargo.toml, Cargo.lock, src/   the engine crate
+//!     engine                     the finished engine, present only once a build has succeeded
+//!     .lock                      held while the crate is written and built
+//! ```
+//!
+//! A build is named by a fingerprint of the rule file, vdl's version and the generated code, so the
+//! same file built twice finds its engine, and a changed file (or a vdl that generates other code)
+//! gets a crate of its own: builds of different files never share a crate, and concurrent builds of
+//! the same file take turns on its lock, the second finding the first one's engine.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// The name of a finished engine inside its crate directory.
+const ENGINE: &str = "engine";
+
+/// The environment variable naming the cache directory.
+pub const CACHE_DIR_VARIABLE: &str = "VDL_CACHE_DIR";
+
+/// An engine cache rooted at a directory.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    root: PathBuf,
+}
+
+/// What a build produces or finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The engine inside the cache.
+    pub engine: PathBuf,
+    /// Whether it was already there: nothing was compiled.
+    pub up_to_date: bool,
+}
+
+/// One engine to build: the game's name (for the package), the rule file's text and the generated code.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The game's identifier.
+    pub game: &'a str,
+    /// The rule file's text.
+    pub source: &'a str,
+    /// The generated Rust module.
+    pub code: &'a str,
+}
+
+/// What the cache tells its caller while it works.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Another build of the same engine holds the lock; this one waits for it.
+    Waiting(PathBuf),
+    /// The engine crate is written and about to be compiled in this directory.
+    Compiling(PathBuf),
+}
+
+impl Cache {
+    /// A cache rooted at `root` (created when first used).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Cache { root: root.into() }
+    }
+
+    /// The cache of this user: `$VDL_CACHE_DIR`, else `$XDG_CACHE_HOME/vdl`, else `~/.cache/vdl`, else a
+    /// `vdl-cache` directory under the system's temporary directory.
+    pub fn for_user() -> Self {
+        let from = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let root = from(CACHE_DIR_VARIABLE)
+            .or_else(|| from("XDG_CACHE_HOME").map(|d| d.join("vdl")))
+            .or_else(|| from("HOME").map(|d| d.join(".cache").join("vdl")))
+            .unwrap_or_else(|| std::env::temp_dir().join("vdl-cache"));
+        Cache::new(root)
+    }
+
+    /// The cache's directory.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The Cargo target directory the engine crates share.
+    pub fn target_dir(&self) -> PathBuf {
+        self.root.join("target")
+    }
+
+    /// The crate directory of a build.
+    pub fn crate_dir(&self, request: &Request) -> PathBuf {
+        self.root.join("engines").join(format!(
+            "{}-{:016x}",
+            super::package_name(request.game),
+            fingerprint(request)
+        ))
+    }
+
+    /// Finds the engine of `request` in the cache, or writes its crate and has `compile` build it.
+    /// `compile` gets the crate directory, the package name and the shared target directory, and
+    /// returns the binary it built, which is then moved into the cache.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message when the cache cannot be written or `compile` fails.
+    pub fn build(
+        &self,
+        request: &Request,
+        progress: &mut dyn FnMut(Progress),
+        compile: &dyn Fn(&Path, &str, &Path) -> Result<PathBuf, String>,
+    ) -> Result<Built, String> {
+        let dir = self.crate_dir(request);
+        let engine = dir.join(ENGINE);
+        std::fs::create_dir_all(&dir).map_err(|e| cannot("create", &dir, e))?;
+        let lock_path = dir.join(".lock");
+        let lock = File::create(&lock_path).map_err(|e| cannot("create", &lock_path, e))?;
+        if lock.try_lock().is_err() {
+            progress(Progress::Waiting(dir.clone()));
+            lock.lock().map_err(|e| cannot("lock", &lock_path, e))?;
+        }
+        if engine.is_file() {
+            return Ok(Built {
+                engine,
+                up_to_date: true,
+            });
+        }
+        let package = format!(
+            "{}-{:016x}",
+            super::package_name(request.game),
+            fingerprint(request)
+        );
+        super::write_crate(&dir, &package, request.code).map_err(|e| cannot("write", &dir, e))?;
+        progress(Progress::Compiling(dir.clone()));
+        let target = self.target_dir();
+        let binary = compile(&dir, &package, &target)?;
+        install(&binary, &engine)?;
+        Ok(Built {
+            engine,
+            up_to_date: false,
+        })
+    }
+}
+
+/// Copies `from` to `to` through a temporary file renamed into place, so that a reader (or a running
+/// engine at `to`) never sees a partial file.
+///
+/// # Errors
+///
+/// Returns a message naming the file that could not be written.
+pub fn install(from: &Path, to: &Path) -> Result<(), String> {
+    if let Some(parent) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| cannot("create", parent, e))?;
+    }
+    let file_name = to
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = to.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+    std::fs::copy(from, &temporary).map_err(|e| {
+        format!(
+            "cannot copy {} to {}: {e}",
+            from.display(),
+            temporary.display()
+        )
+    })?;
+    std::fs::rename(&temporary, to).map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        cannot("write", to, e)
+    })
+}
+
+fn cannot(what: &str, path: &Path, error: std::io::Error) -> String {
+    format!("cannot {what} {}: {error}", path.display())
+}
+
+/// The fingerprint of a build: FNV-1a (64 bits) over vdl's version, the rule file and the generated
+/// code, each preceded by its length.
+pub fn fingerprint(request: &Request) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET;
+    let mut feed = |bytes: &[u8]| {
+        for &byte in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(PRIME);
+        }
+    };
+    feed(env!("CARGO_PKG_VERSION").as_bytes());
+    feed(request.source.as_bytes());
+    feed(request.code.as_bytes());
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A compile step that writes a fake binary and counts its calls.
+    fn fake_compile(
+        calls: &AtomicUsize,
+    ) -> impl Fn(&Path, &str, &Path) -> Result<PathBuf, String> + '_ {
+        move |dir: &Path, package: &str, target: &Path| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            assert!(dir.join("Cargo.toml").is_file());
+            assert!(dir.join("src/generated.rs").is_file());
+            std::fs::create_dir_all(target).map_err(|e| e.to_string())?;
+            let binary = target.join(package);
+            std::fs::write(&binary, format!("engine of {package}")).map_err(|e| e.to_string())?;
+            Ok(binary)
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("vdl-cache-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    const SOURCE: &str = "game mini\n";
+    const CODE: &str = "// generated\n";
+
+    #[test]
+    fn a_second_build_is_a_no_op_and_a_change_rebuilds() {
+        let root = scratch("rebuild");
+        let cache = Cache::new(&root);
+        let calls = AtomicUsize::new(0);
+        let compile = fake_compile(&calls);
+        let request = Request {
+            game: "mini",
+            source: SOURCE,
+            code: CODE,
+        };
+        let first = cache.build(&request, &mut |_| {}, &compile).expect("built");
+        assert!(!first.up_to_date);
+        assert!(first.engine.starts_with(&root));
+        let second = cache.build(&request, &mut |_| {}, &compile).expect("found");
+        assert!(second.up_to_date);
+        assert_eq!(second.engine, first.engine);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        let edited = Request {
+            source: "game mini // edited\n",
+            ..request
+        };
+        let third = cache
+            .build(&edited, &mut |_| {}, &compile)
+            .expect("rebuilt");
+        assert!(!third.up_to_date);
+        assert_ne!(third.engine, first.engine);
+        let regenerated = Request {
+            code: "// other code\n",
+            ..request
+        };
+        assert!(
+            !cache
+                .build(&regenerated, &mut |_| {}, &compile)
+                .expect("rebuilt")
+                .up_to_date
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_failed_build_leaves_no_engine() {
+        let root = scratch("failed");
+        let cache = Cache::new(&root);
+        let request = Request {
+            game: "mini",
+            source: SOURCE,
+            code: CODE,
+        };
+        let failing = |_: &Path, _: &str, _: &Path| -> Result<PathBuf, String> { Err("no".into()) };
+        assert_eq!(
+            cache.build(&request, &mut |_| {}, &failing),
+            Err("no".into())
+        );
+        let calls = AtomicUsize::new(0);
+        let built = cache
+            .build(&request, &mut |_| {}, &fake_compile(&calls))
+            .expect("built");
+        assert!(!built.up_to_date);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn concurrent_builds_of_one_file_compile_once() {
+        let root = scratch("concurrent");
+        let cache = Cache::new(&root);
+        let calls = AtomicUsize::new(0);
+        let request = Request {
+            game: "mini",
+            source: SOURCE,
+            code: CODE,
+        };
+        let slow = |dir: &Path, package: &str, target: &Path| {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            fake_compile(&calls)(dir, package, target)
+        };
+        let results: Vec<Built> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..3)
+                .map(|_| scope.spawn(|| cache.build(&request, &mut |_| {}, &slow)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("no panic").expect("built"))
+                .collect()
+        });
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        assert_eq!(results.iter().filter(|b| !b.up_to_date).count(), 1);
+        assert!(results.iter().all(|b| b.engine == results[0].engine));
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn different_files_get_different_crates() {
+        let cache = Cache::new("/nonexistent");
+        let chess = Request {
+            game: "chess",
+            source: "game chess\n",
+            code: CODE,
+        };
+        let other = Request {
+            source: "game chess // another checkout\n",
+            ..chess
+        };
+        assert_ne!(cache.crate_dir(&chess), cache.crate_dir(&other));
+        assert!(cache
+            .crate_dir(&chess)
+            .starts_with(Path::new("/nonexistent/engines")));
+    }
+
+    #[test]
+    fn install_replaces_the_target() {
+        let root = scratch("install");
+        std::fs::create_dir_all(&root).expect("scratch");
+        let (from, to) = (root.join("a"), root.join("out/b"));
+        std::fs::write(&from, "one").expect("write");
+        install(&from, &to).expect("installed");
+        std::fs::write(&from, "two").expect("write");
+        install(&from, &to).expect("installed again");
+        assert_eq!(std::fs::read_to_string(&to).expect("read"), "two");
+        let leftovers = std::fs::read_dir(root.join("out")).expect("dir").count();
+        assert_eq!(leftovers, 1);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
