@@ -144,7 +144,11 @@ impl BetzaParser<'_> {
             .unwrap_or(0)
     }
 
+    /// Records an error, once per kind in a string: `((((W))))` is one mistake, not eight.
     fn error(&mut self, index: usize, len: usize, kind: ErrorKind) {
+        if self.errors.iter().any(|e| e.kind == kind) {
+            return;
+        }
         let span = self.span_at(index, len);
         self.errors.push(Error::new(span, kind));
     }

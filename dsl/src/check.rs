@@ -60,6 +60,7 @@ pub fn check_source(source: &str) -> Checked {
 
 /// Checks a parsed rule file.
 pub fn check_file(file: &ast::File) -> Checked {
+    reset_suggestions();
     let mut checker = Checker::default();
     checker.collect_declarations(&file.statements);
     checker.build_boards(&file.statements);
@@ -289,14 +290,53 @@ pub(crate) fn option_value_text(v: &ast::Value) -> String {
     }
 }
 
+/// Names longer than this get no suggestion: comparing two names costs the product of their lengths.
+const SUGGEST_MAX_LEN: usize = 64;
+
+/// The work (characters compared) all suggestions for one file may take. A file with many unknown
+/// names among many declared ones would otherwise cost their product; past the budget, unknown names
+/// are reported without a suggestion.
+const SUGGEST_BUDGET: usize = 20_000_000;
+
+thread_local! {
+    /// What is left of [`SUGGEST_BUDGET`] for the file being checked.
+    static SUGGEST_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(SUGGEST_BUDGET) };
+}
+
+/// Gives the next file checked on this thread the whole suggestion budget.
+fn reset_suggestions() {
+    SUGGEST_LEFT.with(|left| left.set(SUGGEST_BUDGET));
+}
+
 /// Returns the candidate closest to `name` when it is close enough to be a likely typo.
 pub(crate) fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
     let limit = (name.len() / 3).max(1);
-    candidates
-        .map(|c| (distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, c)| (*d, c.to_string()))
-        .map(|(_, c)| c.to_string())
+    let length = name.chars().count();
+    if length > SUGGEST_MAX_LEN {
+        return None;
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        // The distance is at least the difference in length.
+        let other = c.chars().count();
+        if other.abs_diff(length) > limit || other > SUGGEST_MAX_LEN {
+            continue;
+        }
+        let cost = (length + 1) * (other + 1);
+        let affordable = SUGGEST_LEFT.with(|left| {
+            let l = left.get();
+            left.set(l.saturating_sub(cost));
+            l >= cost
+        });
+        if !affordable {
+            return None;
+        }
+        let d = distance(name, c);
+        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c.to_string())
 }
 
 /// Edit distance counting an insertion, a deletion, a substitution or a swap of two neighbouring

@@ -8,6 +8,8 @@
 //! declarations are broken (misspelt, or with an error inside them and missing from the model), and
 //! which statements were misspelt (an E2001 with a suggestion says which keyword was meant).
 
+use std::collections::{HashMap, HashSet};
+
 use vdl_runtime::model::Game;
 
 use super::Checker;
@@ -47,10 +49,131 @@ struct Broken {
     misspelt: Vec<(String, Span)>,
 }
 
+/// `Broken` indexed for the questions `follows` asks of every problem, so that dropping follow-ons
+/// stays linear in the number of problems and statements.
+#[derive(Debug, Default)]
+struct Lookup {
+    /// The kinds of broken declarations whose name is lost (`None`: of any kind).
+    nameless: Vec<Option<&'static str>>,
+    /// The kinds of the broken declarations of each name.
+    named: HashMap<String, Vec<Option<&'static str>>>,
+    /// The keywords misspelt statements meant.
+    meant: HashSet<String>,
+    /// Where misspelt statements meaning a moving keyword (`moves` ...) are, sorted.
+    misspelt_moving: Vec<Span>,
+    /// The broken board statements, sorted.
+    board_spans: Vec<Span>,
+    /// A broken letter could not be read: any FEN letter may have been it.
+    any_letter: bool,
+    /// The broken letters that could be read, in upper case.
+    letters: HashSet<String>,
+    zones: HashSet<String>,
+    /// The first `piece` statement of each name.
+    pieces: HashMap<String, Span>,
+}
+
+/// The statements a misspelt keyword may have been meant as that give a piece its moves.
+const MOVING: [&str; 4] = ["moves", "moves_only_on", "stacks", "merge"];
+
+impl Lookup {
+    fn new(broken: &Broken, statements: &[Statement]) -> Lookup {
+        let mut lookup = Lookup::default();
+        for (kind, name) in &broken.names {
+            match name {
+                None => lookup.nameless.push(*kind),
+                Some(name) => lookup.named.entry(name.clone()).or_default().push(*kind),
+            }
+        }
+        lookup.nameless.sort_unstable();
+        lookup.nameless.dedup();
+        for kinds in lookup.named.values_mut() {
+            kinds.sort_unstable();
+            kinds.dedup();
+        }
+        for (keyword, span) in &broken.misspelt {
+            lookup.meant.insert(keyword.clone());
+            if MOVING.contains(&keyword.as_str()) {
+                lookup.misspelt_moving.push(*span);
+            }
+        }
+        lookup.misspelt_moving.sort_unstable();
+        lookup.board_spans = broken.board_spans.clone();
+        lookup.board_spans.sort_unstable();
+        for letter in &broken.letters {
+            match letter {
+                None => lookup.any_letter = true,
+                Some(l) => {
+                    lookup.letters.insert(l.to_ascii_uppercase());
+                }
+            }
+        }
+        lookup.zones = broken.zones.iter().cloned().collect();
+        for s in statements.iter().filter(|s| s.keyword.text == "piece") {
+            if let Some(name) = s.arguments.first().and_then(Value::as_name) {
+                lookup.pieces.entry(name.text.clone()).or_insert(s.span);
+            }
+        }
+        lookup
+    }
+
+    /// Whether a broken declaration of `name` may have been of `kind` (`any`, or kinds joined by
+    /// ` or `).
+    fn broken_name(&self, kind: &str, name: &str) -> bool {
+        let matches = |k: &Option<&str>| {
+            k.is_none_or(|k| kind == "any" || kind.split(" or ").any(|w| w == k))
+        };
+        self.nameless.iter().any(matches)
+            || self
+                .named
+                .get(name)
+                .is_some_and(|kinds| kinds.iter().any(matches))
+    }
+
+    /// Whether a span in `sorted` lies within `outer`.
+    fn any_within(sorted: &[Span], outer: Span) -> bool {
+        let first = sorted.partition_point(|s| s.start < outer.start);
+        sorted[first..]
+            .iter()
+            .take_while(|s| s.start <= outer.end)
+            .any(|s| within(*s, outer))
+    }
+
+    /// Whether `inner` lies within a span of `sorted` (spans that do not overlap, as statements).
+    fn within_any(sorted: &[Span], inner: Span) -> bool {
+        let after = sorted.partition_point(|s| s.start <= inner.start);
+        sorted[..after]
+            .iter()
+            .rev()
+            .take(1)
+            .any(|s| within(inner, *s))
+    }
+}
+
+/// The spans of a file's errors (not warnings), sorted, to ask which statements have one.
+struct ErrorSpans(Vec<Span>);
+
+impl ErrorSpans {
+    fn new(problems: &[Error]) -> ErrorSpans {
+        let mut spans: Vec<Span> = problems
+            .iter()
+            .filter(|p| !p.is_warning())
+            .map(|p| p.span)
+            .collect();
+        spans.sort_unstable();
+        ErrorSpans(spans)
+    }
+
+    fn has_error_in(&self, span: Span) -> bool {
+        Lookup::any_within(&self.0, span)
+    }
+}
+
 impl Checker {
     /// Drops the problems that follow from another reported mistake.
     pub(super) fn drop_follow_ons(&self, statements: &[Statement], game: &Game) -> Vec<Error> {
-        let broken = self.broken(statements, game);
+        let errors = ErrorSpans::new(&self.problems);
+        let broken = self.broken(statements, game, &errors);
+        let lookup = Lookup::new(&broken, statements);
         let problems = &self.problems;
         let mut kept: Vec<Error> = Vec::new();
         let mut dropped = 0;
@@ -65,19 +188,22 @@ impl Checker {
             })
             .collect();
         letters.sort_by_key(|(_, span)| *span);
+        let mut first_use: HashMap<String, Span> = HashMap::new();
+        for (letter, span) in letters {
+            first_use.entry(letter).or_insert(span);
+        }
         let repeated = |problem: &Error| match &problem.kind {
             ErrorKind::FenUnknownLetter { letter } => {
                 let letter = letter.trim_start_matches('+').to_ascii_uppercase();
-                letters
-                    .iter()
-                    .find(|(l, _)| *l == letter)
-                    .is_some_and(|(_, first)| *first != problem.span)
+                first_use
+                    .get(&letter)
+                    .is_some_and(|first| *first != problem.span)
             }
             _ => false,
         };
         for problem in problems {
             if !problem.is_warning()
-                && (repeated(problem) || self.follows(problem, &broken, statements))
+                && (repeated(problem) || self.follows(problem, &broken, &lookup))
             {
                 dropped += 1;
             } else {
@@ -124,15 +250,10 @@ impl Checker {
     }
 
     /// Tells whether a problem only repeats a mistake that `broken` records.
-    fn follows(&self, problem: &Error, broken: &Broken, statements: &[Statement]) -> bool {
+    fn follows(&self, problem: &Error, broken: &Broken, lookup: &Lookup) -> bool {
         use ErrorKind::*;
-        let meant = |keyword: &str| broken.misspelt.iter().any(|(k, _)| k == keyword);
-        let broken_name = |kind: &str, name: &str| {
-            broken.names.iter().any(|(k, n)| {
-                n.as_ref().is_none_or(|n| n == name)
-                    && k.is_none_or(|k| kind == "any" || kind.split(" or ").any(|w| w == k))
-            })
-        };
+        let meant = |keyword: &str| lookup.meant.contains(keyword);
+        let broken_name = |kind: &str, name: &str| lookup.broken_name(kind, name);
         match &problem.kind {
             UnknownName { kind, name, .. } => {
                 broken_name(kind, name)
@@ -151,52 +272,46 @@ impl Checker {
                 .iter()
                 .any(|a| a.map_or(letter.is_ascii_uppercase(), |a| a == *letter)),
             // Labels counted against a size that was lost.
-            LabelCount { .. } => broken
-                .board_spans
-                .iter()
-                .any(|span| within(problem.span, *span)),
+            LabelCount { .. } => Lookup::within_any(&lookup.board_spans, problem.span),
             BetzaAtomDimension { .. } | VectorDimension { .. } | BetzaNoDirection { .. } => {
                 broken.dimensions
             }
             FenUnknownLetter { letter } => {
                 let letter = letter.trim_start_matches('+');
                 broken.boards
-                    || broken
-                        .letters
-                        .iter()
-                        .any(|l| l.as_ref().is_none_or(|l| l.eq_ignore_ascii_case(letter)))
+                    || lookup.any_letter
+                    || lookup.letters.contains(&letter.to_ascii_uppercase())
             }
             InvalidFen { .. } | FenRankWidth { .. } => broken.boards,
-            EmptyZone { name } => broken.boards || broken.zones.contains(name),
+            EmptyZone { name } => broken.boards || lookup.zones.contains(name),
             LabelNotOnBoard { .. } => broken.boards,
             MissingStatement { keyword, .. } => meant(keyword),
             NoSetup => meant("setup"),
             NoEnd => meant("end"),
             TooFewPlayers { .. } => broken.players,
             NoRoyal { .. } => broken.royal,
-            PieceWithoutMoves { name } => {
-                let moving = ["moves", "moves_only_on", "stacks", "merge"];
-                let Some(piece) = statements.iter().find(|s| {
-                    s.keyword.text == "piece"
-                        && s.arguments
-                            .first()
-                            .and_then(Value::as_name)
-                            .is_some_and(|n| n.text == *name)
-                }) else {
-                    return false;
-                };
-                broken
-                    .misspelt
-                    .iter()
-                    .any(|(k, span)| moving.contains(&k.as_str()) && within(*span, piece.span))
-            }
+            PieceWithoutMoves { name } => lookup
+                .pieces
+                .get(name)
+                .is_some_and(|piece| Lookup::any_within(&lookup.misspelt_moving, *piece)),
             _ => false,
         }
     }
 
     /// Collects what is broken in the file.
-    fn broken(&self, statements: &[Statement], game: &Game) -> Broken {
+    fn broken(&self, statements: &[Statement], game: &Game, errors: &ErrorSpans) -> Broken {
         let mut broken = Broken::default();
+        let suggested: HashMap<Span, &String> = self
+            .problems
+            .iter()
+            .filter_map(|p| match &p.kind {
+                ErrorKind::UnknownStatement {
+                    suggestion: Some(meant),
+                    ..
+                } => Some((p.span, meant)),
+                _ => None,
+            })
+            .collect();
         for problem in &self.problems {
             if let ErrorKind::UnknownStatement {
                 suggestion: Some(meant),
@@ -227,9 +342,9 @@ impl Checker {
             let keyword = if spelt {
                 Some(s.keyword.text.clone())
             } else {
-                self.meant(s.keyword.span)
+                suggested.get(&s.keyword.span).map(|m| m.to_string())
             };
-            if !self.has_error_in(s.span) {
+            if !errors.has_error_in(s.span) {
                 continue;
             }
             let name = s.arguments.first().and_then(|v| {
@@ -269,9 +384,10 @@ impl Checker {
                     // A misspelt `files`, `cells`, `name` ... gives the board other cell names.
                     let shape = s.children().iter().any(|c| {
                         let meant = child_keyword(Context::Board, &c.keyword.text);
-                        SHAPE.contains(&meant.as_deref().unwrap_or("")) && self.has_error_in(c.span)
+                        SHAPE.contains(&meant.as_deref().unwrap_or(""))
+                            && errors.has_error_in(c.span)
                     });
-                    let size = self.has_error_in(s.arguments_span());
+                    let size = errors.has_error_in(s.arguments_span());
                     if !built || shape || size {
                         broken.boards = true;
                         broken.board_spans.push(s.span);
@@ -301,7 +417,7 @@ impl Checker {
                 _ => {}
             }
         }
-        broken.zones = broken_zones(statements, |span| self.has_error_in(span));
+        broken.zones = broken_zones(statements, |span| errors.has_error_in(span));
         broken
     }
 
@@ -341,20 +457,6 @@ impl Checker {
             broken.royal = true;
         }
     }
-
-    /// The keyword an E2001 at `span` suggests.
-    fn meant(&self, span: Span) -> Option<String> {
-        self.problems.iter().find_map(|p| match &p.kind {
-            ErrorKind::UnknownStatement { suggestion, .. } if p.span == span => suggestion.clone(),
-            _ => None,
-        })
-    }
-
-    fn has_error_in(&self, span: Span) -> bool {
-        self.problems
-            .iter()
-            .any(|p| !p.is_warning() && within(p.span, span))
-    }
 }
 
 /// The same unknown name (keyword, cell, Betza letter, function) written in several places is one
@@ -392,13 +494,20 @@ fn merge_repeats(mut problems: Vec<Error>) -> Vec<Error> {
     }
     problems.sort_by_key(|p| p.span);
     let mut out: Vec<Error> = Vec::new();
+    // The index in `out` of the first error of each key.
+    let mut firsts: HashMap<String, usize> = HashMap::new();
     for problem in problems {
-        let first = key(&problem.kind)
-            .and_then(|k| out.iter_mut().find(|o| key(&o.kind).as_ref() == Some(&k)));
-        match first {
-            Some(first) if first.span != problem.span => first.also.push(problem.span),
+        let Some(k) = key(&problem.kind) else {
+            out.push(problem);
+            continue;
+        };
+        match firsts.get(&k) {
+            Some(&first) if out[first].span != problem.span => out[first].also.push(problem.span),
             Some(_) => {}
-            None => out.push(problem),
+            None => {
+                firsts.insert(k, out.len());
+                out.push(problem);
+            }
         }
     }
     out
@@ -412,23 +521,32 @@ fn broken_zones(statements: &[Statement], has_error_in: impl Fn(Span) -> bool) -
         .filter(|s| s.keyword.text == "zone")
         .filter_map(|s| Some((s.arguments.first()?.as_name()?.text.as_str(), s)))
         .collect();
-    let mut out: Vec<String> = zones
-        .iter()
-        .filter(|(_, s)| has_error_in(s.span))
-        .map(|(name, _)| name.to_string())
-        .collect();
-    loop {
-        let more: Vec<String> = zones
-            .iter()
-            .filter(|(name, _)| !out.iter().any(|o| o == name))
-            .filter(|(_, s)| names_in(s).iter().any(|n| out.contains(n)))
-            .map(|(name, _)| name.to_string())
-            .collect();
-        if more.is_empty() {
-            return out;
+    // The zones that name each word.
+    let mut naming: HashMap<String, Vec<&str>> = HashMap::new();
+    for (name, s) in &zones {
+        for word in names_in(s) {
+            naming.entry(word).or_default().push(name);
         }
-        out.extend(more);
     }
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (name, s) in &zones {
+        if has_error_in(s.span) && seen.insert(name) {
+            out.push(name.to_string());
+        }
+    }
+    let mut next = 0;
+    while next < out.len() {
+        if let Some(users) = naming.get(&out[next]) {
+            for user in users {
+                if seen.insert(user) {
+                    out.push(user.to_string());
+                }
+            }
+        }
+        next += 1;
+    }
+    out
 }
 
 /// Every name written in a statement's block, as arguments or keywords (`zone camp`, `except enemies

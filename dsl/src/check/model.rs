@@ -387,15 +387,18 @@ impl Checker {
     fn check_setup(&mut self, statements: &[Statement], anchor: Span, game: &Game) {
         // Aligned with the declared names, which `used_pieces` is indexed by (a duplicate declaration is
         // in `game.pieces` but not among the names).
+        let mut letters: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        for p in &game.pieces {
+            letters.entry(p.name.as_str()).or_insert(p.letter.as_str());
+        }
         self.piece_letters = self
             .pieces
             .order
             .iter()
             .map(|name| {
-                game.pieces
-                    .iter()
-                    .find(|p| p.name == *name)
-                    .map(|p| p.letter.clone())
+                letters
+                    .get(name.as_str())
+                    .map(|l| l.to_string())
                     .unwrap_or_default()
             })
             .collect();
@@ -407,7 +410,8 @@ impl Checker {
             self.error(anchor, ErrorKind::NoSetup);
         }
         for setup in setups {
-            let mut placed: Vec<(usize, Span)> = Vec::new();
+            let mut placed: std::collections::HashMap<usize, Span> =
+                std::collections::HashMap::new();
             let mut fens: Vec<&Value> = setup.arguments.iter().take(1).collect();
             fens.extend(
                 setup
@@ -419,7 +423,7 @@ impl Checker {
             for fen in fens {
                 if matches!(fen.kind, crate::ast::ValueKind::Str { .. }) {
                     for cell in self.check_fen(fen, &game.players) {
-                        placed.push((cell, fen.span));
+                        placed.entry(cell).or_insert(fen.span);
                     }
                 }
             }
@@ -433,16 +437,17 @@ impl Checker {
                     let Some(&cell) = self.cells.get(&name.text) else {
                         continue;
                     };
-                    if let Some((_, first)) = placed.iter().find(|(c, _)| *c == cell) {
+                    if let Some(first) = placed.get(&cell) {
+                        let first = *first;
                         self.error(
                             v.span,
                             ErrorKind::OverlappingSetup {
                                 cell: name.text.clone(),
-                                first: *first,
+                                first,
                             },
                         );
                     } else {
-                        placed.push((cell, v.span));
+                        placed.insert(cell, v.span);
                     }
                 }
             }
