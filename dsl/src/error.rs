@@ -6,7 +6,7 @@
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 
 use crate::limits::{
-    MAX_BETZA_LEGS, MAX_CELLS, MAX_EXPR_DEPTH, MAX_MOVE_TABLE_ENTRIES, MAX_NESTING,
+    MAX_BETZA_LEGS, MAX_CELLS, MAX_EXPR_DEPTH, MAX_MOVE_PATHS, MAX_MOVE_TABLE_ENTRIES, MAX_NESTING,
     MAX_SOURCE_BYTES, MAX_ZONES,
 };
 use crate::span::Span;
@@ -236,6 +236,8 @@ pub enum ErrorKind {
     /// Move strings whose engine tables would hold more than `limits::MAX_MOVE_TABLE_ENTRIES`
     /// entries.
     MoveTablesTooLarge { entries: usize },
+    /// A Betza part that can take more paths from one cell than `limits::MAX_MOVE_PATHS`.
+    TooManyMovePaths { part: String, paths: u64 },
     /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
     /// leaper.
     MergeNotAStep { part: String },
@@ -387,6 +389,7 @@ impl Error {
             TooManyZones { .. } => "E2046",
             TooManyBetzaLegs => "E2047",
             MoveTablesTooLarge { .. } => "E2050",
+            TooManyMovePaths { .. } => "E2051",
             LabelNotOnBoard { .. } => "E2048",
             ExtinctAtStart { .. } => "E2049",
             ParticipantUnavailable { .. } => "E2100",
@@ -812,6 +815,11 @@ impl Error {
                 format!("the move tables of this game would hold more than {MAX_MOVE_TABLE_ENTRIES} entries"),
                 format!("this string takes the estimate to {entries}"),
                 Some("every direction of every move is tabulated for each cell and player, a slide up to the board's longest side; use fewer pieces, moves or cells, or shorter ranges".into()),
+            ),
+            TooManyMovePaths { part, paths } => (
+                format!("the move `{part}` can take {paths} paths from one cell; vdl supports up to {MAX_MOVE_PATHS}"),
+                "too many paths".into(),
+                Some("each leg multiplies the paths by its directions and, for a slide, the board's longest side; use fewer legs, leaps instead of slides, or ranges".into()),
             ),
             LabelNotOnBoard { axis, label, board: Some(board), bounds } => (
                 format!("{axis} `{label}` is not a {axis} of board `{board}` ({bounds})"),

@@ -31,3 +31,11 @@ pub const MAX_BETZA_LEGS: usize = 4096;
 /// shorter). The compiled engines' tables, and the time and memory spent generating and compiling
 /// them, grow with this number; the largest example, Armies of Faith 5, has about 3.6 million.
 pub const MAX_MOVE_TABLE_ENTRIES: usize = 1 << 23;
+
+/// Most paths one Betza part may take from a cell (`E2051`), bounded before anything runs: the
+/// product, over its legs, of the directions a leg may take and the cells a step or a slide reaches
+/// (one for a leap, the board's longest side less one for a slide). The interpreter walks every path
+/// of a multi-leg move when it generates moves and when it looks for attacks, so this bounds the work
+/// of one move generation; each further rider leg multiplies it (`RaRaRaR` on a 64x64 board would take
+/// about 4 × 10⁹ paths from one cell). The largest part of the examples takes a few thousand.
+pub const MAX_MOVE_PATHS: u64 = 100_000;

@@ -922,6 +922,40 @@ impl Checker {
             .saturating_mul(self.player_count.max(1))
     }
 
+    /// How many paths a Betza part may take from one cell (see [`crate::limits::MAX_MOVE_PATHS`]):
+    /// the product over its legs of the directions and the cells a step or a slide reaches. A leg after
+    /// `y` or `g` slides even when the part leaps, so a part with those letters counts every leg as a
+    /// slide.
+    fn move_paths(&self, part: &crate::betza::Part) -> u64 {
+        let longest_side = self
+            .board_models
+            .iter()
+            .flat_map(|b| b.size)
+            .max()
+            .unwrap_or(1) as u64;
+        let slide = longest_side.saturating_sub(1).max(1);
+        let mut directions: Vec<[i32; 3]> = Vec::new();
+        for &base in &part.vectors {
+            for v in vdl_runtime::geometry::symmetric_variants(base, self.dimensions) {
+                if !directions.contains(&v) {
+                    directions.push(v);
+                }
+            }
+        }
+        let toggles = part
+            .legs
+            .iter()
+            .any(|l| l.modes.contains('y') || l.modes.contains('g'));
+        let reach = match part.range {
+            1 if toggles => slide,
+            1 => 1,
+            0 => slide,
+            range => (range as u64).min(slide),
+        };
+        let per_leg = (directions.len() as u64).max(1).saturating_mul(reach);
+        (0..part.legs.len()).fold(1u64, |paths, _| paths.saturating_mul(per_leg))
+    }
+
     /// Parses a Betza string argument, reporting errors inside the string.
     pub(super) fn parse_betza_value(&mut self, v: &Value) -> Option<crate::betza::Betza> {
         let ValueKind::Str { text, raw } = &v.kind else {
@@ -936,6 +970,24 @@ impl Checker {
                     if before <= crate::limits::MAX_BETZA_LEGS {
                         self.error(v.span, ErrorKind::TooManyBetzaLegs);
                     }
+                    return None;
+                }
+                if let Some((part, paths)) = betza
+                    .parts
+                    .iter()
+                    .filter(|p| p.legs.len() > 1)
+                    .map(|p| (p, self.move_paths(p)))
+                    .find(|(_, paths)| *paths > crate::limits::MAX_MOVE_PATHS)
+                {
+                    let text = base
+                        .and_then(|b| {
+                            let start = (part.span.start as usize).checked_sub(b)?;
+                            let end = (part.span.end as usize).checked_sub(b)?;
+                            text.get(start..end)
+                        })
+                        .unwrap_or(text)
+                        .to_string();
+                    self.error(part.span, ErrorKind::TooManyMovePaths { part: text, paths });
                     return None;
                 }
                 let before = self.move_table_entries;
