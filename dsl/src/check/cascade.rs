@@ -301,6 +301,11 @@ impl Checker {
     /// Collects what is broken in the file.
     fn broken(&self, statements: &[Statement], game: &Game, errors: &ErrorSpans) -> Broken {
         let mut broken = Broken::default();
+        let boards: HashSet<&str> = game.boards.iter().map(|b| b.name.as_str()).collect();
+        let mut pieces: HashMap<&str, &vdl_runtime::model::Piece> = HashMap::new();
+        for p in &game.pieces {
+            pieces.entry(p.name.as_str()).or_insert(p);
+        }
         let suggested: HashMap<Span, &String> = self
             .problems
             .iter()
@@ -380,7 +385,7 @@ impl Checker {
             }
             match kind {
                 Some("board") => {
-                    let built = spelt && game.boards.iter().any(|b| Some(&b.name) == name.as_ref());
+                    let built = spelt && name.as_deref().is_some_and(|n| boards.contains(n));
                     // A misspelt `files`, `cells`, `name` ... gives the board other cell names.
                     let shape = s.children().iter().any(|c| {
                         let meant = child_keyword(Context::Board, &c.keyword.text);
@@ -413,7 +418,9 @@ impl Checker {
                     }
                 }
                 Some("player") => broken.players |= !registered,
-                Some("piece") => self.broken_piece(s, spelt, name.as_deref(), game, &mut broken),
+                Some("piece") => {
+                    self.broken_piece(s, spelt, name.as_deref(), &pieces, &mut broken)
+                }
                 _ => {}
             }
         }
@@ -428,12 +435,12 @@ impl Checker {
         s: &Statement,
         spelt: bool,
         name: Option<&str>,
-        game: &Game,
+        pieces: &HashMap<&str, &vdl_runtime::model::Piece>,
         broken: &mut Broken,
     ) {
         let model = name
             .filter(|_| spelt)
-            .and_then(|name| game.pieces.iter().find(|p| p.name == name));
+            .and_then(|name| pieces.get(name).copied());
         let meant = |c: &Statement, keyword: &str| {
             child_keyword(Context::Piece, &c.keyword.text).as_deref() == Some(keyword)
         };
