@@ -34,6 +34,9 @@ struct Broken {
     players: bool,
     /// The game has too few players (E2036), so unknown players may be the missing ones.
     too_few_players: bool,
+    /// The boards have more cells than vdl supports (E2016): a move-table estimate over those cells
+    /// says nothing more.
+    too_many_cells: bool,
     /// Letters of custom Betza atoms whose `atom` statement is broken (`None`: its letter is lost).
     atoms: Vec<Option<char>>,
     /// Zones whose declaration has an error, and the zones made of them.
@@ -289,6 +292,7 @@ impl Checker {
             NoSetup => meant("setup"),
             NoEnd => meant("end"),
             TooFewPlayers { .. } => broken.players,
+            MoveTablesTooLarge { .. } => broken.too_many_cells,
             NoRoyal { .. } => broken.royal,
             PieceWithoutMoves { name } => lookup
                 .pieces
@@ -330,6 +334,7 @@ impl Checker {
         for problem in &self.problems {
             match &problem.kind {
                 ErrorKind::TooFewPlayers { .. } => broken.too_few_players = true,
+                ErrorKind::BoardTooLarge { .. } => broken.too_many_cells = true,
                 ErrorKind::MissingStatement {
                     keyword: "board", ..
                 } => {
@@ -418,9 +423,7 @@ impl Checker {
                     }
                 }
                 Some("player") => broken.players |= !registered,
-                Some("piece") => {
-                    self.broken_piece(s, spelt, name.as_deref(), &pieces, &mut broken)
-                }
+                Some("piece") => self.broken_piece(s, spelt, name.as_deref(), &pieces, &mut broken),
                 _ => {}
             }
         }
