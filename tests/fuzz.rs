@@ -800,15 +800,16 @@ fn protocol_sessions() {
     );
     runner()
         .run(&strategy, |(protocol, game, lines)| {
+            let engine = protocol_engine(game);
+            let (commands, header): (&[&str], &str) = match protocol {
+                0 => (XBOARD, "xboard\nprotover 2\n"),
+                1 => (UCI, "uci\n"),
+                2 => (LINE, ""),
+                _ => (UCI, ""),
+            };
+            let text = format!("{header}{}", script(engine, commands, &lines));
+            let script_text = text.clone();
             let outcome = bounded(move || {
-                let engine = protocol_engine(game);
-                let (commands, header): (&[&str], &str) = match protocol {
-                    0 => (XBOARD, "xboard\nprotover 2\n"),
-                    1 => (UCI, "uci\n"),
-                    2 => (LINE, ""),
-                    _ => (UCI, ""),
-                };
-                let text = format!("{header}{}", script(engine, commands, &lines));
                 let input = std::io::Cursor::new(text.clone().into_bytes());
                 let mut output = Vec::new();
                 let result = match protocol {
@@ -820,14 +821,14 @@ fn protocol_sessions() {
                 match result {
                     Ok(()) => String::from_utf8(output)
                         .map(|_| ())
-                        .map_err(|_| format!("the replies to {text:?} are not UTF-8")),
-                    Err(e) => Err(format!("the session {text:?} failed: {e}")),
+                        .map_err(|_| "the replies are not UTF-8".to_string()),
+                    Err(e) => Err(format!("the session failed: {e}")),
                 }
             })
             .and_then(|r| r);
             prop_assert!(
                 outcome.is_ok(),
-                "{}: {}",
+                "{}: {} in the session {script_text:?}",
                 PROTOCOL_GAMES[game],
                 outcome.unwrap_err()
             );
