@@ -3,7 +3,7 @@
 #
 #   scripts/xboard-gui.sh [GAME] [GAMES] [TIME] [INCREMENT]
 #
-#   GAME        team-mate-chess (default), capablanca, xiangqi, or chess
+#   GAME        team-mate-chess (default), capablanca, xiangqi, chess, or all (each of them in turn)
 #   GAMES       games per match (default 2); colours alternate, and the match is played twice: with
 #               the vdl engine as XBoard's first engine (whose setup XBoard uses) and as its second
 #   TIME        minutes (or MIN:SEC) per game (default 0:30); INCREMENT seconds per move (default 1)
@@ -13,7 +13,8 @@
 #   apt-get install -y xboard fairymax xvfb
 # The PGN files XBoard saves go to target/xboard-gui/GAME-first.pgn and GAME-second.pgn. The script
 # prints each game's result and how it ended, and fails when a game ended by a forfeit, an illegal
-# move, a crash or a flag (XBoard's comments on the last move say so).
+# move, a crash or a flag (XBoard's comments on the last move say so), or when vdl's interpreter does
+# not accept every move of the saved game (`vdl show --pgn`).
 #
 # Fairy-Max 5.0b (Debian) crashes now and then on commands it does not know, such as the `computer`
 # XBoard sends before each game; XBoard is told to send it nothing there (-firstComputerString "").
@@ -26,6 +27,13 @@ game="${1:-team-mate-chess}"
 games="${2:-2}"
 time_control="${3:-0:30}"
 increment="${4:-1}"
+if [ "$game" = all ]; then
+    status=0
+    for each in chess team-mate-chess capablanca xiangqi; do
+        "$0" "$each" "$games" "$time_control" "$increment" || status=1
+    done
+    exit "$status"
+fi
 
 xboard="$(command -v xboard || echo /usr/games/xboard)"
 fairymax="$(command -v fairymax || echo /usr/games/fairymax)"
@@ -57,8 +65,8 @@ esac
 out="$PWD/target/xboard-gui"
 mkdir -p "$out"
 engine="${VDL_ENGINE:-$out/$game}"
+cargo build --release -p vdl
 if [ -z "${VDL_ENGINE:-}" ]; then
-    cargo build --release -p vdl
     target/release/vdl build "examples/$game.vdl" -o "$engine"
 fi
 
@@ -113,5 +121,13 @@ for number, game in enumerate(re.split(r"\n(?=\[Event )", text.strip()), 1):
           f"{tag('Result')} {{{last}}}{'  <-- FAULT' if fault else ''}")
 sys.exit(1 if bad else 0)
 EOF
+    # Every move of every saved game must be legal for vdl's interpreter.
+    count="$(grep -c '^\[Event ' "$pgn" || true)"
+    for number in $(seq 1 "$count"); do
+        if ! target/release/vdl show "examples/$game.vdl" --pgn "$pgn" --game "$number" > /dev/null; then
+            echo "$game ($place engine) game $number: vdl does not accept the saved game  <-- FAULT"
+            status=1
+        fi
+    done
 done
 exit "$status"

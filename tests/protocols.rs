@@ -186,6 +186,32 @@ fn uci_stop_ends_an_infinite_search_and_so_does_the_end_of_input() {
 }
 
 #[test]
+fn uci_infinite_search_answers_only_after_stop_even_when_it_ends_first() {
+    let chess = engine("chess");
+    // Scholar's mate in one: the search proves the mate at depth 1 and ends by itself. `d` waits
+    // for the search and does not end it; the `bestmove` waits for the end of input (a `stop`).
+    let position =
+        "position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+    let out = session(
+        &chess,
+        Protocol::Uci,
+        &format!("{position}\ngo infinite\nd\n"),
+    );
+    let fen = out.iter().position(|l| l.starts_with("Fen: "));
+    let best = out.iter().position(|l| l == "bestmove f3f7");
+    assert!(fen.is_some() && best.is_some() && fen < best, "{out:?}");
+    assert_eq!(starting(&out, "bestmove ").len(), 1, "{out:?}");
+    // `stop` sends it.
+    let out = session(
+        &chess,
+        Protocol::Uci,
+        &format!("{position}\ngo infinite\nd\nstop\nd\n"),
+    );
+    assert_eq!(starting(&out, "bestmove ").len(), 1, "{out:?}");
+    assert_eq!(starting(&out, "Fen: ").len(), 2, "{out:?}");
+}
+
+#[test]
 fn uci_quit_ends_the_session() {
     let chess = engine("chess");
     let out = session(&chess, Protocol::Uci, "isready\nquit\nisready\n");

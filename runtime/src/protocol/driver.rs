@@ -88,6 +88,11 @@ pub(super) trait Handler<V: Variant, E> {
     fn interrupt(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Interrupt>;
     /// Receives the result of a search that has ended.
     fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()>;
+    /// Writes what is still owed when the input has ended and nothing runs (UCI: a `bestmove` held
+    /// for a `stop` that will not come).
+    fn at_end(&mut self, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
     /// The text to write for a report of the running search (XBoard renames its squares).
     fn relay(&self, report: String) -> String {
         report
@@ -183,7 +188,8 @@ where
                 out.flush()?;
             }
             if self.searching.is_none() && self.at_end {
-                return Ok(());
+                handler.at_end(out)?;
+                return out.flush();
             }
             // The session holds a sender itself, so the channel never closes while it waits.
             let Ok(event) = receiver.recv() else {

@@ -7,8 +7,10 @@
 //! `wtime`/`btime`/`winc`/`binc`/`movestogo` (USI: `btime`/`wtime`/`binc`/`winc`/`byoyomi`), `mate`,
 //! `searchmoves`, `infinite` and `ponder`, `go perft N`, `d`, `stop`, `ponderhit`, `gameover`, `debug`
 //! and `quit`. The engine answers `bestmove M` (`bestmove (none)`, USI `bestmove resign`, when the
-//! game is over) after `info depth D [multipv K] score cp|mate X nodes N time T nps S pv ...` lines.
-//! Malformed input gets `info string error: ...`.
+//! game is over) after `info depth D [multipv K] score cp|mate X nodes N time T nps S pv ...` lines;
+//! after `go infinite` or `go ponder` only once `stop` (or `quit`) comes, even when the search ended
+//! first (a forced mate found); `ponderhit` stops a ponder search and answers at once. Malformed
+//! input gets `info string error: ...`.
 //!
 //! USI names squares as shogi does (files numbered from the right, ranks lettered from the top: `7g7f`),
 //! writes drops `P*5e` and positions as SFEN (the first player is `b`, hands `S2Pp`), counts mates in
@@ -106,6 +108,11 @@ struct Uci<V: Variant, E> {
     lines: usize,
     /// USI's names, in a USI session.
     usi: Option<Usi>,
+    /// Whether the running (or last) search is `go infinite` or `go ponder` and no `stop`,
+    /// `ponderhit` or `quit` has come: its `bestmove` waits for one.
+    unbounded: bool,
+    /// The `bestmove` line of such a search that ended on its own (a mate found), until then.
+    held: Option<String>,
 }
 
 impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
@@ -118,6 +125,15 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
         let Some((&command, arguments)) = words.split_first() else {
             return Ok(Step::Continue);
         };
+        // A held `bestmove` goes out on the command that ends the search, or before any command a GUI
+        // sends only once it has its `bestmove` (which it should not send before `stop`); `isready`,
+        // `debug` and `d` leave it held.
+        if !matches!(command, "isready" | "debug" | "d") {
+            self.unbounded = false;
+            if let Some(text) = self.held.take() {
+                writeln!(out, "{text}")?;
+            }
+        }
         match command {
             "uci" | "usi" => self.identify(command, out)?,
             "isready" => writeln!(out, "readyok")?,
@@ -142,24 +158,41 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
 
     fn interrupt(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Interrupt> {
         Ok(match line.split_whitespace().next() {
-            None | Some("ponderhit" | "debug") => Interrupt::Handled,
+            None | Some("debug") => Interrupt::Handled,
             Some("isready") => {
                 writeln!(out, "readyok")?;
                 Interrupt::Handled
             }
-            Some("stop" | "quit") => Interrupt::Stop,
+            // After `ponderhit` the engine owns the move: it answers with what the ponder search
+            // has found, rather than search on without a limit.
+            Some("stop" | "quit" | "ponderhit") => {
+                self.unbounded = false;
+                Interrupt::Stop
+            }
             Some(_) => Interrupt::Later,
         })
     }
 
     fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()> {
-        match result.best {
+        let text = match result.best {
             Some(mv) => {
                 let text = self.engine.variant.write_protocol_move(&self.position, mv);
-                writeln!(out, "bestmove {}", self.to_protocol(&text))
+                format!("bestmove {}", self.to_protocol(&text))
             }
-            None if self.usi.is_some() => writeln!(out, "bestmove resign"),
-            None => writeln!(out, "bestmove (none)"),
+            None if self.usi.is_some() => "bestmove resign".to_string(),
+            None => "bestmove (none)".to_string(),
+        };
+        if self.unbounded {
+            self.held = Some(text);
+            return Ok(());
+        }
+        writeln!(out, "{text}")
+    }
+
+    fn at_end(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        match self.held.take() {
+            Some(text) => writeln!(out, "{text}"),
+            None => Ok(()),
         }
     }
 
@@ -180,6 +213,8 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
             hash: DEFAULT_HASH,
             lines: 1,
             usi,
+            unbounded: false,
+            held: None,
         }
     }
 
@@ -461,6 +496,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
         if infinite {
             limits = Limits::default();
         }
+        self.unbounded = infinite;
         let report = if usi {
             usi_info_line::<V> as driver::Report<V>
         } else {
