@@ -244,10 +244,10 @@ fn engine_defined_variants_get_variant_fen_and_setup_tags() {
     assert_eq!(record.tags.len(), 8);
 }
 
-/// The games the XBoard GUI saved in `pgn/` (XBoard 4.9 against Fairy-Max and MaxQi, ranks from 0
-/// on the 10-rank xiangqi board, its `H` and `E`, castling rights left out of Team-Mate Chess's FEN):
-/// each reads to its last move, and where XBoard adjudicated a checkmate the interpreter finds the
-/// same winner there.
+/// The games the XBoard GUI saved in `pgn/` (XBoard 4.9 against Fairy-Max and MaxQi: chess,
+/// capablanca, ranks from 0 on the 10-rank xiangqi board and its `H` and `E`, castling rights left
+/// out of Team-Mate Chess's FEN): each reads to its last move, and where XBoard adjudicated a
+/// checkmate the interpreter finds the same winner there.
 #[test]
 fn games_saved_by_xboard_read_back() {
     let dir = workspace_root().join("tests/pgn");
@@ -293,5 +293,5 @@ fn games_saved_by_xboard_read_back() {
             }
         }
     }
-    assert!(read >= 6 && mates >= 4, "{read} games, {mates} mates");
+    assert!(read >= 20 && mates >= 15, "{read} games, {mates} mates");
 }
