@@ -150,6 +150,8 @@ struct Checker {
     board_templates: Vec<Option<String>>,
     /// Whether the game declares castling (a FEN's castling field is read only then).
     castling: bool,
+    /// Whether the game has walls (`turn { wall ... }`): a FEN's `*` on a cell is then a wall.
+    walls: bool,
     dimensions: usize,
     /// Names used somewhere, for unused warnings.
     used_zones: Vec<bool>,
@@ -181,6 +183,8 @@ impl Checker {
         let mut neutrals = Vec::new();
         for s in statements {
             self.castling |= s.keyword.text == "castle";
+            self.walls |= s.keyword.text == "turn"
+                && s.children().iter().any(|c| c.keyword.text == "wall");
             let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else {
                 continue;
             };

@@ -693,6 +693,15 @@ const TURN: &[Spec] = &[
     ),
     once("must_capture", &[]),
     once("forbid_checks", &[]),
+    once(
+        "wall",
+        &[
+            V(Kind::Word(&["empty", "reach", "vacated"]), One),
+            V(Kind::Betza, Optional),
+            OptKw("in", Kind::Zone, One),
+            V(Kind::Word(&["single"]), Optional),
+        ],
+    ),
 ];
 
 const RULE: &[Spec] = &[

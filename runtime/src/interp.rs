@@ -27,6 +27,7 @@ mod setup;
 mod tables;
 mod template;
 mod transfer;
+mod walls;
 
 pub use describe::CastlingSummary;
 pub use generator::Generator;

@@ -621,6 +621,33 @@ pub struct Turn {
     pub must_capture: bool,
     /// A move that gives check is illegal.
     pub forbid_checks: bool,
+    /// What completes each move in the same ply: a wall on a cell (`wall ...`).
+    pub wall: Option<Walling>,
+}
+
+/// A wall each move places after the piece has moved, in the same ply (Fairy-Stockfish's walling
+/// rules): the cell becomes a wall, which no piece may enter, pass or capture (leaps jump over it).
+/// Written `e2e4,e4d5`: the move, then its arrival cell and the wall's cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Walling {
+    /// Where the wall may go.
+    pub cells: WallCells,
+    /// The zone the wall must be in (the mover's part), if limited.
+    pub zone: Option<usize>,
+    /// There is one wall only: placing it takes the previous one away (the duck of duck chess).
+    pub single: bool,
+}
+
+/// Where a wall may go.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WallCells {
+    /// Any empty cell.
+    Empty,
+    /// An empty cell the moved piece reaches from its arrival cell with these moves, through empty
+    /// cells (the arrows of the game of the Amazons).
+    Reach(Moves),
+    /// The cell the piece left.
+    Vacated,
 }
 
 impl Default for Turn {
@@ -636,6 +663,7 @@ impl Default for Turn {
             checkmate_test: CheckmateTest::NoMoves,
             must_capture: false,
             forbid_checks: false,
+            wall: None,
         }
     }
 }
@@ -854,6 +882,17 @@ impl Game {
             }
         }
         lines.join("\n")
+    }
+
+    /// The piece type of walls, in a game with a `wall` rule: the checker adds it as the last type.
+    pub fn wall_piece(&self) -> Option<PieceId> {
+        self.turn.wall.as_ref().map(|_| self.pieces.len() - 1)
+    }
+
+    /// The neutral side that owns the walls, in a game with a `wall` rule: the checker adds it as
+    /// the last side.
+    pub fn wall_owner(&self) -> Option<PlayerId> {
+        self.turn.wall.as_ref().map(|_| self.players.len() - 1)
     }
 
     /// Whether some piece type may be royal.

@@ -395,6 +395,7 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         checkmate_test,
         must_capture,
         forbid_checks,
+        wall,
     } = turn;
     let default = order.iter().enumerate().all(|(i, &p)| i == p)
         && *moves == 1
@@ -405,7 +406,8 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         && *en_passant_right == EnPassantRight::Always
         && *checkmate_test == CheckmateTest::NoMoves
         && !must_capture
-        && !forbid_checks;
+        && !forbid_checks
+        && wall.is_none();
     if default {
         Ok(())
     } else {

@@ -90,7 +90,11 @@ impl Checker {
                 }
                 if c == '*' {
                     // A hole, as Fairy-Stockfish writes a wall square.
-                    if let Some(&cell) = cell_at.get(&(x as i32, y as i32)).filter(|_| x < width) {
+                    // A hole, or a wall on a cell in a game with walls.
+                    if let Some(&cell) = cell_at
+                        .get(&(x as i32, y as i32))
+                        .filter(|_| x < width && !self.walls)
+                    {
                         self.error(
                             at(offset + i, 1),
                             ErrorKind::InvalidFen {

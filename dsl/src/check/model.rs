@@ -94,6 +94,7 @@ impl Checker {
             }
         }
         split_by_board_forward(&mut game);
+
         self.check_players(statements, anchor);
         self.check_elimination(statements, &game);
         self.check_turn_order(statements, &game);
@@ -110,6 +111,7 @@ impl Checker {
         if !self.problems.iter().any(|p| !p.is_warning()) {
             self.warn_unused(statements);
         }
+        add_wall_type(&mut game);
         game
     }
 
@@ -601,10 +603,82 @@ impl Checker {
                 }
                 "must_capture" => turn.must_capture = true,
                 "forbid_checks" => turn.forbid_checks = true,
+                "wall" => turn.wall = self.build_walling(child),
                 other => debug_assert!(false, "turn statement `{other}` has no model"),
             }
         }
         turn
+    }
+}
+
+/// In a game with a `wall` rule, walls are pieces of a type of their own (the last, letter `*`) owned by
+/// a neutral side of their own (the last side): nobody's enemy, they never move, are never captured
+/// and block every move (leaps jump over them).
+fn add_wall_type(game: &mut Game) {
+    if game.turn.wall.is_none() {
+        return;
+    }
+    game.pieces.push(vdl_runtime::model::Piece {
+        name: "(wall)".into(),
+        title: Some("Wall".into()),
+        letter: "*".into(),
+        immune: true,
+        never_captures: true,
+        value: Some(0),
+        ..vdl_runtime::model::Piece::default()
+    });
+    game.players.push(vdl_runtime::model::Player {
+        name: "(walls)".into(),
+        title: "Walls".into(),
+        neutral: true,
+        forward: vec![[0, 1, 0]],
+        upper_case: false,
+        fen_prefix: None,
+        movable_by: Vec::new(),
+        bonus_points: 0,
+    });
+}
+
+impl Checker {
+    /// `wall empty|reach BETZA|vacated (in ZONE)? single?`; a Betza string goes with `reach` only.
+    fn build_walling(&mut self, d: &Directive) -> Option<vdl_runtime::model::Walling> {
+        use vdl_runtime::model::{WallCells, Walling};
+        let betza = d.arguments.iter().find_map(|a| match a {
+            Arg::Str(s) => Some(s.clone()),
+            _ => None,
+        });
+        let cells = match (d.arguments.first().and_then(Arg::as_word), betza) {
+            (Some("reach"), Some(betza)) => {
+                WallCells::Reach(self.build_moves(&betza, Vec::new(), false, None))
+            }
+            (Some("empty"), None) => WallCells::Empty,
+            (Some("vacated"), None) => WallCells::Vacated,
+            (Some("reach"), None) => {
+                self.error(
+                    d.span,
+                    ErrorKind::MissingArgument {
+                        keyword: "wall reach".into(),
+                        expected: "the Betza moves that reach the wall's cell".into(),
+                    },
+                );
+                return None;
+            }
+            (Some(_), _) => {
+                self.error(
+                    d.span,
+                    ErrorKind::TooManyArguments {
+                        keyword: "wall".into(),
+                    },
+                );
+                return None;
+            }
+            (None, _) => return None,
+        };
+        Some(Walling {
+            cells,
+            zone: d.arguments.iter().find_map(Arg::as_zone),
+            single: d.arguments.iter().any(|a| a.is_word("single")),
+        })
     }
 }
 

@@ -11,10 +11,13 @@ use super::tables::Interpreter;
 impl Interpreter {
     /// Draws a position.
     pub fn render(&self, pos: &Position) -> String {
-        let two_players = self.game.players.len() == 2;
+        let two_players = self.game.players.len() - usize::from(self.walls.is_some()) == 2;
         let token = |occ: Occupant| -> String {
             if occ.is_empty() {
                 return ".".into();
+            }
+            if self.walls.as_ref().is_some_and(|w| w.is_wall(occ)) {
+                return "*".into();
             }
             let letter = &self.game.pieces[occ.piece()].letter;
             let letter = if letter.is_empty() {

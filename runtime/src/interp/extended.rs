@@ -19,13 +19,18 @@ impl Interpreter {
     pub(super) fn uses_fen(&self) -> bool {
         self.game.boards.len() == 1
             && self.game.boards[0].size[2] == 1
-            && self.game.players.len() == 2
+            && self.sides_without_walls() == 2
+    }
+
+    /// The players and neutral sides, the walls' side left out (walls are written `*`).
+    fn sides_without_walls(&self) -> usize {
+        self.game.players.len() - usize::from(self.walls.is_some())
     }
 
     /// Whether pieces may be written as FEN letters in their owner's case: two players, one of them
     /// `letters upper`, no neutral side.
     pub(super) fn letter_case_pieces(&self) -> bool {
-        self.game.players.len() == 2
+        self.sides_without_walls() == 2
             && self.game.players.iter().filter(|p| p.upper_case).count() == 1
     }
 

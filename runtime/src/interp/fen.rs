@@ -187,8 +187,14 @@ impl Interpreter {
                     continue;
                 }
                 if c == '*' {
-                    // A hole (Fairy-Stockfish's wall square).
+                    // A hole (Fairy-Stockfish's wall square), or a wall on a cell in a game with walls.
                     if let Some(cell) = self.grids[0].cells.get(y * width + x).copied().flatten() {
+                        if let Some(walls) = &self.walls {
+                            cells[cell] = walls.wall;
+                            x += 1;
+                            i += 1;
+                            continue;
+                        }
                         return Err(TextError::new(format!(
                             "`*` marks a hole, but `{}` is a cell of the board (FEN rank `{rank}`)",
                             self.game.cells[cell].name

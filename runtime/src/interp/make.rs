@@ -295,6 +295,9 @@ impl Interpreter {
                 Occupant::new(piece, mover, false, false),
             );
         }
+        if mv.wall != Move::NONE {
+            self.place_wall(pos, &mut undo, mv);
+        }
         self.end_waiting(pos, &mut undo, &waiting_before);
         pos.passes = if mv.kind == MoveKind::Pass {
             pos.passes + 1

@@ -118,7 +118,8 @@ impl Interpreter {
     /// when every move must be tested by playing it.
     fn legality_shortcut(&self, pos: &Position) -> Option<Shortcut> {
         let side = pos.side;
-        if !self.royal_check {
+        // Taking the previous wall away may open a line: every move is tested.
+        if !self.royal_check || self.walls.is_some() {
             return None;
         }
         if !self.plain_attackers.get(side).copied().unwrap_or(false) {
@@ -284,6 +285,7 @@ impl Interpreter {
     /// royal-safety filter.
     pub(super) fn generate_pseudo(&self, pos: &Position, out: &mut Vec<Move>) {
         let side = pos.side;
+        let start = out.len();
         for (cell, &occ) in pos.cells.iter().enumerate() {
             // A frozen piece (`freeze after`) has no moves until the end of the turn.
             if !occ.is_empty() && !occ.is_frozen() && self.may_move_piece(pos, cell, occ, side) {
@@ -315,6 +317,9 @@ impl Interpreter {
                 kind: MoveKind::Pass,
                 ..Move::normal(cell, cell)
             });
+        }
+        if self.walls.is_some() {
+            self.add_walls(pos, out, start);
         }
     }
 
@@ -514,10 +519,38 @@ impl Interpreter {
         attacks: bool,
         out: &mut Vec<Move>,
     ) {
+        let sets = &self.moves[occ.piece()][frame_index];
+        self.walk_move_sets(pos, cell, occ, frame, sets, attacks, out);
+    }
+
+    /// The moves of `sets` for the piece `occ` on `cell`, in `frame`'s frame (the prepared reach of a
+    /// wall too, [`Interpreter::add_walls`]).
+    pub(super) fn walk_sets(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        occ: Occupant,
+        frame: usize,
+        sets: &[super::tables::PreparedMoves],
+        out: &mut Vec<Move>,
+    ) {
+        self.walk_move_sets(pos, cell, occ, frame, sets, false, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_move_sets(
+        &self,
+        pos: &Position,
+        cell: CellId,
+        occ: Occupant,
+        frame: usize,
+        sets: &[super::tables::PreparedMoves],
+        attacks: bool,
+        out: &mut Vec<Move>,
+    ) {
         let piece = occ.piece();
         let owner = occ.owner();
         let board = self.game.cells[cell].board;
-        let sets = &self.moves[piece][frame_index];
         let scope = super::conditions::Scope::piece(owner, cell);
         // `moves_only_on`: on its board, while its condition holds, its moves replace all others.
         let only = sets.iter().any(|s| {

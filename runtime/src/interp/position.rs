@@ -235,6 +235,8 @@ pub struct Move {
     /// A merger: the piece moves onto a friendly piece on `to`, and both leave for one piece of type
     /// `piece - 1`, owned by the mover, on `to`. Not a capture.
     pub merge: bool,
+    /// The cell the move puts a wall on, in the same ply (`turn { wall ... }`); `NONE` if none.
+    pub wall: u16,
 }
 
 impl Move {
@@ -256,6 +258,7 @@ impl Move {
             pair: false,
             stack: false,
             merge: false,
+            wall: Move::NONE,
         }
     }
 }

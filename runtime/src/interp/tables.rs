@@ -59,6 +59,8 @@ pub struct Interpreter {
     pub(super) pass_allowed: bool,
     /// Whether a player with no legal move passes (`turn { pass when_stuck }`).
     pub(super) pass_when_stuck: bool,
+    /// The walling rule (`turn { wall ... }`), if the game has one.
+    pub(super) walls: Option<super::walls::Walls>,
     /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
     /// moves, conditions), which allows the legality shortcut.
     pub(super) plain_attackers: Vec<bool>,
@@ -528,6 +530,7 @@ impl Interpreter {
             effects: super::effects::Effects::new(&game),
             elimination: super::elimination::Elimination::from_game(&game),
             pass_when_stuck: turn.pass == Pass::WhenStuck,
+            walls: walls(&game),
             pass_allowed: turn.pass == Pass::Allowed,
             turn_order: game.turn_order(),
             game,
@@ -855,6 +858,30 @@ fn board_frame(game: &Game, moves: &crate::model::Moves) -> Option<Frame> {
         .then(|| Frame {
             forward: vec![first],
         })
+}
+
+/// A game's walling rule, with its `reach` moves prepared in each player's frame.
+fn walls(game: &Game) -> Option<super::walls::Walls> {
+    let rule = game.turn.wall.as_ref()?;
+    let reach = match &rule.cells {
+        crate::model::WallCells::Reach(moves) => game
+            .players
+            .iter()
+            .map(|player| {
+                let frame = Frame {
+                    forward: player.forward.clone(),
+                };
+                vec![prepare_moves(moves, &frame, game.dimensions)]
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some(super::walls::Walls::new(
+        rule,
+        game.wall_piece()?,
+        game.wall_owner()?,
+        reach,
+    ))
 }
 
 fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) -> PreparedMoves {
