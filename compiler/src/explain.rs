@@ -38,7 +38,12 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
                 format!("no piece `{name}`; the pieces are: {}", names.join(", "))
             })?]
         }
-        None => game.pieces.iter().collect(),
+        // The walls' type (`turn { wall }`) is described by the summary.
+        None => game
+            .pieces
+            .iter()
+            .take(game.pieces.len() - usize::from(game.wall_piece().is_some()))
+            .collect(),
     };
     let mut out = String::new();
     if piece.is_none() {

@@ -693,6 +693,7 @@ const TURN: &[Spec] = &[
     ),
     once("must_capture", &[]),
     once("forbid_checks", &[]),
+    once("royal_safety", &[V(Kind::Word(&["any", "all"]), One)]),
     once(
         "wall",
         &[

@@ -621,6 +621,8 @@ pub struct Turn {
     pub must_capture: bool,
     /// A move that gives check is illegal.
     pub forbid_checks: bool,
+    /// Which of the mover's royal pieces a move may not leave attacked.
+    pub royal_safety: RoyalSafety,
     /// What completes each move in the same ply: a wall on a cell (`wall ...`).
     pub wall: Option<Walling>,
 }
@@ -661,6 +663,7 @@ impl Default for Turn {
             en_passant_expires: EnPassantExpiry::NextMove,
             en_passant_right: EnPassantRight::Always,
             checkmate_test: CheckmateTest::NoMoves,
+            royal_safety: RoyalSafety::Any,
             must_capture: false,
             forbid_checks: false,
             wall: None,
@@ -713,6 +716,17 @@ pub enum EnPassantRight {
     Always,
     /// Only when the player to move can take it.
     WhenCapturable,
+}
+
+/// Which of the mover's royal pieces a move may not leave attacked (`royal_safety`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RoyalSafety {
+    /// Any of them (default): a move that leaves one royal piece attacked is illegal.
+    #[default]
+    Any,
+    /// All of them (Spartan chess's two kings): a move is illegal only if it leaves every royal
+    /// piece attacked, and a player is in check only when every royal piece is attacked.
+    All,
 }
 
 /// What checkmate is.
@@ -876,7 +890,15 @@ impl Game {
             }
             lines.push(line);
         }
-        for piece in &self.pieces {
+        let walls = self.wall_piece();
+        for (id, piece) in self.pieces.iter().enumerate() {
+            if Some(id) == walls {
+                lines.push(
+                    "walls (*): one after each move, in the same ply; they never move and block every move"
+                        .to_string(),
+                );
+                continue;
+            }
             if let Some(title) = &piece.title {
                 lines.push(format!("piece {}: {title}", piece.name));
             }

@@ -16,7 +16,7 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
     Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Royalty, Turn,
-    Untouched, Vec3,
+    RoyalSafety, Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -395,6 +395,7 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         checkmate_test,
         must_capture,
         forbid_checks,
+        royal_safety,
         wall,
     } = turn;
     let default = order.iter().enumerate().all(|(i, &p)| i == p)
@@ -407,6 +408,7 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         && *checkmate_test == CheckmateTest::NoMoves
         && !must_capture
         && !forbid_checks
+        && *royal_safety == RoyalSafety::Any
         && wall.is_none();
     if default {
         Ok(())

@@ -103,6 +103,7 @@ impl Checker {
         self.check_setup(statements, anchor, &game);
         self.check_end(statements, anchor, &game);
         self.check_freeze(statements);
+        self.check_walling(statements);
         self.check_position_template(statements);
         self.check_transfers(statements);
         self.check_castles(statements);
@@ -457,6 +458,43 @@ impl Checker {
     }
 
     /// `freeze after EVENT`: the event must be one that happens to the piece that moves.
+    /// A `wall` line: `reach` needs the Betza moves that reach the wall's cell; the other kinds take
+    /// none.
+    fn check_walling(&mut self, statements: &[Statement]) {
+        let walls = statements
+            .iter()
+            .filter(|s| s.keyword.text == "turn")
+            .flat_map(Statement::children)
+            .filter(|s| s.keyword.text == "wall");
+        for wall in walls {
+            let kind = wall
+                .arguments
+                .first()
+                .and_then(Value::as_name)
+                .map(|n| n.text.as_str());
+            let betza = wall
+                .arguments
+                .iter()
+                .find(|v| matches!(v.kind, crate::ast::ValueKind::Str { .. }));
+            match (kind, betza) {
+                (Some("reach"), None) => self.error(
+                    wall.span,
+                    ErrorKind::MissingArgument {
+                        keyword: "wall reach".into(),
+                        expected: "the Betza moves that reach the wall's cell, e.g. `\"mQ\"`".into(),
+                    },
+                ),
+                (Some("empty" | "vacated"), Some(extra)) => self.error(
+                    extra.span,
+                    ErrorKind::TooManyArguments {
+                        keyword: format!("wall {}", kind.unwrap_or_default()),
+                    },
+                ),
+                _ => {}
+            }
+        }
+    }
+
     fn check_freeze(&mut self, statements: &[Statement]) {
         let freezes = statements
             .iter()
@@ -601,6 +639,13 @@ impl Checker {
                         CheckmateTest::NoMoves
                     }
                 }
+                "royal_safety" => {
+                    turn.royal_safety = if word == "all" {
+                        vdl_runtime::model::RoyalSafety::All
+                    } else {
+                        vdl_runtime::model::RoyalSafety::Any
+                    }
+                }
                 "must_capture" => turn.must_capture = true,
                 "forbid_checks" => turn.forbid_checks = true,
                 "wall" => turn.wall = self.build_walling(child),
@@ -640,7 +685,8 @@ fn add_wall_type(game: &mut Game) {
 }
 
 impl Checker {
-    /// `wall empty|reach BETZA|vacated (in ZONE)? single?`; a Betza string goes with `reach` only.
+    /// `wall empty|reach BETZA|vacated (in ZONE)? single?`; a Betza string goes with `reach` only
+    /// (`check_walling` reports the other forms).
     fn build_walling(&mut self, d: &Directive) -> Option<vdl_runtime::model::Walling> {
         use vdl_runtime::model::{WallCells, Walling};
         let betza = d.arguments.iter().find_map(|a| match a {
@@ -653,26 +699,7 @@ impl Checker {
             }
             (Some("empty"), None) => WallCells::Empty,
             (Some("vacated"), None) => WallCells::Vacated,
-            (Some("reach"), None) => {
-                self.error(
-                    d.span,
-                    ErrorKind::MissingArgument {
-                        keyword: "wall reach".into(),
-                        expected: "the Betza moves that reach the wall's cell".into(),
-                    },
-                );
-                return None;
-            }
-            (Some(_), _) => {
-                self.error(
-                    d.span,
-                    ErrorKind::TooManyArguments {
-                        keyword: "wall".into(),
-                    },
-                );
-                return None;
-            }
-            (None, _) => return None,
+            _ => return None,
         };
         Some(Walling {
             cells,

@@ -119,7 +119,7 @@ impl Interpreter {
     fn legality_shortcut(&self, pos: &Position) -> Option<Shortcut> {
         let side = pos.side;
         // Taking the previous wall away may open a line: every move is tested.
-        if !self.royal_check || self.walls.is_some() {
+        if !self.royal_check || self.walls.is_some() || self.royal_all {
             return None;
         }
         if !self.plain_attackers.get(side).copied().unwrap_or(false) {
@@ -1354,14 +1354,28 @@ impl Interpreter {
 
     /// Tells whether any royal piece of `player` is attacked by an opponent.
     pub(super) fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
-        pos.cells.iter().enumerate().any(|(cell, occ)| {
-            !occ.is_empty()
-                && occ.owner() == player
-                && self.is_royal_at(pos, cell)
-                && self
-                    .opponents(player)
-                    .any(|o| self.cell_attacked(pos, cell, o))
-        })
+        let mut royals = pos
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|&(cell, occ)| {
+                !occ.is_empty() && occ.owner() == player && self.is_royal_at(pos, cell)
+            })
+            .map(|(cell, _)| cell);
+        let attacked = |cell: usize| {
+            self.opponents(player)
+                .any(|o| self.cell_attacked(pos, cell, o))
+        };
+        if self.royal_all {
+            // `royal_safety all`: in check only when every royal piece is attacked.
+            let mut any = false;
+            royals.all(|cell| {
+                any = true;
+                attacked(cell)
+            }) && any
+        } else {
+            royals.any(attacked)
+        }
     }
 
     /// Plays the move, checks that the mover's royal pieces are safe, and takes it back.

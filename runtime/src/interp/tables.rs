@@ -61,6 +61,8 @@ pub struct Interpreter {
     pub(super) pass_when_stuck: bool,
     /// The walling rule (`turn { wall ... }`), if the game has one.
     pub(super) walls: Option<super::walls::Walls>,
+    /// `royal_safety all`: only leaving every royal piece attacked is illegal (and is check).
+    pub(super) royal_all: bool,
     /// Per player: whether every enemy attack is a plain leap or slide (no hops, lame or multi-leg
     /// moves, conditions), which allows the legality shortcut.
     pub(super) plain_attackers: Vec<bool>,
@@ -531,6 +533,7 @@ impl Interpreter {
             elimination: super::elimination::Elimination::from_game(&game),
             pass_when_stuck: turn.pass == Pass::WhenStuck,
             walls: walls(&game),
+            royal_all: turn.royal_safety == crate::model::RoyalSafety::All,
             pass_allowed: turn.pass == Pass::Allowed,
             turn_order: game.turn_order(),
             game,
