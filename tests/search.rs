@@ -95,15 +95,18 @@ fn wins_material_when_there_is_no_mate() {
 
 #[test]
 fn returns_a_legal_move_in_every_start_position() {
-    let limits = Limits {
-        depth: Some(2),
-        nodes: Some(2_000),
-        time: None,
-    };
     let mut searched = 0;
     for path in vdl_files(&workspace_root().join("examples")) {
         let (variant, evaluator) = load(&path);
         let position = variant.start();
+        // Enough nodes for depth 1 where the start has many moves (the Amazons: 2176).
+        let mut moves = Vec::new();
+        variant.legal_moves(&mut position.clone(), &mut moves);
+        let limits = Limits {
+            depth: Some(2),
+            nodes: Some(2_000.max(4 * moves.len() as u64)),
+            time: None,
+        };
         let result = search::search(&variant, &evaluator, &position, &limits);
         let best = result
             .best

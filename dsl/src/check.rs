@@ -183,8 +183,8 @@ impl Checker {
         let mut neutrals = Vec::new();
         for s in statements {
             self.castling |= s.keyword.text == "castle";
-            self.walls |= s.keyword.text == "turn"
-                && s.children().iter().any(|c| c.keyword.text == "wall");
+            self.walls |=
+                s.keyword.text == "turn" && s.children().iter().any(|c| c.keyword.text == "wall");
             let Some(name) = s.arguments.first().and_then(ast::Value::as_name) else {
                 continue;
             };

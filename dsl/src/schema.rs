@@ -973,6 +973,8 @@ pub fn vocabulary() -> Vec<String> {
                 }
                 let words: Vec<&str> = match *arg {
                     Arg::Value(Kind::Word(words), _) if words.len() > 1 => words.to_vec(),
+                    // An optional flag word (`leaving`, `single`, `after_reply`, ...).
+                    Arg::Value(Kind::Word(words), Count::Optional) => words.to_vec(),
                     Arg::Value(Kind::PieceOr(words) | Kind::SideOr(words), _) => words.to_vec(),
                     Arg::OptKeyword(word, Kind::Word(words), _) if words.len() > 1 => {
                         std::iter::once(word).chain(words.iter().copied()).collect()

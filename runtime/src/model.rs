@@ -647,7 +647,7 @@ pub enum WallCells {
     Empty,
     /// An empty cell the moved piece reaches from its arrival cell with these moves, through empty
     /// cells (the arrows of the game of the Amazons).
-    Reach(Moves),
+    Reach(Box<Moves>),
     /// The cell the piece left.
     Vacated,
 }

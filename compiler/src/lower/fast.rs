@@ -15,8 +15,8 @@ use vdl_runtime::geometry::{
 };
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
-    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Royalty, Turn,
-    RoyalSafety, Untouched, Vec3,
+    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, RoyalSafety,
+    Royalty, Turn, Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).

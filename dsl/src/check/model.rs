@@ -481,7 +481,8 @@ impl Checker {
                     wall.span,
                     ErrorKind::MissingArgument {
                         keyword: "wall reach".into(),
-                        expected: "the Betza moves that reach the wall's cell, e.g. `\"mQ\"`".into(),
+                        expected: "the Betza moves that reach the wall's cell, e.g. `\"mQ\"`"
+                            .into(),
                     },
                 ),
                 (Some("empty" | "vacated"), Some(extra)) => self.error(
@@ -695,7 +696,7 @@ impl Checker {
         });
         let cells = match (d.arguments.first().and_then(Arg::as_word), betza) {
             (Some("reach"), Some(betza)) => {
-                WallCells::Reach(self.build_moves(&betza, Vec::new(), false, None))
+                WallCells::Reach(Box::new(self.build_moves(&betza, Vec::new(), false, None)))
             }
             (Some("empty"), None) => WallCells::Empty,
             (Some("vacated"), None) => WallCells::Vacated,

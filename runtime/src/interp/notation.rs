@@ -32,7 +32,11 @@ impl Interpreter {
         if mv.wall != Move::NONE {
             // The wall after the move, as Fairy-Stockfish writes it: `e2e4,e4d5`.
             let name = |cell: u16| self.game.cells[cell as usize].name.as_str();
-            let arrival = if mv.kind == MoveKind::Pass { mv.from } else { mv.to };
+            let arrival = if mv.kind == MoveKind::Pass {
+                mv.from
+            } else {
+                mv.to
+            };
             text.push(',');
             text.push_str(name(arrival));
             text.push_str(name(mv.wall));

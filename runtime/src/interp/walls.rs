@@ -64,8 +64,15 @@ impl Interpreter {
         let mover = pos.side;
         let mut cells = Vec::new();
         for mv in moves {
-            let undo =
-                super::elimination::probing(|| self.make_move(&mut after, Move { wall: Move::NONE, ..mv }));
+            let undo = super::elimination::probing(|| {
+                self.make_move(
+                    &mut after,
+                    Move {
+                        wall: Move::NONE,
+                        ..mv
+                    },
+                )
+            });
             cells.clear();
             self.wall_cells(walls, &after, mover, mv, &mut cells);
             self.unmake_move(&mut after, mv, undo);
@@ -91,7 +98,9 @@ impl Interpreter {
         match &walls.cells {
             WallCells::Empty => cells.extend((0..after.cells.len()).filter(|&c| allowed(c))),
             WallCells::Vacated => {
-                if mv.kind != MoveKind::Drop && mv.kind != MoveKind::Pass && allowed(mv.from as usize)
+                if mv.kind != MoveKind::Drop
+                    && mv.kind != MoveKind::Pass
+                    && allowed(mv.from as usize)
                 {
                     cells.push(mv.from as usize);
                 }
