@@ -33,6 +33,7 @@ fn an_unchanged_file_is_not_rebuilt_and_a_changed_one_is() {
         game: "chess",
         source: &source,
         code: &code,
+        lto: false,
     };
     // Whatever an earlier run left, the first build of this session ends with the engine in place.
     let first = cache

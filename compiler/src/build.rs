@@ -87,22 +87,23 @@ fn package_name(game: &str) -> String {
 /// Writes an engine crate named `package` for generated code into `dir`, with the workspace's
 /// `Cargo.lock`, so that it builds offline against the dependency versions vdl itself was tested with.
 ///
-/// The release profile has one codegen unit and no link-time optimisation: thin LTO re-optimised the
-/// whole runtime for every engine (about 25 s of the 30 to 45 s an engine took on two cores) for at
-/// most 8% of perft speed on chess and none measurable on xiangqi or the hook-form games
+/// The release profile has one codegen unit, and link-time optimisation only with `lto`: thin LTO
+/// re-optimises the whole runtime for every engine (about 25 s of the 30 to 45 s an engine took on
+/// two cores) for 10% of perft speed on chess and none measurable on xiangqi or the hook-form games
 /// (docs/performance.md).
 ///
 /// # Errors
 ///
 /// Returns the IO error.
-pub fn write_crate(dir: &Path, package: &str, generated: &str) -> std::io::Result<()> {
+pub fn write_crate(dir: &Path, package: &str, generated: &str, lto: bool) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("src"))?;
     let runtime = workspace_crate("runtime").canonicalize()?;
     let dsl = workspace_crate("dsl").canonicalize()?;
+    let lto = if lto { "lto = \"thin\"\n" } else { "" };
     let manifest = format!(
         "[package]\nname = \"{package}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [dependencies]\nvdl-runtime = {{ path = {:?} }}\nvdl-dsl = {{ path = {:?} }}\n\n\
-         [profile.release]\ncodegen-units = 1\n\n[workspace]\n",
+         [profile.release]\ncodegen-units = 1\n{lto}\n[workspace]\n",
         runtime.display().to_string(),
         dsl.display().to_string()
     );

@@ -33,10 +33,12 @@ Usage:
                                            count move paths with the reference interpreter;
                                            the last line on stdout is `nodes N`
   vdl emit FILE                            print the Rust code generated for a rule file
-  vdl build FILE -o PATH [--cache-dir DIR] build a native engine (answers `PATH perft ...`); engine
+  vdl build FILE -o PATH [--cache-dir DIR] [--lto]
+                                           build a native engine (answers `PATH perft ...`); engine
                                            crates are kept in DIR (default $VDL_CACHE_DIR, else
                                            $XDG_CACHE_HOME/vdl or ~/.cache/vdl) and reused while
-                                           the rule file and vdl are unchanged
+                                           the rule file and vdl are unchanged; --lto: link-time
+                                           optimisation (builds take minutes, engines up to 10% faster)
   vdl show FILE [--fen FEN | --pgn FILE [--game N]] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
                                            draw a position for people (a PGN game's last one)
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
@@ -311,8 +313,8 @@ fn emit_command(args: &[String]) -> ExitCode {
 }
 
 fn build_command(args: &[String]) -> ExitCode {
-    const BUILD_USAGE: &str = "usage: vdl build FILE -o PATH [--cache-dir DIR]";
-    let (mut path, mut output, mut cache) = (None, None, None);
+    const BUILD_USAGE: &str = "usage: vdl build FILE -o PATH [--cache-dir DIR] [--lto]";
+    let (mut path, mut output, mut cache, mut lto) = (None, None, None, false);
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
@@ -320,6 +322,7 @@ fn build_command(args: &[String]) -> ExitCode {
                 Some(value) => output = Some(value.clone()),
                 None => return usage_error(BUILD_USAGE),
             },
+            "--lto" => lto = true,
             "--cache-dir" => match rest.next() {
                 Some(value) => cache = Some(vdl::build::cache::Cache::new(value)),
                 None => return usage_error(BUILD_USAGE),
@@ -335,7 +338,7 @@ fn build_command(args: &[String]) -> ExitCode {
         return usage_error(BUILD_USAGE);
     };
     let cache = cache.unwrap_or_else(vdl::build::cache::Cache::for_user);
-    match build_engine(&path, &cache) {
+    match build_engine(&path, &cache, lto) {
         Ok((engine, started)) => {
             if let Err(message) = vdl::build::cache::install(&engine, std::path::Path::new(&output))
             {
@@ -355,11 +358,13 @@ fn build_command(args: &[String]) -> ExitCode {
     }
 }
 
-/// Builds the engine of a rule file in the cache, printing progress on stderr, and returns its path
-/// there with the time compiling started (`None` when the cache already had it).
+/// Builds the engine of a rule file in the cache (with link-time optimisation if `lto`), printing
+/// progress on stderr, and returns its path there with the time the build started (`None` when the
+/// cache already had it).
 fn build_engine(
     path: &str,
     cache: &vdl::build::cache::Cache,
+    lto: bool,
 ) -> Result<(std::path::PathBuf, Option<std::time::Instant>), ExitCode> {
     use vdl::build::cache::{Progress, Request};
     let started = std::time::Instant::now();
@@ -378,16 +383,15 @@ fn build_engine(
         game: &name,
         source: &source,
         code: &code,
+        lto,
     };
-    let mut compiling = None;
     let mut progress = |event: Progress| match event {
         Progress::Waiting(dir) => eprintln!(
             "vdl: waiting for another build of the same engine in {}",
             dir.display()
         ),
         Progress::Compiling(dir) => {
-            compiling = Some(std::time::Instant::now());
-            eprintln!("vdl: compiling the engine crate {}", dir.display());
+            eprintln!("vdl: compiling the engine crate {}", dir.display())
         }
     };
     match cache.build(&request, &mut progress, &vdl::build::compile_crate) {
@@ -458,7 +462,8 @@ fn bench_command(args: &[String]) -> ExitCode {
             nodes,
             seconds: started.elapsed().as_secs_f64(),
         };
-        let engine_path = match build_engine(&path_text, &cache) {
+        // The bench measures the fastest engines vdl builds.
+        let engine_path = match build_engine(&path_text, &cache, true) {
             Ok((engine, _)) => engine,
             Err(code) => return code,
         };
@@ -663,7 +668,7 @@ fn play_command(args: &[String]) -> ExitCode {
 
 /// `vdl play FILE --random N --engine compiled`: builds the game's engine, then lets it play.
 fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -> ExitCode {
-    let engine = match build_engine(path, &vdl::build::cache::Cache::for_user()) {
+    let engine = match build_engine(path, &vdl::build::cache::Cache::for_user(), false) {
         Ok((engine, _)) => engine,
         Err(code) => return code,
     };

@@ -40,7 +40,8 @@ pub struct Built {
     pub up_to_date: bool,
 }
 
-/// One engine to build: the game's name (for the package), the rule file's text and the generated code.
+/// One engine to build: the game's name (for the package), the rule file's text, the generated code
+/// and the build's options.
 #[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     /// The game's identifier.
@@ -49,6 +50,8 @@ pub struct Request<'a> {
     pub source: &'a str,
     /// The generated Rust module.
     pub code: &'a str,
+    /// Whether to build with thin link-time optimisation (slower to build, up to 10% faster).
+    pub lto: bool,
 }
 
 /// What the cache tells its caller while it works.
@@ -133,7 +136,8 @@ impl Cache {
             super::package_name(request.game),
             fingerprint(request)
         );
-        super::write_crate(&dir, &package, request.code).map_err(|e| cannot("write", &dir, e))?;
+        super::write_crate(&dir, &package, request.code, request.lto)
+            .map_err(|e| cannot("write", &dir, e))?;
         progress(Progress::Compiling(dir.clone()));
         let target = self.target_dir();
         let binary = compile(&dir, &package, &target)?;
@@ -177,8 +181,8 @@ fn cannot(what: &str, path: &Path, error: std::io::Error) -> String {
     format!("cannot {what} {}: {error}", path.display())
 }
 
-/// The fingerprint of a build: FNV-1a (64 bits) over vdl's version, the rule file and the generated
-/// code, each preceded by its length.
+/// The fingerprint of a build: FNV-1a (64 bits) over vdl's version, the rule file, the generated code
+/// (each preceded by its length) and the options.
 pub fn fingerprint(request: &Request) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -191,6 +195,7 @@ pub fn fingerprint(request: &Request) -> u64 {
     feed(env!("CARGO_PKG_VERSION").as_bytes());
     feed(request.source.as_bytes());
     feed(request.code.as_bytes());
+    feed(&[u8::from(request.lto)]);
     hash
 }
 
@@ -234,6 +239,7 @@ mod tests {
             game: "mini",
             source: SOURCE,
             code: CODE,
+            lto: false,
         };
         let first = cache.build(&request, &mut |_| {}, &compile).expect("built");
         assert!(!first.up_to_date);
@@ -273,6 +279,7 @@ mod tests {
             game: "mini",
             source: SOURCE,
             code: CODE,
+            lto: false,
         };
         let failing = |_: &Path, _: &str, _: &Path| -> Result<PathBuf, String> { Err("no".into()) };
         assert_eq!(
@@ -297,6 +304,7 @@ mod tests {
             game: "mini",
             source: SOURCE,
             code: CODE,
+            lto: false,
         };
         let slow = |dir: &Path, package: &str, target: &Path| {
             std::thread::sleep(std::time::Duration::from_millis(200));
@@ -324,6 +332,7 @@ mod tests {
             game: "chess",
             source: "game chess\n",
             code: CODE,
+            lto: false,
         };
         let other = Request {
             source: "game chess // another checkout\n",
