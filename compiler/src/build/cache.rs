@@ -267,7 +267,18 @@ mod tests {
                 .expect("rebuilt")
                 .up_to_date
         );
-        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        let optimised = Request {
+            lto: true,
+            ..request
+        };
+        let built = cache.build(&optimised, &mut |_| {}, &compile);
+        assert!(!built.expect("rebuilt").up_to_date);
+        let manifest = |r: &Request| {
+            std::fs::read_to_string(cache.crate_dir(r).join("Cargo.toml")).expect("a manifest")
+        };
+        assert!(manifest(&optimised).contains("lto = \"thin\""));
+        assert!(!manifest(&request).contains("lto"));
+        assert_eq!(calls.load(Ordering::SeqCst), 4);
         let _ = std::fs::remove_dir_all(&root);
     }
 
