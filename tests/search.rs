@@ -99,12 +99,13 @@ fn returns_a_legal_move_in_every_start_position() {
     for path in vdl_files(&workspace_root().join("examples")) {
         let (variant, evaluator) = load(&path);
         let position = variant.start();
-        // Enough nodes for depth 1 where the start has many moves (the Amazons: 2176).
+        // Enough nodes for depth 1 where the start has many moves (the Amazons: 2176) or where every
+        // move captures (clobber10: 180 captures, each with a bounded quiescence, about 2100).
         let mut moves = Vec::new();
         variant.legal_moves(&mut position.clone(), &mut moves);
         let limits = Limits {
             depth: Some(2),
-            nodes: Some(2_000.max(4 * moves.len() as u64)),
+            nodes: Some(4_000.max(4 * moves.len() as u64)),
             time: None,
         };
         let result = search::search(&variant, &evaluator, &position, &limits);

@@ -93,18 +93,13 @@ impl Interpreter {
                     })
                 };
                 if *after_reply {
-                    // The player who reached the zone wins once the opponent has replied; if the
-                    // reply reached it too, the game is drawn.
+                    // Tested for the player to move only: he wins when he still stands in the zone
+                    // once the opponent has replied (the reply may capture the piece). If the first
+                    // player reached it and the reply reached it too, the game is drawn.
                     if reached(side) {
-                        let winner = if reached(previous) { None } else { Some(side) };
+                        let both = reached(previous) && side == self.turn_order[0];
                         return Some(GameResult {
-                            winner,
-                            reason: "flag".into(),
-                        });
-                    }
-                    if reached(previous) && side == self.turn_order[0] {
-                        return Some(GameResult {
-                            winner: Some(previous),
+                            winner: (!both).then_some(side),
                             reason: "flag".into(),
                         });
                     }

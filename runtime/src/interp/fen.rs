@@ -390,7 +390,13 @@ impl Interpreter {
             let Some((king_cell, king)) = self.castling_king(cells, player) else {
                 continue;
             };
-            let y = self.game.cells[king_cell].coord[1];
+            // File letters name cells of the castling rank: the rank the king starts on (where it
+            // stands, when the start position itself is read).
+            let y = self
+                .castling_king(&self.start_position.cells, player)
+                .map_or(self.game.cells[king_cell].coord[1], |(cell, _)| {
+                    self.game.cells[cell].coord[1]
+                });
             let row: Vec<usize> = (0..width)
                 .filter_map(|x| {
                     self.grids[0]
@@ -424,8 +430,13 @@ impl Interpreter {
                     .filter(|&cell| !cells[cell].is_empty() && cells[cell].owner() == player),
                 _ => return Err(TextError::new(format!("bad castling field `{field}`"))),
             };
-            cells[king_cell] = Occupant::new(king, player, true, false);
-            if let Some(cell) = partner {
+            // A castling right means an unmoved king; with gating, a file letter is the right of
+            // the piece on that file alone (the king's own file names the king).
+            let gating_letter = self.gating.is_some() && !matches!(c.to_ascii_uppercase(), 'K' | 'Q');
+            if !gating_letter || partner == Some(king_cell) {
+                cells[king_cell] = Occupant::new(king, player, true, false);
+            }
+            if let Some(cell) = partner.filter(|&cell| cell != king_cell) {
                 let occ = cells[cell];
                 cells[cell] = Occupant::new(occ.piece(), occ.owner(), true, occ.is_promoted());
             }

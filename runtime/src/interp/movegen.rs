@@ -448,7 +448,12 @@ impl Interpreter {
                 if !occ.is_virgin() || !self.in_zone(zone, side, cell as usize) {
                     continue;
                 }
-                for &piece in &available {
+                // A piece is gated only where it could be dropped (its `drop_zone`).
+                for &piece in available.iter().filter(|&&piece| {
+                    self.pieces[piece]
+                        .drop_zone
+                        .is_none_or(|z| self.in_zone(z, side, cell as usize))
+                }) {
                     out.push(Move {
                         gate: piece as u8 + 1,
                         gate_cell: cell,
