@@ -432,7 +432,8 @@ impl Interpreter {
             };
             // A castling right means an unmoved king; with gating, a file letter is the right of
             // the piece on that file alone (the king's own file names the king).
-            let gating_letter = self.gating.is_some() && !matches!(c.to_ascii_uppercase(), 'K' | 'Q');
+            let gating_letter =
+                self.gating.is_some() && !matches!(c.to_ascii_uppercase(), 'K' | 'Q');
             if !gating_letter || partner == Some(king_cell) {
                 cells[king_cell] = Occupant::new(king, player, true, false);
             }
