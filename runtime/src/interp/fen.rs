@@ -548,35 +548,57 @@ impl Interpreter {
             let Some((king_cell, _)) = self.castling_king(&pos.cells, player) else {
                 continue;
             };
-            if !pos.cells[king_cell].is_virgin() {
-                continue;
-            }
-            let y = self.game.cells[king_cell].coord[1] as usize;
-            let king_x = self.game.cells[king_cell].coord[0];
+            // The castling rank: the rank the king starts on.
+            let y = self
+                .castling_king(&self.start_position.cells, player)
+                .map_or(self.game.cells[king_cell].coord[1], |(cell, _)| {
+                    self.game.cells[cell].coord[1]
+                }) as usize;
             let row: Vec<usize> = (0..width)
                 .filter_map(|x| self.grids[0].cells[y * width + x])
                 .collect();
-            let candidates = |cell: &usize| {
-                let occ = pos.cells[*cell];
-                !occ.is_empty()
-                    && occ.owner() == player
-                    && occ.is_virgin()
-                    && self.is_castling_piece(occ.piece())
-                    && *cell != king_cell
-            };
             let mut letters = String::new();
-            if let Some(_east) = row
-                .iter()
-                .rev()
-                .find(|c| candidates(c) && self.game.cells[**c].coord[0] > king_x)
-            {
-                letters.push('K');
+            // Cells whose right `K` or `Q` already gives.
+            let mut covered = Vec::new();
+            if pos.cells[king_cell].is_virgin() {
+                let king_x = self.game.cells[king_cell].coord[0];
+                let candidates = |cell: &usize| {
+                    let occ = pos.cells[*cell];
+                    !occ.is_empty()
+                        && occ.owner() == player
+                        && occ.is_virgin()
+                        && self.is_castling_piece(occ.piece())
+                        && *cell != king_cell
+                };
+                if let Some(&east) = row
+                    .iter()
+                    .rev()
+                    .find(|c| candidates(c) && self.game.cells[**c].coord[0] > king_x)
+                {
+                    letters.push('K');
+                    covered.extend([king_cell, east]);
+                }
+                if let Some(&west) = row
+                    .iter()
+                    .find(|c| candidates(c) && self.game.cells[**c].coord[0] < king_x)
+                {
+                    letters.push('Q');
+                    covered.extend([king_cell, west]);
+                }
             }
-            if let Some(_west) = row
-                .iter()
-                .find(|c| candidates(c) && self.game.cells[**c].coord[0] < king_x)
-            {
-                letters.push('Q');
+            // Gating rights: the file letter of every other unmoved piece on its gating cell.
+            if let Some(zone) = self.gating {
+                for (x, &cell) in row.iter().enumerate() {
+                    let occ = pos.cells[cell];
+                    if !occ.is_empty()
+                        && occ.owner() == player
+                        && occ.is_virgin()
+                        && self.in_zone(zone, player, cell)
+                        && !covered.contains(&cell)
+                    {
+                        letters.push((b'A' + x as u8) as char);
+                    }
+                }
             }
             if player != self.upper_player() {
                 letters = letters.to_ascii_lowercase();
