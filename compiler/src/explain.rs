@@ -316,6 +316,9 @@ fn properties(game: &Game, piece: &vdl_runtime::model::Piece) -> Vec<String> {
     if piece.never_captures {
         out.push("never_captures".into());
     }
+    if piece.check_evasion.is_some() {
+        out.push("check_evasion capture_checker".into());
+    }
     if piece.immune {
         out.push("immune".into());
     }

@@ -531,6 +531,7 @@ const PIECE: &[Spec] = &[
     once("promoted_from", &[V(Kind::Piece, One)]),
     once("cannot_hop", &[V(Kind::Piece, Many)]),
     once("facing", &[V(Kind::Word(&["illegal", "must_break"]), One)]),
+    once("check_evasion", &[V(Kind::Word(&["capture_checker"]), One)]),
     once("points", &[V(Kind::IntIn(-100_000, 100_000), One)]),
     cond(
         "stacks",
@@ -657,6 +658,8 @@ const CASTLE: &[Spec] = &[
     once("partner_at", &[V(Kind::Any, One)]),
     once("king_steps", &[V(Kind::IntIn(1, 32), One)]),
     once("partner_to", &[V(Kind::Word(&["crossed", "beyond"]), One)]),
+    once("king_lands", &[V(Kind::Cells, Many)]),
+    once("partner_lands", &[V(Kind::Cells, Many)]),
     stmt(
         "requires",
         &[

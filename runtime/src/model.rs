@@ -214,6 +214,8 @@ pub struct Piece {
     pub cannot_hop: Vec<PieceId>,
     /// Royal facing rule (`facing illegal|must_break`).
     pub facing: Option<Facing>,
+    /// How it may move while its owner is in check (`check_evasion`), when restricted.
+    pub check_evasion: Option<CheckEvasion>,
     /// In whose frame it moves (`perspective`).
     pub perspective: Perspective,
     /// Who else may move it (`movable_by`); when given, replaces its side's lines.
@@ -265,6 +267,13 @@ pub enum Facing {
     Illegal,
     /// Facing is allowed, but any move other than a pass must break it.
     MustBreak,
+}
+
+/// How a piece may move while its owner is in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckEvasion {
+    /// Only by capturing the piece that gives check, when only one does (makpong's king).
+    CaptureChecker,
 }
 
 /// In whose frame a piece moves.
@@ -498,6 +507,11 @@ pub struct Castle {
     pub check_attacks: bool,
     /// Cells the king must stand on (`from`), empty for anywhere.
     pub from: Vec<CellsOrZone>,
+    /// Where the king lands (`king_lands`): the one of these cells on its line (either side of it,
+    /// or its own cell), whatever its start; empty: `king_steps` cells towards the partner.
+    pub king_lands: Vec<CellsOrZone>,
+    /// Where the partner lands (`partner_lands`), as `king_lands`; empty: by `partner_to`.
+    pub partner_lands: Vec<CellsOrZone>,
 }
 
 impl Castle {

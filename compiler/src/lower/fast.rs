@@ -428,7 +428,12 @@ fn check_castle(castle: &Castle) -> Result<(), String> {
         requires,
         check_attacks: _,
         from: _,
+        king_lands,
+        partner_lands,
     } = castle;
+    if !king_lands.is_empty() || !partner_lands.is_empty() {
+        return Err("castling to fixed landing cells".into());
+    }
     if partners.iter().any(|p| p.condition.is_some()) {
         return Err("a castling partner under a condition".into());
     }
@@ -477,6 +482,7 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         merges,
         cannot_hop,
         facing,
+        check_evasion,
         perspective,
         movable_by,
         captures_only,
@@ -497,6 +503,7 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*immune, "`immune`"),
         (count_limit.is_some(), "`count_limit`"),
         (*no_drop_mate, "`no_drop_mate`"),
+        (check_evasion.is_some(), "`check_evasion`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
         return Err(format!("piece {name} has {what}"));

@@ -264,6 +264,23 @@ impl Checker {
                     },
                 );
             }
+            // Fixed landing cells replace the counted steps.
+            for (this, other) in [
+                ("king_lands", "king_steps"),
+                ("partner_lands", "partner_to"),
+            ] {
+                let find = |k: &str| castle.children().iter().find(|c| c.keyword.text == k);
+                if let (Some(this_line), Some(other_line)) = (find(this), find(other)) {
+                    self.error(
+                        this_line.keyword.span,
+                        ErrorKind::Contradiction {
+                            this: this.into(),
+                            other: other.into(),
+                            other_span: other_line.keyword.span,
+                        },
+                    );
+                }
+            }
         }
         for reserve in statements.iter().filter(|s| s.keyword.text == "reserve") {
             let per_player = reserve
@@ -993,6 +1010,8 @@ fn build_castle(d: &Directive) -> Castle {
         requires: Vec::new(),
         check_attacks: true,
         from: Vec::new(),
+        king_lands: Vec::new(),
+        partner_lands: Vec::new(),
     };
     for child in &d.children {
         let args = child.arguments.as_slice();
@@ -1043,6 +1062,8 @@ fn build_castle(d: &Directive) -> Castle {
             // The default, said explicitly (a contradiction with `ignore_attacks` is an error).
             "not_through_check" => {}
             "from" => castle.from = cells_or_zones(args),
+            "king_lands" => castle.king_lands = cells_or_zones(args),
+            "partner_lands" => castle.partner_lands = cells_or_zones(args),
             other => debug_assert!(false, "castle statement `{other}` has no model"),
         }
     }

@@ -1,7 +1,8 @@
 //! Piece types: a `piece` block's statements as a typed [`Piece`].
 
 use vdl_runtime::model::{
-    Cond, Facing, Leg, Merge, MovePart, Moves, Perspective, Piece, Promotion, Royalty, Stack,
+    CheckEvasion, Cond, Facing, Leg, Merge, MovePart, Moves, Perspective, Piece, Promotion,
+    Royalty, Stack,
 };
 
 use super::directive::{Arg, Directive};
@@ -109,6 +110,7 @@ impl Checker {
                         Facing::Illegal
                     })
                 }
+                "check_evasion" => piece.check_evasion = Some(CheckEvasion::CaptureChecker),
                 "perspective" => {
                     piece.perspective = if args.first().is_some_and(|a| a.is_word("player")) {
                         Perspective::Player

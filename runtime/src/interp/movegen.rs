@@ -1268,33 +1268,51 @@ impl Interpreter {
                 {
                     continue;
                 }
-                let Some(king_to) = self.step_n(cell, *dir, rule.king_steps) else {
-                    continue;
-                };
-                let partner_steps = if rule.partner_beyond {
-                    rule.king_steps + 1
-                } else {
-                    rule.king_steps - 1
-                };
-                let Some(partner_to) = self.step_n(cell, *dir, partner_steps) else {
-                    continue;
-                };
                 let free = |c: CellId| c == cell || c == partner_cell || pos.cells[c].is_empty();
-                if !free(king_to) || !free(partner_to) {
+                let fixed = !rule.king_lands.is_empty() || !rule.partner_lands.is_empty();
+                let king_to = if rule.king_lands.is_empty() {
+                    self.step_n(cell, *dir, rule.king_steps)
+                } else {
+                    self.landing(side, cell, *dir, &rule.king_lands)
+                };
+                let Some(king_to) = king_to else {
+                    continue;
+                };
+                let partner_to = if !rule.partner_lands.is_empty() {
+                    self.landing(side, cell, *dir, &rule.partner_lands)
+                } else if rule.partner_beyond {
+                    self.step(king_to, *dir)
+                } else {
+                    self.step(king_to, [-dir[0], -dir[1], -dir[2]])
+                };
+                let Some(partner_to) = partner_to else {
+                    continue;
+                };
+                if king_to == partner_to || !free(king_to) || !free(partner_to) {
                     continue;
                 }
-                // Every cell the king crosses must be free too.
-                if (1..rule.king_steps).any(|k| self.step_n(cell, *dir, k).is_none_or(|c| !free(c)))
+                // Every cell the king crosses must be free too; with fixed landing cells (Chess960)
+                // also every cell the partner crosses.
+                let crossed = if fixed {
+                    self.line_between(cell, king_to)
+                } else {
+                    (1..rule.king_steps)
+                        .filter_map(|k| self.step_n(cell, *dir, k))
+                        .collect()
+                };
+                if crossed.iter().any(|&c| !free(c))
+                    || (fixed
+                        && self
+                            .line_between(partner_cell, partner_to)
+                            .iter()
+                            .any(|&c| !free(c)))
                 {
                     continue;
                 }
                 if rule.check_attacks && self.royal_check {
                     let attacked =
                         |c: CellId| self.opponents(side).any(|o| self.cell_attacked(pos, c, o));
-                    if attacked(cell)
-                        || (1..rule.king_steps)
-                            .any(|k| self.step_n(cell, *dir, k).is_some_and(attacked))
-                    {
+                    if attacked(cell) || crossed.iter().any(|&c| attacked(c)) {
                         continue;
                     }
                 }
@@ -1307,6 +1325,59 @@ impl Interpreter {
                 });
             }
         }
+    }
+
+    /// The cell of `cells` (the player's part of a zone) on the line through `from` along `dir`, on
+    /// either side of it or `from` itself.
+    fn landing(
+        &self,
+        side: usize,
+        from: CellId,
+        dir: Vec3,
+        cells: &[crate::model::CellsOrZone],
+    ) -> Option<CellId> {
+        let listed = |c: CellId| {
+            cells.iter().any(|l| match l {
+                crate::model::CellsOrZone::Cell(x) => *x == c,
+                crate::model::CellsOrZone::Zone(z) => self.in_zone(*z, side, c),
+            })
+        };
+        if listed(from) {
+            return Some(from);
+        }
+        let back = [-dir[0], -dir[1], -dir[2]];
+        for d in [dir, back] {
+            let mut current = from;
+            while let Some(next) = self.step(current, d) {
+                if listed(next) {
+                    return Some(next);
+                }
+                current = next;
+            }
+        }
+        None
+    }
+
+    /// The cells strictly between `a` and `b` on one line, and `b` (nothing when they are equal).
+    fn line_between(&self, a: CellId, b: CellId) -> Vec<CellId> {
+        let (ca, cb) = (self.game.cells[a].coord, self.game.cells[b].coord);
+        let d = [
+            (cb[0] - ca[0]).signum(),
+            (cb[1] - ca[1]).signum(),
+            (cb[2] - ca[2]).signum(),
+        ];
+        let mut out = Vec::new();
+        let mut current = a;
+        while current != b {
+            match self.step(current, d) {
+                Some(next) => {
+                    out.push(next);
+                    current = next;
+                }
+                None => break,
+            }
+        }
+        out
     }
 
     /// Finds the castling partner along a direction: at the board edge, or at a distance in a range,
@@ -1398,6 +1469,9 @@ impl Interpreter {
             return true;
         }
         let mover = pos.side;
+        if !self.evades_as_allowed(pos, mv) {
+            return false;
+        }
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
@@ -1431,6 +1505,32 @@ impl Interpreter {
         }
         self.unmake_move(pos, mv, undo);
         legal
+    }
+
+    /// `check_evasion capture_checker`: while the mover is in check, a piece with the rule may only
+    /// capture the piece giving check, and not move at all when two pieces give check.
+    fn evades_as_allowed(&self, pos: &mut Position, mv: Move) -> bool {
+        if !matches!(mv.kind, MoveKind::Normal | MoveKind::Castle) {
+            return true;
+        }
+        let occ = pos.cells[mv.from as usize];
+        if occ.is_empty()
+            || !self.pieces[occ.piece()].evades_by_capture
+            || !self.royal_attacked(pos, pos.side)
+        {
+            return true;
+        }
+        let to = mv.to as usize;
+        let target = pos.cells[to];
+        if mv.kind == MoveKind::Castle || target.is_empty() || target.owner() == pos.side {
+            return false;
+        }
+        // The captured piece was the only one giving check when, without it, no royal piece of the
+        // mover is attacked (the moving piece still on its cell).
+        pos.cells[to] = Occupant::EMPTY;
+        let still_checked = self.royal_attacked(pos, pos.side);
+        pos.cells[to] = target;
+        !still_checked
     }
 
     /// Tells whether two pieces with `facing illegal` (or, with `must_break`, `facing must_break`) of

@@ -64,6 +64,11 @@ impl Interpreter {
                 format!("{}{}", name(mv.from), name(mv.aux))
             }
             MoveKind::Castle if template.is_some() => self.templated_move(pos, mv),
+            // Castling with fixed landing cells (Chess960) is written as the king taking its
+            // partner, as Fairy-Stockfish writes it: `e1h1`.
+            MoveKind::Castle if self.castles.iter().any(|c| !c.king_lands.is_empty()) => {
+                format!("{}{}", name(mv.from), name(mv.aux))
+            }
             MoveKind::Castle => format!("{}{}", name(mv.from), name(mv.to)),
             MoveKind::Normal
                 if template.is_some_and(|t| {

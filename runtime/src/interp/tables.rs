@@ -283,6 +283,9 @@ pub(super) struct Castle {
     pub king_original: bool,
     /// See `king_original`.
     pub partner_original: bool,
+    /// Fixed landing cells of the king and the partner (`king_lands`, `partner_lands`).
+    pub king_lands: Vec<CellsOrZone>,
+    pub partner_lands: Vec<CellsOrZone>,
 }
 
 /// The cell names the boards' `alias` templates give (`{rank}{file}{level}`), other than the cells'
@@ -327,6 +330,8 @@ pub(super) struct PieceRules {
     pub cannot_hop: Vec<PieceId>,
     pub facing_illegal: bool,
     pub facing_must_break: bool,
+    /// `check_evasion capture_checker`: in check, it may only capture the (single) checking piece.
+    pub evades_by_capture: bool,
     pub virgin_in: Option<usize>,
 }
 
@@ -980,6 +985,7 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
         cannot_hop: piece.cannot_hop.clone(),
         facing_illegal: piece.facing == Some(crate::model::Facing::Illegal),
         facing_must_break: piece.facing == Some(crate::model::Facing::MustBreak),
+        evades_by_capture: piece.check_evasion == Some(crate::model::CheckEvasion::CaptureChecker),
         virgin_in: piece.virgin_in,
     }
 }
@@ -994,6 +1000,8 @@ fn castle_rule(rule: &crate::model::Castle) -> Castle {
         king_steps: rule.king_steps as i32,
         partner_beyond: rule.partner_to == PartnerTo::Beyond,
         check_attacks: rule.check_attacks,
+        king_lands: rule.king_lands.clone(),
+        partner_lands: rule.partner_lands.clone(),
         ..Castle::default()
     };
     for from in &rule.from {
