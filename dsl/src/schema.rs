@@ -571,6 +571,7 @@ const PIECE: &[Spec] = &[
             V(Kind::Piece, ZeroOrMore),
             V(Kind::Word(&["optional", "mandatory"]), Optional),
             V(Kind::Word(&["leaving"]), Optional),
+            V(Kind::Word(&["capturing"]), Optional),
             OptKw("from", Kind::Reserve, One),
         ],
     ),
@@ -646,6 +647,7 @@ const RESERVE: &[Spec] = &[
     once("captured_go_here", &[]),
     once("demote_promoted", &[]),
     once("gating", &[V(Kind::Zone, One)]),
+    once("drop_promoted", &[]),
 ];
 
 const CASTLE: &[Spec] = &[

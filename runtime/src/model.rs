@@ -364,6 +364,8 @@ pub struct Promotion {
     pub optional: bool,
     /// Whether a move that starts in the zone qualifies too (`leaving`).
     pub leaving: bool,
+    /// Whether only a move that captures promotes (`capturing`).
+    pub capturing: bool,
     /// Pair promotion: the piece placed on the departure cell too, and its letter.
     pub pair: Option<String>,
     /// An extra condition (`mover` the promoting piece).
@@ -483,6 +485,8 @@ pub struct Reserve {
     pub demote_promoted: bool,
     /// The zone where its pieces enter play by gating (`gating ZONE`), instead of drops.
     pub gating: Option<usize>,
+    /// Whether a piece may also be dropped as a type promoted from it (`drop_promoted`).
+    pub drop_promoted: bool,
 }
 
 /// A castling rule.

@@ -822,8 +822,8 @@ impl Lowering<'_> {
             optional_from: 0,
         };
         for promotion in &piece.promotions {
-            if promotion.pair.is_some() || promotion.condition.is_some() {
-                return Err("a promotion in pairs or with a condition".into());
+            if promotion.pair.is_some() || promotion.condition.is_some() || promotion.capturing {
+                return Err("a promotion in pairs, with a condition or only on captures".into());
             }
             let mut same = Vec::new();
             for &c in &promotion.choices {
@@ -858,8 +858,8 @@ impl Lowering<'_> {
             [reserve] => reserve,
             _ => return Err("several reserves".into()),
         };
-        if !reserve.per_player || reserve.gating.is_some() {
-            return Err("a shared reserve or gating".into());
+        if !reserve.per_player || reserve.gating.is_some() || reserve.drop_promoted {
+            return Err("a shared reserve, gating or drops of promoted types".into());
         }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();

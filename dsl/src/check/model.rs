@@ -419,6 +419,17 @@ impl Checker {
                 letters
                     .get(name.as_str())
                     .map(|l| l.to_string())
+                game.pieces
+                    .iter()
+                    .find(|p| p.name == *name)
+                    .map(|p| match p.promoted_from {
+                        // A promoted type is written `+` and its base's letter.
+                        Some(base) if p.letter.is_empty() => format!(
+                            "+{}",
+                            game.pieces.get(base).map_or("", |b| b.letter.as_str())
+                        ),
+                        _ => p.letter.clone(),
+                    })
                     .unwrap_or_default()
             })
             .collect();
@@ -978,6 +989,7 @@ fn build_reserve(d: &Directive) -> Reserve {
             }
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
+            ("drop_promoted", _) => reserve.drop_promoted = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push(Guarded {
                 item: (*p, *n as u32),

@@ -83,6 +83,7 @@ impl Checker {
                         choices: rest.iter().filter_map(Arg::as_piece).collect(),
                         optional: rest.iter().any(|a| a.is_word("optional")),
                         leaving: rest.iter().any(|a| a.is_word("leaving")),
+                        capturing: rest.iter().any(|a| a.is_word("capturing")),
                         pair: None,
                         condition: condition(),
                         reserve: rest.iter().find_map(|a| match a {
@@ -96,6 +97,7 @@ impl Checker {
                     choices: args.get(3).and_then(Arg::as_piece).into_iter().collect(),
                     optional: false,
                     leaving: false,
+                    capturing: false,
                     pair: Some(word(args.get(5))),
                     condition: condition(),
                     reserve: None,

@@ -42,7 +42,7 @@ impl Interpreter {
                 facts.from = square(mv.from);
                 facts.to = square(mv.to);
                 let x = |cell: u16| game.cells[cell as usize].coord[0];
-                facts.castle = Some(x(mv.to) > x(mv.from));
+                facts.castle = Some(x(mv.aux) > x(mv.from));
             }
             MoveKind::Normal => {
                 if mv.merge || mv.stack {

@@ -182,11 +182,14 @@ impl Interpreter {
                     // The merged piece is a new piece of the mover's, not a promoted one.
                     Occupant::new(mv.piece as usize - 1, occ.owner(), false, false)
                 } else if mv.piece > 0 {
+                    // A promotion back to the type the piece was promoted from is a demotion.
+                    let demotion =
+                        self.pieces[occ.piece()].promoted_from == Some(mv.piece as usize - 1);
                     Occupant::new(
                         mv.piece as usize - 1,
                         occ.owner(),
                         pool.is_some(),
-                        !transfer,
+                        !transfer && !demotion,
                     )
                 } else {
                     occ.moved()
@@ -255,18 +258,24 @@ impl Interpreter {
             }
             MoveKind::Drop => {
                 let piece = mv.piece as usize - 1;
+                // A promoted type is never in a hand: with `drop_promoted` it is dropped from its
+                // base (and stands promoted).
+                let promoted = self.pieces[piece]
+                    .promoted_from
+                    .filter(|_| self.drop_promoted);
+                let held = promoted.unwrap_or(piece);
                 // From the player's own hand, else from the reserve shared by everybody.
-                let row = if pos.hands[mover][piece] > 0 {
+                let row = if pos.hands[mover][held] > 0 {
                     mover
                 } else {
                     pos.hands.len() - 1
                 };
-                Self::change_hand(pos, &mut undo, row, piece, -1);
+                Self::change_hand(pos, &mut undo, row, held, -1);
                 self.set_cell(
                     pos,
                     &mut undo,
                     to,
-                    Occupant::new(piece, mover, false, false),
+                    Occupant::new(piece, mover, false, promoted.is_some()),
                 );
                 if self.effects.is_active() {
                     resets |= self.after_plain_move(pos, &mut undo, mover, None, to, true);

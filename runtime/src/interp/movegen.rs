@@ -1105,7 +1105,7 @@ impl Interpreter {
         for promotion in promotions {
             let applies = self.in_zone(promotion.zone, owner, to)
                 || (promotion.leaving && self.in_zone(promotion.zone, owner, from));
-            if !applies {
+            if !applies || (promotion.capturing && !self.is_capture(pos, mv)) {
                 continue;
             }
             if let Some(condition) = &promotion.condition {
@@ -1177,50 +1177,65 @@ impl Interpreter {
             if count == 0 && pool.is_none_or(|p| p[piece] == 0) {
                 continue;
             }
-            let rules = &self.pieces[piece];
-            for (cell, occ) in pos.cells.iter().enumerate() {
-                if !occ.is_empty() {
+            // The piece itself, and with `drop_promoted` each type promoted from it.
+            self.drops_of(pos, piece, out);
+            if self.drop_promoted {
+                for form in
+                    (0..self.pieces.len()).filter(|&p| self.pieces[p].promoted_from == Some(piece))
+                {
+                    self.drops_of(pos, form, out);
+                }
+            }
+        }
+    }
+
+    /// The drops of a hand piece as the type `piece` (itself, or with `drop_promoted` a type promoted
+    /// from it).
+    fn drops_of(&self, pos: &Position, piece: usize, out: &mut Vec<Move>) {
+        let side = pos.side;
+        let rules = &self.pieces[piece];
+        for (cell, occ) in pos.cells.iter().enumerate() {
+            if !occ.is_empty() {
+                continue;
+            }
+            if let Some(zone) = rules.drop_zone {
+                if !self.in_zone(zone, side, cell) {
                     continue;
                 }
-                if let Some(zone) = rules.drop_zone {
-                    if !self.in_zone(zone, side, cell) {
-                        continue;
-                    }
-                }
-                if let Some(condition) = &self.drop_condition {
-                    let scope = super::conditions::Scope {
-                        to: Some(cell),
-                        ..super::conditions::Scope::player(side)
-                    };
-                    if !self.condition_holds(pos, &scope, condition) {
-                        continue;
-                    }
-                }
-                if let Some(limit) = rules.drop_file_limit {
-                    let here = &self.game.cells[cell];
-                    let same_file = pos
-                        .cells
-                        .iter()
-                        .enumerate()
-                        .filter(|(c, o)| {
-                            let other = &self.game.cells[*c];
-                            !o.is_empty()
-                                && o.piece() == piece
-                                && o.owner() == side
-                                && other.board == here.board
-                                && other.coord[0] == here.coord[0]
-                        })
-                        .count();
-                    if same_file as u32 >= limit {
-                        continue;
-                    }
-                }
-                out.push(Move {
-                    kind: MoveKind::Drop,
-                    piece: piece as u8 + 1,
-                    ..Move::normal(cell, cell)
-                });
             }
+            if let Some(condition) = &self.drop_condition {
+                let scope = super::conditions::Scope {
+                    to: Some(cell),
+                    ..super::conditions::Scope::player(side)
+                };
+                if !self.condition_holds(pos, &scope, condition) {
+                    continue;
+                }
+            }
+            if let Some(limit) = rules.drop_file_limit {
+                let here = &self.game.cells[cell];
+                let same_file = pos
+                    .cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(c, o)| {
+                        let other = &self.game.cells[*c];
+                        !o.is_empty()
+                            && o.piece() == piece
+                            && o.owner() == side
+                            && other.board == here.board
+                            && other.coord[0] == here.coord[0]
+                    })
+                    .count();
+                if same_file as u32 >= limit {
+                    continue;
+                }
+            }
+            out.push(Move {
+                kind: MoveKind::Drop,
+                piece: piece as u8 + 1,
+                ..Move::normal(cell, cell)
+            });
         }
     }
 

@@ -97,6 +97,10 @@ impl Interpreter {
                         && self.pieces[target].promoted_from == Some(moving.piece())
                     {
                         text.push('+');
+                    } else if !moving.is_empty()
+                        && self.pieces[moving.piece()].promoted_from == Some(target)
+                    {
+                        text.push('-');
                     } else {
                         text.push_str(&self.promotion_letter(pos, mv).to_ascii_lowercase());
                     }

@@ -30,6 +30,8 @@ pub struct Interpreter {
     /// Whether pieces may be dropped from a reserve shared by everybody (a drop takes the piece from
     /// the player's own hand when it holds one, else from the shared reserve).
     pub(super) pool_drops: bool,
+    /// `drop_promoted`: a hand piece may also be dropped as a type promoted from it.
+    pub(super) drop_promoted: bool,
 
     /// The condition on drops (`drops when ...`), if the reserve gives one.
     pub(super) drop_condition: Option<Cond>,
@@ -495,6 +497,7 @@ impl Interpreter {
             players,
             hand_drops: reserve_flag(|r| r.drops),
             pool_drops: reserve_flag(|r| r.drops && !r.per_player),
+            drop_promoted: reserve_flag(|r| r.drops && r.drop_promoted),
 
             drop_condition: game
                 .reserves
