@@ -407,31 +407,24 @@ impl Checker {
     fn check_setup(&mut self, statements: &[Statement], anchor: Span, game: &Game) {
         // Aligned with the declared names, which `used_pieces` is indexed by (a duplicate declaration is
         // in `game.pieces` but not among the names).
-        let mut letters: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut letters: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         for p in &game.pieces {
-            letters.entry(p.name.as_str()).or_insert(p.letter.as_str());
+            letters
+                .entry(p.name.as_str())
+                .or_insert_with(|| match p.promoted_from {
+                    // A promoted type is written `+` and its base's letter.
+                    Some(base) if p.letter.is_empty() => format!(
+                        "+{}",
+                        game.pieces.get(base).map_or("", |b| b.letter.as_str())
+                    ),
+                    _ => p.letter.clone(),
+                });
         }
         self.piece_letters = self
             .pieces
             .order
             .iter()
-            .map(|name| {
-                letters
-                    .get(name.as_str())
-                    .map(|l| l.to_string())
-                game.pieces
-                    .iter()
-                    .find(|p| p.name == *name)
-                    .map(|p| match p.promoted_from {
-                        // A promoted type is written `+` and its base's letter.
-                        Some(base) if p.letter.is_empty() => format!(
-                            "+{}",
-                            game.pieces.get(base).map_or("", |b| b.letter.as_str())
-                        ),
-                        _ => p.letter.clone(),
-                    })
-                    .unwrap_or_default()
-            })
+            .map(|name| letters.get(name.as_str()).cloned().unwrap_or_default())
             .collect();
         let setups: Vec<&Statement> = statements
             .iter()
