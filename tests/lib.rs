@@ -120,6 +120,28 @@ impl Rng {
     }
 }
 
+/// Runs a scenario on each engine (name, engine), one after the other, going on when one fails; then
+/// fails with every failure, each named by its engine. The seed-game scenario files run each scenario
+/// on the interpreter and the compiled engine this way.
+pub fn on_each_engine<E>(
+    engines: impl IntoIterator<Item = (&'static str, E)>,
+    scenario: impl Fn(&E),
+) {
+    let mut failures = Vec::new();
+    for (name, engine) in engines {
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
+        if let Err(payload) = run {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failures.push(format!("{name}: {message}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,26 +181,4 @@ mod tests {
         assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
         assert!((0..1000).all(|_| a.below(3) < 3));
     }
-}
-
-/// Runs a scenario on each engine (name, engine), one after the other, going on when one fails; then
-/// fails with every failure, each named by its engine. The seed-game scenario files run each scenario
-/// on the interpreter and the compiled engine this way.
-pub fn on_each_engine<E>(
-    engines: impl IntoIterator<Item = (&'static str, E)>,
-    scenario: impl Fn(&E),
-) {
-    let mut failures = Vec::new();
-    for (name, engine) in engines {
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario(&engine)));
-        if let Err(payload) = run {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{name}: {message}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

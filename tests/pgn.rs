@@ -295,3 +295,68 @@ fn games_saved_by_xboard_read_back() {
     }
     assert!(read >= 20 && mates >= 15, "{read} games, {mates} mates");
 }
+
+/// `vdl play --random N --pgn FILE`: every game saved is read back with as many plies as its summary
+/// line counts, to the position where it ended, and with the result the summary names.
+#[test]
+fn random_games_save_what_they_played() {
+    for name in ["chess", "xiangqi", "crazyhouse", "armies-of-faith-5"] {
+        let engine = example(name);
+        let variant = &engine.variant;
+        let players: Vec<String> = variant
+            .game
+            .players
+            .iter()
+            .filter(|p| !p.neutral)
+            .map(|p| p.name.clone())
+            .collect();
+        let options = vdl_runtime::cli::RandomOptions {
+            games: 3,
+            seed: 11,
+            max_plies: Some(120),
+            ..Default::default()
+        };
+        let (mut summary, mut saved) = (Vec::new(), Vec::new());
+        let mut record = vdl_runtime::cli::RandomRecord {
+            info: &engine.info,
+            side: &|p: &vdl_runtime::interp::Position| p.side,
+            out: &mut saved,
+            error: None,
+        };
+        vdl_runtime::cli::run_random_games(
+            variant,
+            &players,
+            &options,
+            &mut summary,
+            Some(&mut record),
+        );
+        assert!(record.error.is_none());
+        let summary = String::from_utf8(summary).expect("utf-8");
+        let saved = String::from_utf8(saved).expect("utf-8");
+        let games = pgn::read(&saved).unwrap_or_else(|e| panic!("{name}: {e}\n{saved}"));
+        let lines: Vec<&str> = summary.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 3, "{name}: {saved}");
+        assert_eq!(lines.len(), 3, "{name}: {summary}");
+        for (game, line) in games.iter().zip(&lines) {
+            let (_, moves) =
+                pgn::replay_any(variant, game).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                line.ends_with(&format!(", {} plies", moves.len()))
+                    || line.contains(&format!(", {} plies,", moves.len())),
+                "{name}: {line} but {} moves saved",
+                moves.len()
+            );
+            let token = game.result.as_deref().unwrap_or("*");
+            let expected = if players.len() != 2 || line.contains("unfinished") {
+                "*"
+            } else if line.contains("draw") {
+                "1/2-1/2"
+            } else if line.contains(&format!("{} wins", players[0])) {
+                "1-0"
+            } else {
+                "0-1"
+            };
+            assert_eq!(token, expected, "{name}: {line}");
+        }
+    }
+}

@@ -151,7 +151,7 @@ mod generated;
 use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ENGINE [xboard | uci | usi | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE]]
+const USAGE: &str = "usage: ENGINE [xboard | uci | usi | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE] [--pgn FILE]]
   with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {
@@ -201,8 +201,15 @@ fn main() -> ExitCode {
         let mut options = options;
         options.max_plies.get_or_insert(1000 * engine.game.turn.moves.max(1) as usize);
         let players: Vec<String> = engine.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
-        vdl_runtime::cli::run_random_games(&engine, &players, &options, &mut std::io::stdout());
-        return ExitCode::SUCCESS;
+        let info = vdl_runtime::protocol::GameInfo::of(&engine);
+        let side = |position: &vdl_runtime::interp::Position| position.side;
+        return match vdl_runtime::cli::play_random_games(&engine, &players, &options, &info, &side) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        };
     }
     // The protocols run on the fastest engine of the game; terminal play on the hook form.
     let result = if mode == "play" {

@@ -42,6 +42,7 @@ Usage:
   vdl show FILE [--fen FEN | --pgn FILE [--game N]] [--moves \"M1 M2 ...\"] [--setup NAME=VALUE]
                                            draw a position for people (a PGN game's last one)
   vdl play FILE --random GAMES [--seed S] [--setup NAME=VALUE] [--max-plies N] [--engine compiled]
+            [--pgn FILE]
                                            play random games to the end and summarise the results
                                            (at most N single moves, default 1000 turns' worth;
                                            1000 rounds with more than two players)
@@ -63,6 +64,11 @@ Exit status: 0 no errors, 1 errors in a rule file, 2 usage or I/O error.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `vdl COMMAND --help` asks for the usage, as `vdl help` does.
+    if args.len() > 1 && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        outln!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match args.first().map(String::as_str) {
         Some("check") => check(&args[1..]),
         Some("explain") => explain_command(&args[1..]),
@@ -610,14 +616,15 @@ fn play_command(args: &[String]) -> ExitCode {
     let mut seats: Vec<String> = vec!["human".into(), "engine".into()];
     let mut depth: u32 = 4;
     let mut engine_kind = "interpreter".to_string();
-    let mut pgn = None;
+    let pgn = random.pgn.clone();
+    if pgn.as_deref() == Some("") {
+        return usage_error("--pgn needs a file");
+    }
     let mut i = 0;
     while i < rest.len() {
         let value = rest.get(i + 1).cloned().unwrap_or_default();
         match rest[i].as_str() {
             "--seats" => seats = value.split(',').map(str::to_string).collect(),
-            "--pgn" if value.is_empty() => return usage_error("--pgn needs a file"),
-            "--pgn" => pgn = Some(value),
             "--depth" => match value.parse() {
                 Ok(d) => depth = d,
                 Err(_) => return usage_error(&format!("depth `{value}` is not a number")),
@@ -662,8 +669,15 @@ fn play_command(args: &[String]) -> ExitCode {
     random
         .max_plies
         .get_or_insert(1000 * rounds * interpreter.game.turn.moves.max(1) as usize);
-    vdl_runtime::cli::run_random_games(&interpreter, &players, &random, &mut std::io::stdout());
-    ExitCode::SUCCESS
+    let info = vdl_runtime::protocol::GameInfo::of(&interpreter);
+    let side = |position: &vdl_runtime::interp::Position| position.side;
+    match vdl_runtime::cli::play_random_games(&interpreter, &players, &random, &info, &side) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `vdl play FILE --random N --engine compiled`: builds the game's engine, then lets it play.
@@ -681,6 +695,9 @@ fn random_games_compiled(path: &str, random: &vdl_runtime::cli::RandomOptions) -
     ]);
     if let Some(plies) = random.max_plies {
         command.args(["--max-plies".to_string(), plies.to_string()]);
+    }
+    if let Some(pgn) = &random.pgn {
+        command.args(["--pgn", pgn]);
     }
     for setup in &random.setups {
         command.args(["--setup", setup]);

@@ -243,6 +243,8 @@ pub struct RandomOptions {
     pub max_plies: Option<usize>,
     /// Option values (`--setup`), for [`Variant::set_options`].
     pub setups: Vec<String>,
+    /// Where the games are saved as PGN (`--pgn FILE`), if anywhere.
+    pub pgn: Option<String>,
 }
 
 impl Default for RandomOptions {
@@ -252,6 +254,7 @@ impl Default for RandomOptions {
             seed: 1,
             max_plies: None,
             setups: Vec::new(),
+            pgn: None,
         }
     }
 }
@@ -288,6 +291,7 @@ pub fn parse_random_args(args: &[String]) -> Result<(Vec<String>, RandomOptions)
                 );
             }
             "--setup" => options.setups.push(value()?.clone()),
+            "--pgn" => options.pgn = Some(value()?.clone()),
             _ => {
                 rest.push(args[i].clone());
                 i += 1;
@@ -322,15 +326,93 @@ pub fn ranking_text(places: &[(usize, usize)], name: &dyn Fn(usize) -> String) -
     parts.join(", ")
 }
 
+/// Where [`run_random_games`] saves its games as PGN: the game's protocol facts (names, notation),
+/// whose turn a position is, and the output.
+pub struct RandomRecord<'a, V: Variant> {
+    /// The game's names and conventions, for the PGN tags.
+    pub info: &'a crate::protocol::GameInfo,
+    /// The player to move in a position.
+    pub side: &'a dyn Fn(&V::Position) -> usize,
+    /// The PGN text goes here, one game after another.
+    pub out: &'a mut dyn Write,
+    /// The first write error, if any: the games go on, and the caller reports it.
+    pub error: Option<std::io::Error>,
+}
+
+impl<V: Variant> RandomRecord<'_, V> {
+    fn write(
+        &mut self,
+        variant: &V,
+        game: usize,
+        players: usize,
+        start: &V::Position,
+        moves: &[V::Move],
+        result: Option<&crate::variant::GameResult>,
+    ) {
+        if self.error.is_some() {
+            return;
+        }
+        let text = variant.write_position(start);
+        let labels = vec!["random".to_string(); players];
+        let sans = crate::pgn::san_moves(variant, start, moves, self.side);
+        let record = crate::pgn::record(
+            self.info,
+            &variant.write_position(&variant.start()),
+            &text,
+            "vdl play --random",
+            game,
+            &labels,
+            sans,
+            result,
+        );
+        if let Err(e) = self.out.write_all(crate::pgn::write(&record).as_bytes()) {
+            self.error = Some(e);
+        }
+    }
+}
+
+/// [`run_random_games`] on standard output, saving the games as PGN in `options.pgn` when it names a
+/// file (created or truncated first). Returns the number of unfinished games, or a message naming
+/// the file that could not be written.
+pub fn play_random_games<V: Variant>(
+    variant: &V,
+    players: &[String],
+    options: &RandomOptions,
+    info: &crate::protocol::GameInfo,
+    side: &dyn Fn(&V::Position) -> usize,
+) -> Result<usize, String> {
+    let stdout = &mut std::io::stdout();
+    let Some(path) = options.pgn.as_deref() else {
+        return Ok(run_random_games(variant, players, options, stdout, None));
+    };
+    let cannot = |e: std::io::Error| format!("cannot write `{path}`: {e}");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+    let mut record = RandomRecord {
+        info,
+        side,
+        out: &mut out,
+        error: None,
+    };
+    let unfinished = run_random_games(variant, players, options, stdout, Some(&mut record));
+    if let Some(e) = record.error.take() {
+        return Err(cannot(e));
+    }
+    out.flush().map_err(cannot)?;
+    eprintln!("the games are saved in {path}");
+    Ok(unfinished)
+}
+
 /// Plays random games (each legal move equally likely, from a SplitMix64 stream seeded with
 /// `options.seed`) to their end and prints one line per game with its result and length, then a
 /// summary: the same output for `vdl play --random` and a built engine's `random` command.
-/// `players` names the players in turn order. Returns the number of unfinished games.
+/// `players` names the players in turn order. With `record`, each game is also written there as PGN
+/// (see [`RandomRecord`]). Returns the number of unfinished games.
 pub fn run_random_games<V: Variant>(
     variant: &V,
     players: &[String],
     options: &RandomOptions,
     out: &mut dyn Write,
+    mut record: Option<&mut RandomRecord<'_, V>>,
 ) -> usize {
     let mut state = options.seed;
     let mut next = move || {
@@ -347,6 +429,8 @@ pub fn run_random_games<V: Variant>(
     let max_plies = options.max_plies.unwrap_or(1000);
     for game in 1..=options.games {
         let mut position = variant.start();
+        let start = position.clone();
+        let mut played = Vec::new();
         let mut plies = 0;
         let result = loop {
             if let Some(result) = variant.outcome(&mut position) {
@@ -367,8 +451,19 @@ pub fn run_random_games<V: Variant>(
             }
             let mv = moves[(next() % moves.len() as u64) as usize];
             variant.make(&mut position, mv);
+            played.push(mv);
             plies += 1;
         };
+        if let Some(record) = record.as_mut() {
+            record.write(
+                variant,
+                game,
+                players.len(),
+                &start,
+                &played,
+                result.as_ref(),
+            );
+        }
         let text = match &result {
             Some(r) => match r.winner {
                 Some(w) => {

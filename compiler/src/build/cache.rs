@@ -11,8 +11,8 @@
 //!     .lock                      held while the crate is written and built
 //! ```
 //!
-//! A build is named by a fingerprint of the rule file, vdl's version and the generated code, so the
-//! same file built twice finds its engine, and a changed file (or a vdl that generates other code)
+//! A build is named by a fingerprint of the rule file, vdl's version, the vdl program and the generated
+//! code, so the same file built twice finds its engine, and a changed file (or a vdl that generates other code)
 //! gets a crate of its own: builds of different files never share a crate, and concurrent builds of
 //! the same file take turns on its lock, the second finding the first one's engine.
 
@@ -181,8 +181,10 @@ fn cannot(what: &str, path: &Path, error: std::io::Error) -> String {
     format!("cannot {what} {}: {error}", path.display())
 }
 
-/// The fingerprint of a build: FNV-1a (64 bits) over vdl's version, the rule file, the generated code
-/// (each preceded by its length) and the options.
+/// The fingerprint of a build: FNV-1a (64 bits) over vdl's version, the identity of the running vdl
+/// program (its size and modification time: a vdl built from changed runtime sources links against
+/// them, so its engines must be built anew), the rule file, the generated code (each preceded by its
+/// length) and the options.
 pub fn fingerprint(request: &Request) -> u64 {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -193,10 +195,29 @@ pub fn fingerprint(request: &Request) -> u64 {
         }
     };
     feed(env!("CARGO_PKG_VERSION").as_bytes());
+    feed(&program_identity());
     feed(request.source.as_bytes());
     feed(request.code.as_bytes());
     feed(&[u8::from(request.lto)]);
     hash
+}
+
+/// The running program's size and modification time, or nothing when they cannot be read.
+fn program_identity() -> Vec<u8> {
+    let Some(metadata) = std::env::current_exe()
+        .ok()
+        .and_then(|exe| std::fs::metadata(exe).ok())
+    else {
+        return Vec::new();
+    };
+    let modified = metadata
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let mut bytes = metadata.len().to_le_bytes().to_vec();
+    bytes.extend(modified.to_le_bytes());
+    bytes
 }
 
 #[cfg(test)]
