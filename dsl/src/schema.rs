@@ -648,6 +648,7 @@ const RESERVE: &[Spec] = &[
     once("demote_promoted", &[]),
     once("gating", &[V(Kind::Zone, One)]),
     once("drop_promoted", &[]),
+    once("no_drop_check", &[]),
 ];
 
 const CASTLE: &[Spec] = &[
@@ -697,6 +698,10 @@ const TURN: &[Spec] = &[
         &[V(Kind::Word(&["attacked_at_turn_start", "no_moves"]), One)],
     ),
     once("must_capture", &[]),
+    Spec {
+        once: true,
+        ..cond("must_drop", &[])
+    },
     once("forbid_checks", &[]),
     once("royal_safety", &[V(Kind::Word(&["any", "all"]), One)]),
     once(
@@ -903,7 +908,7 @@ pub const FUNCTIONS: &[Function] = &[
     func("eliminated", 1, 1),
     func("option", 1, 1),
     func("near", 4, 12),
-    func("held", 2, 2),
+    func("held", 2, 3),
     func("stack_count", 1, 1),
     func("enclosed", 1, 1),
 ];

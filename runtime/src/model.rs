@@ -487,6 +487,8 @@ pub struct Reserve {
     pub gating: Option<usize>,
     /// Whether a piece may also be dropped as a type promoted from it (`drop_promoted`).
     pub drop_promoted: bool,
+    /// Whether a drop from it may not give check (`no_drop_check`).
+    pub no_drop_check: bool,
 }
 
 /// A castling rule.
@@ -637,6 +639,9 @@ pub struct Turn {
     pub checkmate_test: CheckmateTest,
     /// When a capture is legal, only captures are.
     pub must_capture: bool,
+    /// When the condition holds for the player to move (`Cond::Const(true)` without one) and he has
+    /// a legal drop, only drops are legal (`must_drop`).
+    pub must_drop: Option<Cond>,
     /// A move that gives check is illegal.
     pub forbid_checks: bool,
     /// Which of the mover's royal pieces a move may not leave attacked.
@@ -683,6 +688,7 @@ impl Default for Turn {
             checkmate_test: CheckmateTest::NoMoves,
             royal_safety: RoyalSafety::Any,
             must_capture: false,
+            must_drop: None,
             forbid_checks: false,
             wall: None,
         }

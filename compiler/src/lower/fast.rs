@@ -15,7 +15,8 @@ use vdl_runtime::geometry::{
 };
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
-    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, RoyalSafety,
+    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Reserve,
+    RoyalSafety,
     Royalty, Turn, Untouched, Vec3,
 };
 
@@ -394,6 +395,7 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         en_passant_right,
         checkmate_test,
         must_capture,
+        must_drop,
         forbid_checks,
         royal_safety,
         wall,
@@ -407,6 +409,7 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         && *en_passant_right == EnPassantRight::Always
         && *checkmate_test == CheckmateTest::NoMoves
         && !must_capture
+        && must_drop.is_none()
         && !forbid_checks
         && *royal_safety == RoyalSafety::Any
         && wall.is_none();
@@ -858,8 +861,27 @@ impl Lowering<'_> {
             [reserve] => reserve,
             _ => return Err("several reserves".into()),
         };
-        if !reserve.per_player || reserve.gating.is_some() || reserve.drop_promoted {
+        let Reserve {
+            name: _,
+            per_player,
+            drops,
+            drop_condition,
+            // Read from the start position.
+            holds: _,
+            captured_go_here,
+            demote_promoted,
+            gating,
+            drop_promoted,
+            no_drop_check,
+        } = reserve;
+        if !per_player || gating.is_some() || *drop_promoted {
             return Err("a shared reserve, gating or drops of promoted types".into());
+        }
+        if drop_condition.is_some() {
+            return Err("a condition on drops".into());
+        }
+        if *no_drop_check {
+            return Err("`no_drop_check`".into());
         }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();
@@ -892,7 +914,7 @@ impl Lowering<'_> {
                 Some(_) => return Err("a drop file limit other than 1".into()),
             }
         }
-        let promoted_to = if reserve.demote_promoted {
+        let promoted_to = if *demote_promoted {
             Some(
                 game.pieces
                     .iter()
@@ -910,8 +932,8 @@ impl Lowering<'_> {
             })
             .collect();
         Ok(Some(FastHands {
-            drops: reserve.drops,
-            captures_to_hand: reserve.captured_go_here,
+            drops: *drops,
+            captures_to_hand: *captured_go_here,
             hand_type,
             promoted_to,
             drop_zones,

@@ -908,7 +908,11 @@ impl Checker {
                     Term::PieceType(PieceTypeExpr::Literal(p)) => p,
                     other => return self.mismatch(args[1].span, "a piece type", &other),
                 };
-                Term::Int(IntExpr::Held(reserve, piece))
+                let player = match args.get(2) {
+                    Some(arg) => Some(self.player_of(arg, site)?),
+                    None => None,
+                };
+                Term::Int(IntExpr::Held(reserve, piece, player))
             }
             "stack_count" => Term::Int(IntExpr::StackCount(self.player_of(&args[0], site)?)),
             "enclosed" => Term::Int(IntExpr::Enclosed(self.cell_of(&args[0], site)?)),

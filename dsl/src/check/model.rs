@@ -669,6 +669,14 @@ impl Checker {
                     }
                 }
                 "must_capture" => turn.must_capture = true,
+                "must_drop" => {
+                    turn.must_drop = Some(
+                        child
+                            .condition
+                            .clone()
+                            .unwrap_or(vdl_runtime::model::Cond::Const(true)),
+                    )
+                }
                 "forbid_checks" => turn.forbid_checks = true,
                 "wall" => turn.wall = self.build_walling(child),
                 other => debug_assert!(false, "turn statement `{other}` has no model"),
@@ -983,6 +991,7 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("captured_go_here", _) => reserve.captured_go_here = true,
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("drop_promoted", _) => reserve.drop_promoted = true,
+            ("no_drop_check", _) => reserve.no_drop_check = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push(Guarded {
                 item: (*p, *n as u32),

@@ -239,8 +239,15 @@ impl Interpreter {
                 }
                 None => 0,
             },
-            IntExpr::Held(reserve, piece) => {
-                let row = self.reserve_row(pos, *reserve, scope.own);
+            IntExpr::Held(reserve, piece, player) => {
+                let player = match player {
+                    Some(p) => match self.player(pos, scope, p) {
+                        Some(p) => p,
+                        None => return 0,
+                    },
+                    None => scope.own,
+                };
+                let row = self.reserve_row(pos, *reserve, player);
                 pos.hands
                     .get(row)
                     .and_then(|h| h.get(*piece))

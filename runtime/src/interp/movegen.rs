@@ -102,12 +102,31 @@ impl Interpreter {
             }
         }
         let shortcut = self.legality_shortcut(pos);
+        let start = out.len();
         for &mv in pseudo {
             let safe = shortcut
                 .as_ref()
                 .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
             if safe || self.is_legal(pos, mv) {
                 out.push(mv);
+            }
+        }
+        if let Some(condition) = &self.must_drop {
+            // `must_drop`: a player who has a legal drop must drop.
+            let drops = out[start..]
+                .iter()
+                .any(|m| m.kind == MoveKind::Drop);
+            if drops
+                && self.condition_holds(pos, &super::conditions::Scope::player(pos.side), condition)
+            {
+                let mut keep = start;
+                for i in start..out.len() {
+                    if out[i].kind == MoveKind::Drop {
+                        out[keep] = out[i];
+                        keep += 1;
+                    }
+                }
+                out.truncate(keep);
             }
         }
     }
@@ -260,6 +279,13 @@ impl Interpreter {
     pub(super) fn generate_legal_captures(&self, pos: &mut Position, out: &mut Vec<Move>) {
         let mut pseudo = Vec::new();
         self.generate_pseudo(pos, &mut pseudo);
+        if self.must_drop.is_some() {
+            // A player who must drop has no capture when he has a legal drop.
+            let mut legal = Vec::new();
+            self.legal_from_pseudo(pos, &mut pseudo, &mut legal);
+            out.extend(legal.into_iter().filter(|m| self.is_capture(pos, *m)));
+            return;
+        }
         pseudo.retain(|m| self.is_capture(pos, *m));
         let shortcut = self.legality_shortcut(pos);
         for mv in pseudo {
@@ -1473,8 +1499,10 @@ impl Interpreter {
     fn is_legal(&self, pos: &mut Position, mv: Move) -> bool {
         let drop_mate_rule =
             mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate;
+        let drop_check_rule = mv.kind == MoveKind::Drop && self.no_drop_check;
         if !self.royal_check
             && !self.forbid_checks
+            && !drop_check_rule
             && !self.facing
             && !self.facing_break
             && !drop_mate_rule
@@ -1509,7 +1537,7 @@ impl Interpreter {
                 legal = !replies.is_empty();
             }
         }
-        if legal && self.forbid_checks {
+        if legal && (self.forbid_checks || drop_check_rule) {
             legal = !self.opponents(mover).any(|o| self.royal_attacked(pos, o));
         }
         if legal && self.facing {

@@ -35,6 +35,11 @@ pub struct Interpreter {
 
     /// The condition on drops (`drops when ...`), if the reserve gives one.
     pub(super) drop_condition: Option<Cond>,
+    /// `no_drop_check`: a drop may not give check.
+    pub(super) no_drop_check: bool,
+    /// `must_drop`: when the condition holds for the player to move and he has a legal drop, only
+    /// drops are legal.
+    pub(super) must_drop: Option<Cond>,
     pub(super) captures_to_hand: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
@@ -504,6 +509,8 @@ impl Interpreter {
                 .iter()
                 .find(|r| r.drops)
                 .and_then(|r| r.drop_condition.clone()),
+            no_drop_check: reserve_flag(|r| r.drops && r.no_drop_check),
+            must_drop: turn.must_drop.clone(),
             captures_to_hand: reserve_flag(|r| r.captured_go_here),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn.must_capture,

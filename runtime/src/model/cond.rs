@@ -117,9 +117,9 @@ pub enum IntExpr {
     Colour(CellExpr),
     /// `legal_moves(PLAYER)`: how many legal moves the player would have.
     LegalMoves(PlayerExpr),
-    /// `held(RESERVE, PIECE)`: pieces of the type in the reserve (the player concerned's, for a
-    /// reserve per player).
-    Held(usize, PieceId),
+    /// `held(RESERVE, PIECE, PLAYER?)`: pieces of the type in the reserve (for a reserve per player,
+    /// the part of PLAYER, by default the player concerned).
+    Held(usize, PieceId, Option<PlayerExpr>),
     /// `stack_count(PLAYER)`: stacks the player controls.
     StackCount(PlayerExpr),
     /// `PIECE.waited`: 0 while a piece a rule sent waits for its owner's next move, 1 afterwards.
@@ -337,7 +337,8 @@ enum Node<'a> {
 impl IntExpr {
     fn visit(&self, f: &mut impl FnMut(Node)) {
         match self {
-            IntExpr::Const(_) | IntExpr::Option(_) | IntExpr::Held(..) => {}
+            IntExpr::Const(_) | IntExpr::Option(_) | IntExpr::Held(_, _, None) => {}
+            IntExpr::Held(_, _, Some(p)) => p.visit(f),
             IntExpr::Add(a, b) | IntExpr::Sub(a, b) => {
                 a.visit(f);
                 b.visit(f);
