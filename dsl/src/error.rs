@@ -277,6 +277,9 @@ pub enum ErrorKind {
     },
     /// A statement that is not in the language because it would change nothing.
     WithoutEffect { keyword: String, why: &'static str },
+    /// A `pick_up` line that cannot work: into a reserve shared by everybody or from which nothing
+    /// comes back, or of a royal type.
+    InvalidPickUp { detail: String, help: &'static str },
     /// A rule effect the rule's events cannot run, or a malformed one.
     InvalidEffect { detail: String },
     /// A statement that nothing would ever run in this game.
@@ -401,6 +404,7 @@ impl Error {
             Contradiction { .. } => "E2106",
             WithoutEffect { .. } => "E2110",
             InvalidEffect { .. } => "E2108",
+            InvalidPickUp { .. } => "E2111",
             NeverRuns { .. } => "E2109",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
@@ -794,6 +798,11 @@ impl Error {
                 format!("{what} never runs: {why}"),
                 "never runs".into(),
                 Some("checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated`".into()),
+            ),
+            InvalidPickUp { detail, help } => (
+                format!("invalid pick-up: {detail}"),
+                "not possible here".into(),
+                Some((*help).into()),
             ),
             InvalidEffect { detail } => (
                 format!("invalid rule effect: {detail}"),

@@ -649,6 +649,13 @@ const RESERVE: &[Spec] = &[
     once("gating", &[V(Kind::Zone, One)]),
     once("drop_promoted", &[]),
     once("no_drop_check", &[]),
+    cond(
+        "pick_up",
+        &[
+            V(Kind::PieceOr(&["all"]), Many),
+            OptKw("from", Kind::Zone, One),
+        ],
+    ),
 ];
 
 const CASTLE: &[Spec] = &[

@@ -21,6 +21,7 @@ mod make;
 mod movegen;
 mod notation;
 mod overlap;
+mod pickup;
 mod position;
 mod rules;
 mod setup;

@@ -489,6 +489,21 @@ pub struct Reserve {
     pub drop_promoted: bool,
     /// Whether a drop from it may not give check (`no_drop_check`).
     pub no_drop_check: bool,
+    /// Pick-up moves into it (`pick_up`): a player takes one of his pieces off the board into his
+    /// part of it, as a whole move.
+    pub pick_ups: Vec<PickUp>,
+}
+
+/// A pick-up move (`pick_up PIECES (from ZONE)? when COND`): instead of a move, a player takes one of
+/// his pieces of these types off its cell into his hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickUp {
+    /// The types that may be picked up; `All` is every type that is not royal.
+    pub pieces: PieceSet,
+    /// Only from cells of this zone (the player's part).
+    pub from: Option<usize>,
+    /// A condition on each pick-up (`mover` the piece, `own` its owner).
+    pub condition: Option<Cond>,
 }
 
 /// A castling rule.

@@ -16,8 +16,7 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
     Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Reserve,
-    RoyalSafety,
-    Royalty, Turn, Untouched, Vec3,
+    RoyalSafety, Royalty, Turn, Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -873,6 +872,7 @@ impl Lowering<'_> {
             gating,
             drop_promoted,
             no_drop_check,
+            pick_ups,
         } = reserve;
         if !per_player || gating.is_some() || *drop_promoted {
             return Err("a shared reserve, gating or drops of promoted types".into());
@@ -882,6 +882,9 @@ impl Lowering<'_> {
         }
         if *no_drop_check {
             return Err("`no_drop_check`".into());
+        }
+        if !pick_ups.is_empty() {
+            return Err("pick-up moves".into());
         }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();

@@ -36,6 +36,8 @@ pub(super) enum Site {
     Transfer,
     /// A reserve's `drops`: `to` the target cell, `own` the dropping player.
     Drop,
+    /// A reserve's `pick_up`: `mover` the piece, `own` its owner.
+    PickUp,
     /// An end line, a counting line: `own` the player to move.
     End,
     /// `mating_potential`: `own`/`side` the side tested.
@@ -66,6 +68,7 @@ impl Site {
             Site::Castle => "a castling condition",
             Site::Transfer => "a transfer condition",
             Site::Drop => "a drop condition",
+            Site::PickUp => "a pick-up condition",
             Site::End => "an end condition",
             Site::Material => "a `mating_potential` condition",
             Site::Rule(_) => "this rule",
@@ -80,7 +83,12 @@ impl Site {
     fn has_piece(self, piece: PieceRef) -> bool {
         match (self, piece) {
             (
-                Site::Move { .. } | Site::Movable | Site::Promotion | Site::Royal | Site::Transfer,
+                Site::Move { .. }
+                | Site::Movable
+                | Site::Promotion
+                | Site::Royal
+                | Site::Transfer
+                | Site::PickUp,
                 PieceRef::Mover,
             ) => true,
             (Site::Move { hurdle }, PieceRef::Hurdle) => hurdle,

@@ -107,6 +107,7 @@ impl Checker {
         self.check_position_template(statements);
         self.check_transfers(statements);
         self.check_castles(statements);
+        self.check_pick_ups(statements, &game);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -240,6 +241,74 @@ impl Checker {
                     ),
                 },
             );
+        }
+    }
+
+    /// A `pick_up` line puts the piece into its owner's hand, from which it must be able to come back,
+    /// and never takes a royal piece; a game with walls has no pick-ups (a wall follows a piece's
+    /// arrival).
+    fn check_pick_ups(&mut self, statements: &[Statement], game: &Game) {
+        let wall = statements
+            .iter()
+            .filter(|s| s.keyword.text == "turn")
+            .flat_map(|t| t.children())
+            .find(|c| c.keyword.text == "wall");
+        for reserve in statements.iter().filter(|s| s.keyword.text == "reserve") {
+            let has = |keyword: &str| reserve.children().iter().any(|c| c.keyword.text == keyword);
+            let pick_ups = reserve
+                .children()
+                .iter()
+                .filter(|c| c.keyword.text == "pick_up");
+            for line in pick_ups {
+                let span = line.keyword.span;
+                if !has("per_player") {
+                    self.error(
+                        span,
+                        ErrorKind::InvalidPickUp {
+                            detail: "a piece picked up goes to its owner's hand, and this reserve is shared by everybody".into(),
+                            help: "add `per_player` to the reserve",
+                        },
+                    );
+                } else if !has("drops") && !has("gating") {
+                    self.error(
+                        span,
+                        ErrorKind::InvalidPickUp {
+                            detail: "a piece picked up into this reserve could never come back".into(),
+                            help: "add `drops` (or `gating`) to the reserve; a piece that leaves the game for good is removed by a rule (`remove`)",
+                        },
+                    );
+                }
+                for arg in &line.arguments {
+                    let crate::ast::ValueKind::Path(path) = &arg.kind else {
+                        continue;
+                    };
+                    let [name] = path.as_slice() else { continue };
+                    let name = &name.text;
+                    let royal = game
+                        .pieces
+                        .iter()
+                        .any(|p| &p.name == name && p.royal.is_royal());
+                    if royal {
+                        self.error(
+                            arg.span,
+                            ErrorKind::InvalidPickUp {
+                                detail: format!("`{name}` is royal, and its owner would be left without it"),
+                                help: "pick up pieces that are not royal (`all` is every type that is not royal)",
+                            },
+                        );
+                    }
+                }
+                if let Some(wall) = wall {
+                    self.error(
+                        span,
+                        ErrorKind::Contradiction {
+                            this: "pick_up".into(),
+                            other: "wall".into(),
+                            other_span: wall.keyword.span,
+                        },
+                    );
+                }
+            }
         }
     }
 
@@ -992,6 +1061,23 @@ fn build_reserve(d: &Directive) -> Reserve {
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("drop_promoted", _) => reserve.drop_promoted = true,
             ("no_drop_check", _) => reserve.no_drop_check = true,
+            ("pick_up", args) => {
+                let all = args.iter().any(|a| a.is_word("all"));
+                reserve.pick_ups.push(vdl_runtime::model::PickUp {
+                    pieces: if all {
+                        vdl_runtime::model::PieceSet::All
+                    } else {
+                        vdl_runtime::model::PieceSet::Types(
+                            args.iter().filter_map(Arg::as_piece).collect(),
+                        )
+                    },
+                    from: args.windows(2).find_map(|w| match w {
+                        [Arg::Word(k), Arg::Zone(z)] if k == "from" => Some(*z),
+                        _ => None,
+                    }),
+                    condition: child.condition.clone(),
+                })
+            }
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push(Guarded {
                 item: (*p, *n as u32),

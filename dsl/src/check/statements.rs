@@ -202,6 +202,7 @@ impl Checker {
             (Context::Castle, _) => Site::Castle,
             (Context::Transfer, _) => Site::Transfer,
             (Context::Reserve, "drops") => Site::Drop,
+            (Context::Reserve, "pick_up") => Site::PickUp,
             (Context::Turn, "must_drop") => Site::End,
             (Context::End | Context::Counting, _) => Site::End,
             (Context::Material, _) => Site::Material,

@@ -30,7 +30,8 @@ impl Interpreter {
         let moving = pos.cells.get(mv.from as usize).copied();
         let mut facts = MoveFacts::default();
         match mv.kind {
-            MoveKind::Pass => facts.special = true,
+            // SAN has no pick-up: the game's notation writes it (`N^c3`).
+            MoveKind::Pass | MoveKind::PickUp => facts.special = true,
             MoveKind::Drop => {
                 facts.piece = self.san_letter(mv.piece as usize - 1);
                 facts.to = square(mv.to);

@@ -293,6 +293,14 @@ impl Interpreter {
                 }
             }
             MoveKind::Pass => {}
+            MoveKind::PickUp => {
+                // Into the mover's hand (a pick-up's reserve is one per player), as the type a
+                // captured piece would take there.
+                let occ = pos.cells[from];
+                let held = self.picked_up_type(occ);
+                Self::change_hand(pos, &mut undo, mover, held, 1);
+                self.set_cell(pos, &mut undo, from, Occupant::EMPTY);
+            }
         }
         if mv.gate > 0 {
             let piece = mv.gate as usize - 1;

@@ -113,9 +113,7 @@ impl Interpreter {
         }
         if let Some(condition) = &self.must_drop {
             // `must_drop`: a player who has a legal drop must drop.
-            let drops = out[start..]
-                .iter()
-                .any(|m| m.kind == MoveKind::Drop);
+            let drops = out[start..].iter().any(|m| m.kind == MoveKind::Drop);
             if drops
                 && self.condition_holds(pos, &super::conditions::Scope::player(pos.side), condition)
             {
@@ -329,6 +327,9 @@ impl Interpreter {
         }
         if !self.transfers.is_empty() {
             self.transfer_moves(pos, out);
+        }
+        if !self.pick_ups.is_empty() {
+            self.pick_up_moves(pos, out);
         }
         for index in 0..self.castles.len() {
             self.castling(pos, index, out);

@@ -56,6 +56,15 @@ impl Interpreter {
                     name(mv.to)
                 )
             }
+            // A pick-up: the piece's letter, `^` and the cell it leaves (`N^c3`).
+            MoveKind::PickUp => {
+                let piece = mv.piece as usize - 1;
+                format!(
+                    "{}^{}",
+                    self.piece_text(piece, self.upper_player_index()),
+                    name(mv.from)
+                )
+            }
             MoveKind::Pass => match self.game.notation.pass.as_ref().filter(|_| own) {
                 Some(text) => text.clone(),
                 None => format!("{}{}", name(mv.from), name(mv.from)),

@@ -204,6 +204,8 @@ pub enum MoveKind {
     Castle,
     /// A pass.
     Pass,
+    /// The mover takes his piece on `from` (also `to`) into his hand; `piece` is its type plus one.
+    PickUp,
 }
 
 /// A move. Small and `Copy`.

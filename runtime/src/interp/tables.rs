@@ -107,6 +107,8 @@ pub struct Interpreter {
     pub(super) control: super::control::Control,
     /// The `transfer` moves between boards.
     pub(super) transfers: Vec<super::transfer::Transfer>,
+    /// The `pick_up` lines of the reserves.
+    pub(super) pick_ups: Vec<super::pickup::PickUpRule>,
     /// Rules that send and transform pieces (`on capture`, `on enter`), and the waiting status.
     pub(super) effects: super::effects::Effects,
 }
@@ -544,6 +546,7 @@ impl Interpreter {
             generator: None,
             control: super::control::Control::new(&game),
             transfers: super::transfer::transfers(&game),
+            pick_ups: super::pickup::pick_up_rules(&game),
             effects: super::effects::Effects::new(&game),
             elimination: super::elimination::Elimination::from_game(&game),
             pass_when_stuck: turn.pass == Pass::WhenStuck,
