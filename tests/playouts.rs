@@ -1,4 +1,4 @@
-//! Random playouts of every example: at every ply, every legal move is made and taken back, and the
+//! Random playouts of every example (and of the pick-up coverage case): at every ply, every legal move is made and taken back, and the
 //! position and its hash must come back exactly; the incremental hash must equal a recomputed one; and
 //! the position text must read back to the same position; and attack detection (which looks outwards
 //! from the attacked cell) must agree with generating every piece's attacks.
@@ -16,7 +16,11 @@ fn make_unmake_restores_position_and_hash() {
     let mut rng = Rng::new(0x5eed);
     let mut positions = 0;
     let mut variants = 0;
-    for example in vdl_files(&root.join("examples")) {
+    // Pick-up moves have no example game yet: their coverage case plays along.
+    let files = vdl_files(&root.join("examples"))
+        .into_iter()
+        .chain([root.join("tests/coverage/pick_up.vdl")]);
+    for example in files {
         let checked = vdl_dsl::check::check_source(&read_text(&example));
         let Some(game) = checked.game else {
             panic!("{} does not check", example.display())
