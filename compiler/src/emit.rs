@@ -30,7 +30,7 @@ pub fn emit(ir: &Ir) -> Result<String, String> {
     );
     out.push_str(&format_items(head)?);
     for (index, kind) in tables.kinds.iter().enumerate() {
-        out.push_str(&format_items(emit_table(&table_name(index), kind))?);
+        out.push_str(&emit_table(&table_name(index).to_string(), kind));
     }
     out.push_str(&format_items(rest)?);
     Ok(out)
@@ -237,11 +237,6 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
     }
 }
 
-fn u16s(values: &[u16], width: usize) -> TokenStream {
-    let items = (0..width).map(|i| Literal::u16_unsuffixed(values.get(i).copied().unwrap_or(NONE)));
-    quote! { [#(#items),*] }
-}
-
 /// Emits the zone tables and the body of one piece's generation function, registering its move
 /// tables.
 fn emit_piece<'a>(
@@ -273,49 +268,63 @@ fn emit_piece<'a>(
 
 /// Emits a move table: per cell, leaps as (target, cell that must be empty, cell that must be
 /// occupied), or, per cell and direction, the cells along the line; `NONE` pads the rows.
-fn emit_table(table: &proc_macro2::Ident, kind: &PartKind) -> TokenStream {
-    match kind {
+fn emit_table(table: &str, kind: &PartKind) -> String {
+    // Tables are data: written as text, a row per cell, with `NONE` for padding, rather than through
+    // the formatter, which would give every number a line of its own.
+    let cell = |values: Vec<String>| values.join(", ");
+    let number = |v: u16| {
+        if v == NONE {
+            "NONE".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let (doc, ty, rows): (&str, String, Vec<String>) = match kind {
         PartKind::Leap(leaps) => {
             let width = leaps.iter().map(Vec::len).max().unwrap_or(0).max(1);
-            let rows = leaps.iter().map(|row| {
-                let items = (0..width).map(|i| {
-                    let (to, block, need) = row.get(i).copied().unwrap_or((NONE, NONE, NONE));
-                    let (to, block, need) = (
-                        Literal::u16_unsuffixed(to),
-                        Literal::u16_unsuffixed(block),
-                        Literal::u16_unsuffixed(need),
-                    );
-                    quote! { (#to, #block, #need) }
-                });
-                quote! { [#(#items),*] }
-            });
-            let (w, n) = (
-                Literal::usize_unsuffixed(width),
-                Literal::usize_unsuffixed(leaps.len()),
-            );
-            quote! {
-                /// Per cell: leaps as (target, cell that must be empty, cell that must be occupied).
-                static #table: [[(u16, u16, u16); #w]; #n] = [#(#rows),*];
-            }
+            let rows = leaps
+                .iter()
+                .map(|row| {
+                    let items = (0..width).map(|i| {
+                        let (to, block, need) = row.get(i).copied().unwrap_or((NONE, NONE, NONE));
+                        format!("({}, {}, {})", number(to), number(block), number(need))
+                    });
+                    format!("[{}]", cell(items.collect()))
+                })
+                .collect();
+            (
+                "Per cell: leaps as (target, cell that must be empty, cell that must be occupied).",
+                format!("[[(u16, u16, u16); {width}]; {}]", leaps.len()),
+                rows,
+            )
         }
         PartKind::Ride(lines) | PartKind::Hop(lines, _) | PartKind::Grasshop(lines) => {
             let (directions, length) = line_shape(lines);
-            let rows = lines.iter().map(|row| {
-                let dirs = (0..directions)
-                    .map(|d| u16s(row.get(d).map(Vec::as_slice).unwrap_or(&[]), length));
-                quote! { [#(#dirs),*] }
-            });
-            let (d, l, n) = (
-                Literal::usize_unsuffixed(directions),
-                Literal::usize_unsuffixed(length),
-                Literal::usize_unsuffixed(lines.len()),
-            );
-            quote! {
-                /// Per cell and direction: the cells along the line, in order.
-                static #table: [[[u16; #l]; #d]; #n] = [#(#rows),*];
-            }
+            let rows = lines
+                .iter()
+                .map(|row| {
+                    let dirs = (0..directions).map(|d| {
+                        let line = row.get(d).map(Vec::as_slice).unwrap_or(&[]);
+                        let items =
+                            (0..length).map(|i| number(line.get(i).copied().unwrap_or(NONE)));
+                        format!("[{}]", cell(items.collect()))
+                    });
+                    format!("[{}]", cell(dirs.collect()))
+                })
+                .collect();
+            (
+                "Per cell and direction: the cells along the line, in order.",
+                format!("[[[u16; {length}]; {directions}]; {}]", lines.len()),
+                rows,
+            )
         }
+    };
+    let mut out = format!("/// {doc}\nstatic {table}: {ty} = [\n");
+    for (index, row) in rows.iter().enumerate() {
+        out.push_str(&format!("    {row}, // cell {index}\n"));
     }
+    out.push_str("];\n");
+    out
 }
 
 /// The directions and the longest line of a line table.
