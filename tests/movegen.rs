@@ -382,3 +382,101 @@ fn a_three_dimensional_setup_reads_as_the_same_position_as_placing_its_pieces() 
         );
     }
 }
+
+/// The exact moves of one position on every engine, sorted.
+fn exact_moves(stem: &str, fen: &str, want: &[&str]) {
+    let mut want: Vec<String> = want.iter().map(|m| m.to_string()).collect();
+    want.sort();
+    for (name, engine) in engines(stem) {
+        let (mut moves, counted) = engine.moves(fen).unwrap_or_else(|e| panic!("{e}"));
+        moves.sort();
+        assert_eq!(moves, want, "{stem} {name} `{fen}`");
+        assert_eq!(counted, want.len() as u64, "{stem} {name} `{fen}` counted");
+    }
+}
+
+/// Crooked and circular riders, counted by hand on an empty board (White's king on h1 has g1, g2 and
+/// h2; on h8 g8, g7 and h7):
+/// - the rose `qNN` on a1 leaps b3 or c2 first. Clockwise from b3: d4, f3, g1 (then off the board);
+///   anticlockwise from b3: a5. Clockwise from c2: e1; anticlockwise from c2: d4, c6, a7. Nine cells
+///   (d4 by two paths, one move).
+/// - the boyscout `zB` on a1: b2, then turning left a3, b4, a5, b6, a7, b8, or right c1, d2, e1, f2,
+///   g1, h2: thirteen cells.
+/// - the quintessence `zNN` on a1: b3 then d2, e4, g3, h5 (the other turn leaves the board); c2 then
+///   b4, d5, c7, e8: ten cells.
+/// - the falcon `afsafzK` on a1: the camel cells b4, d2 and the zebra cells c4, d3, each along a path
+///   of a step, a 45-degree turn and the turn back.
+#[test]
+fn crooked_and_circular_riders_by_hand() {
+    let king = ["h1g1", "h1g2", "h1h2"];
+    let with_king = |cells: &[&str]| -> Vec<String> {
+        cells
+            .iter()
+            .map(|c| format!("a1{c}"))
+            .chain(king.iter().map(|m| m.to_string()))
+            .collect()
+    };
+    let rose = with_king(&["b3", "d4", "f3", "g1", "a5", "c2", "e1", "c6", "a7"]);
+    let quintessence = with_king(&["b3", "d2", "e4", "g3", "h5", "c2", "b4", "d5", "c7", "e8"]);
+    let falcon = with_king(&["b4", "d2", "c4", "d3"]);
+    let boyscout: Vec<String> = [
+        "b2", "a3", "b4", "a5", "b6", "a7", "b8", "c1", "d2", "e1", "f2", "g1", "h2",
+    ]
+    .iter()
+    .map(|c| format!("a1{c}"))
+    .chain(["h8g8", "h8g7", "h8h7"].iter().map(|m| m.to_string()))
+    .collect();
+    let as_str = |v: &[String]| v.iter().map(String::as_str).collect::<Vec<_>>().join(" ");
+    for (fen, want) in [
+        ("k7/8/8/8/8/8/8/O6K w - - 0 1", &rose),
+        ("k7/8/8/8/8/8/8/P6K w - - 0 1", &rose),
+        ("3k3K/8/8/8/8/8/8/B7 w - - 0 1", &boyscout),
+        ("3k3K/8/8/8/8/8/8/C7 w - - 0 1", &boyscout),
+        ("k7/8/8/8/8/8/8/N6K w - - 0 1", &quintessence),
+        ("k7/8/8/8/8/8/8/M6K w - - 0 1", &quintessence),
+        ("k7/8/8/8/8/8/8/F6K w - - 0 1", &falcon),
+    ] {
+        let want = as_str(want);
+        exact_moves("bent", fen, &want.split(' ').collect::<Vec<_>>());
+    }
+}
+
+/// A crooked or circular rider and the same piece written leg by leg with later-leg turn letters
+/// (`qNN` and `NafqN...`, `zB` and `FazF...`, `zNN` and `NazN...`) count the same perft among other
+/// pieces, their checks included.
+#[test]
+fn crooked_and_circular_riders_equal_their_legs() {
+    let positions = [
+        "kb4o1/8/2n5/3O4/8/1B3N2/8/7K w - - 0 1",
+        "4k3/1o6/3b4/4N3/2n5/5O2/1B6/4K3 b - - 0 1",
+        "k7/8/2B5/8/4O3/8/2N5/4K2o w - - 0 1",
+    ];
+    let legs = |fen: &str| -> String {
+        let (board, rest) = fen.split_once(' ').expect("a side");
+        let board: String = board
+            .chars()
+            .map(|c| match c {
+                'O' => 'P',
+                'o' => 'p',
+                'B' => 'C',
+                'b' => 'c',
+                'N' => 'M',
+                'n' => 'm',
+                other => other,
+            })
+            .collect();
+        format!("{board} {rest}")
+    };
+    for (name, engine) in engines("bent") {
+        for fen in positions {
+            for depth in 1..=3 {
+                let bent = engine.perft(fen, depth).unwrap_or_else(|e| panic!("{e}"));
+                let written = engine
+                    .perft(&legs(fen), depth)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert!(bent > 0, "{name} `{fen}` perft {depth} is 0");
+                assert_eq!(bent, written, "{name} `{fen}` perft {depth}");
+            }
+        }
+    }
+}

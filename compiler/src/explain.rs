@@ -148,7 +148,16 @@ fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
         .map(|p| p.legs.len() as i32)
         .max()
         .unwrap_or(1);
-    let radius = (leap * legs).clamp(3, 8);
+    // A crooked or circular rider's path bends back and forth: a wider board shows its shape.
+    let bent = moves
+        .parts
+        .iter()
+        .any(|p| p.path != vdl_runtime::model::RiderPath::Straight);
+    let radius = if bent {
+        (leap * 3).clamp(5, 8)
+    } else {
+        (leap * legs).clamp(3, 8)
+    };
     let levels = if three_d { 2 * leap.clamp(1, 3) + 1 } else { 1 };
     let shape = Box3 { radius, levels };
     let centre = [radius, radius, levels / 2];
@@ -215,6 +224,15 @@ fn describe_part(part: &MovePart) -> String {
         (_, 1) => format!("{} leap", part.atom),
         (_, n) => format!("{} rider up to {n} steps", part.atom),
     };
+    let kind = match part.path {
+        vdl_runtime::model::RiderPath::Straight => kind,
+        vdl_runtime::model::RiderPath::Crooked => {
+            format!("crooked {kind}, turning a right angle alternately either way")
+        }
+        vdl_runtime::model::RiderPath::Circular => {
+            format!("circular {kind}, turning the same way at every step")
+        }
+    };
     let mut words = vec![kind];
     if part.initial {
         words.push("only if the piece has not moved".into());
@@ -223,6 +241,12 @@ fn describe_part(part: &MovePart) -> String {
         let mut leg_words = Vec::new();
         if !leg.directions.is_empty() {
             leg_words.push(format!("directions `{}`", leg.directions));
+        }
+        if leg.directions.contains('z') {
+            leg_words.push("`z` turning opposite to the previous turn".into());
+        }
+        if leg.directions.contains('q') {
+            leg_words.push("`q` turning like the previous turn".into());
         }
         for m in leg.modes.chars() {
             leg_words.push(

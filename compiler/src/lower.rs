@@ -159,7 +159,11 @@ fn lower_piece(
             member
         });
         for part in &moves.parts {
-            if part.legs.len() != 1 || part.vectors.is_empty() {
+            // Crooked and circular riders bend: their cells are not a line, the interpreter walks them.
+            if part.legs.len() != 1
+                || part.vectors.is_empty()
+                || part.path != vdl_runtime::model::RiderPath::Straight
+            {
                 return None;
             }
             let modes = part.legs[0].modes.as_str();

@@ -6,11 +6,14 @@
 //!
 //! Supported letters (anything else is an error, unlike Fairy-Stockfish which skips unknown letters):
 //! atoms `W F D N A H C Z G R B Q K O U` and atoms declared with `atom`; directions `f b l r v s h`;
-//! modes `m c d e t p g y n j o u`; `i` (initial), `a` (again). The crooked turns `z` `q` and the induction
-//! mode `x` are recognised and rejected as unsupported (E1005).
+//! modes `m c d e t p g y n j o u`; `i` (initial), `a` (again); `z` and `q`: before the atom of a part
+//! without `a` they make a crooked or circular rider (`zB`, `qN`), on a later leg they are turn letters
+//! among the directions (opposite to or like the previous turn). The induction mode `x` is recognised and
+//! rejected as unsupported (E1005).
 
 use crate::error::{Error, ErrorKind};
 use crate::span::Span;
+pub use vdl_runtime::model::RiderPath;
 
 /// A parsed Betza string: the union of its parts.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +35,8 @@ pub struct Part {
     pub range: u8,
     /// `i`: only for a piece that has not moved.
     pub initial: bool,
+    /// `z` / `q` on a part without `a`: a crooked or circular rider.
+    pub path: RiderPath,
     /// The text of the part, from its first modifier to the end of its range.
     pub span: Span,
 }
@@ -74,6 +79,7 @@ pub fn builtin_atom(letter: char) -> Option<(&'static [[i32; 3]], u8)> {
 }
 
 const DIRECTIONS: &str = "fblrvsh";
+
 const MODES: &str = "mcdetpgynjou";
 
 /// Parses a Betza string. `base` is the byte offset of the string's first character in the file, or
@@ -181,6 +187,8 @@ impl BetzaParser<'_> {
         let mut legs = vec![Leg::default()];
         let mut leg_starts = vec![self.pos];
         let mut initial = false;
+        // `z` and `q` before the first `a`: the legacy crooked and circular riders.
+        let mut first_turns: Vec<(char, usize)> = Vec::new();
         loop {
             let Some(c) = self.peek() else {
                 // A letter already reported is the likelier fault than a missing atom.
@@ -192,6 +200,7 @@ impl BetzaParser<'_> {
             if c.is_ascii_uppercase() {
                 break;
             }
+            let first_leg = legs.len() == 1;
             let leg = legs.last_mut().expect("at least one leg");
             match c {
                 'a' => {
@@ -199,13 +208,8 @@ impl BetzaParser<'_> {
                     leg_starts.push(self.pos + 1);
                 }
                 'i' => initial = true,
-                'z' | 'q' => self.error(
-                    self.pos,
-                    1,
-                    ErrorKind::BetzaUnsupported {
-                        what: "crooked turns `z` and `q`",
-                    },
-                ),
+                'z' | 'q' if first_leg => first_turns.push((c, self.pos)),
+                'z' | 'q' => leg.directions.push(c),
                 'x' => self.error(
                     self.pos,
                     1,
@@ -300,14 +304,60 @@ impl BetzaParser<'_> {
             self.error(atom_at, 1, ErrorKind::BetzaCastlingRange);
         }
         self.check_legs(&legs, &leg_starts);
+        let path = self.rider_path(&first_turns, &legs, atom, range);
         Some(Part {
             legs,
             atom,
             vectors,
             range,
             initial,
+            path,
             span: self.span_at(start, self.pos - start),
         })
+    }
+
+    /// The path of a part from its first-leg `z` / `q` letters (E1012 where they mean nothing).
+    fn rider_path(
+        &mut self,
+        turns: &[(char, usize)],
+        legs: &[Leg],
+        atom: char,
+        range: u8,
+    ) -> RiderPath {
+        let Some(&(letter, at)) = turns.first() else {
+            return RiderPath::Straight;
+        };
+        let misplaced = |reason| ErrorKind::BetzaTurnMisplaced { letter, reason };
+        let reason = if legs.len() > 1 {
+            Some("on the first leg of a move with `a` legs there is no turn before it to follow")
+        } else if let Some(&(other, other_at)) = turns.iter().find(|(c, _)| *c != letter) {
+            self.error(
+                other_at,
+                1,
+                ErrorKind::BetzaTurnMisplaced {
+                    letter: other,
+                    reason: "a rider is either crooked (`z`) or circular (`q`), not both",
+                },
+            );
+            return RiderPath::Straight;
+        } else if atom == CASTLING || atom == UNIVERSAL {
+            Some("castling and the universal leaper have no path to bend")
+        } else if range == 1 {
+            Some("a leaper has no path to bend; write a rider (`zB`, `qNN`, `zW0`)")
+        } else if legs[0].modes.chars().any(|m| !"mcdt".contains(m)) {
+            Some("a crooked or circular rider only moves (`m`), captures (`c`, `d`) or is tame (`t`)")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.error(at, 1, misplaced(reason));
+            return RiderPath::Straight;
+        }
+        if letter == 'z' {
+            RiderPath::Crooked
+        } else {
+            RiderPath::Circular
+        }
     }
 
     /// Checks the placement of leg-specific letters.
@@ -426,6 +476,39 @@ mod tests {
         assert_eq!(codes("hW"), vec![("E1008", 0)]);
         assert_eq!(codes("mayW"), vec![("E1010", 2)]);
         assert_eq!(codes("eamW"), vec![("E1010", 0)]);
+    }
+
+    #[test]
+    fn crooked_and_circular_riders() {
+        assert_eq!(
+            parse("zB").expect("valid").parts[0].path,
+            RiderPath::Crooked
+        );
+        assert_eq!(
+            parse("qNN").expect("valid").parts[0].path,
+            RiderPath::Circular
+        );
+        assert_eq!(
+            parse("fzR").expect("valid").parts[0].legs[0].directions,
+            "f"
+        );
+        assert_eq!(
+            parse("NN").expect("valid").parts[0].path,
+            RiderPath::Straight
+        );
+        // On a later leg they are turn letters among the directions.
+        let falcon = parse("afsafzK").expect("valid");
+        assert_eq!(falcon.parts[0].legs[2].directions, "fz");
+        assert_eq!(falcon.parts[0].path, RiderPath::Straight);
+        assert_eq!(
+            parse("NafqN").expect("valid").parts[1].legs[1].directions,
+            "fq"
+        );
+        assert_eq!(codes("zF"), vec![("E1012", 0)]);
+        assert_eq!(codes("zafsK"), vec![("E1012", 0)]);
+        assert_eq!(codes("zqB"), vec![("E1012", 1)]);
+        assert_eq!(codes("zpR"), vec![("E1012", 0)]);
+        assert_eq!(codes("qU"), vec![("E1012", 0)]);
     }
 
     #[test]

@@ -95,6 +95,8 @@ pub enum ErrorKind {
     BetzaModeMisplaced { letter: char, final_leg: bool },
     /// A 3D atom on a 2D board.
     BetzaAtomDimension { atom: char, board_dims: usize },
+    /// A crooked or circular turn (`z`, `q`) where it means nothing.
+    BetzaTurnMisplaced { letter: char, reason: &'static str },
 
     // ---- semantic checks ----
     /// A keyword that is not a statement of this block.
@@ -345,6 +347,7 @@ impl Error {
             BetzaNoDirection { .. } => "E1009",
             BetzaModeMisplaced { .. } => "E1010",
             BetzaAtomDimension { .. } => "E1011",
+            BetzaTurnMisplaced { .. } => "E1012",
             UnknownStatement { .. } => "E2001",
             DuplicateName { .. } => "E2002",
             UnknownName { .. } => "E2003",
@@ -568,6 +571,11 @@ impl Error {
                 format!("atom `{atom}` is three-dimensional but the game's boards have {board_dims} dimensions"),
                 "3D atom".into(),
                 None,
+            ),
+            BetzaTurnMisplaced { letter, reason } => (
+                format!("`{letter}` cannot be used here: {reason}"),
+                "misplaced crooked or circular turn".into(),
+                Some("`z` and `q` make a rider crooked or circular (`zB`, `qNN`) or, on a leg after an `a`, turn the other way than (`z`) or the same way as (`q`) the previous turn (`afsafzK`); see docs/language.md, section 3.3".into()),
             ),
             UnknownStatement { keyword, context, suggestion } => (
                 format!("unknown statement `{keyword}` in {context}"),

@@ -1,7 +1,7 @@
 //! Directions and move expansion: the meaning of Betza direction letters in a player's frame, and the
 //! cells a move part reaches on an empty board (used by `vdl explain` and as the interpreter's reference).
 
-use crate::model::{MovePart, Vec3};
+use crate::model::{MovePart, RiderPath, Vec3};
 
 /// The Betza letter of the universal leaper, which leaps to any cell of its board.
 pub const UNIVERSAL_ATOM: char = 'U';
@@ -214,12 +214,26 @@ fn turn_class(previous: Vec3, candidate: Vec3, straight_family: bool) -> (u8, i8
     (class, side)
 }
 
-/// Tells whether a continuation-leg vector is selected by relative direction letters.
+/// Tells whether a continuation-leg vector is selected by relative direction letters, in a move that
+/// has not turned to a side yet (so `z` and `q` mean `s`).
 pub fn continuation_selects(
     directions: &str,
     previous: Vec3,
     candidate: Vec3,
     straight_family: bool,
+) -> bool {
+    continuation_selects_after(directions, previous, candidate, straight_family, 0)
+}
+
+/// Tells whether a continuation-leg vector is selected by relative direction letters. `last_side` is the
+/// side of the move's last turn to a side so far (+1 left, -1 right, 0 none yet): `z` turns to the other
+/// side, `q` to the same side, and both mean `s` (either side) while the move has not turned yet.
+pub fn continuation_selects_after(
+    directions: &str,
+    previous: Vec3,
+    candidate: Vec3,
+    straight_family: bool,
+    last_side: i8,
 ) -> bool {
     let (class, side) = turn_class(previous, candidate, straight_family);
     if directions.is_empty() {
@@ -233,13 +247,15 @@ pub fn continuation_selects(
     let side_ok = |c: char| match c {
         'l' => side >= 0,
         'r' => side <= 0,
+        'z' => last_side == 0 || side == -last_side,
+        'q' => last_side == 0 || side == last_side,
         _ => true,
     };
     let mut i = 0;
     while i < letters.len() {
         let c = letters[i];
         let next = letters.get(i + 1).copied();
-        let paired = matches!((c, next), ('f' | 'b', Some('l' | 'r' | 's')));
+        let paired = matches!((c, next), ('f' | 'b', Some('l' | 'r' | 's' | 'z' | 'q')));
         let hit = if paired {
             let n = next.unwrap_or('s');
             let want = if c == 'f' { 1 } else { 3 };
@@ -249,7 +265,7 @@ pub fn continuation_selects(
                 'f' => class == 0,
                 'b' => class == 4,
                 'v' => class == 0 || class == 4,
-                'l' | 'r' | 's' => class == 2 && side_ok(c),
+                'l' | 'r' | 's' | 'z' | 'q' => class == 2 && side_ok(c),
                 _ => false,
             }
         };
@@ -259,6 +275,54 @@ pub fn continuation_selects(
         i += if paired { 2 } else { 1 };
     }
     false
+}
+
+/// The side of the turn from `previous` to `candidate`: +1 left (counter-clockwise), -1 right, 0 for
+/// none (straight on or back, or a turn out of the plane).
+pub fn turn_side(previous: Vec3, candidate: Vec3) -> i8 {
+    if previous[2] != 0 || candidate[2] != 0 {
+        return 0;
+    }
+    let cross = previous[0] as i64 * candidate[1] as i64 - previous[1] as i64 * candidate[0] as i64;
+    cross.signum() as i8
+}
+
+/// The side a move has turned to last, after a turn from `previous` to `next`: that turn's side, or
+/// `last_side` when it did not turn to a side.
+pub fn side_after(last_side: i8, previous: Vec3, next: Vec3) -> i8 {
+    match turn_side(previous, next) {
+        0 => last_side,
+        side => side,
+    }
+}
+
+/// The step of a crooked or circular rider after `step` (a path whose first step was `first`), turning
+/// to `side` (+1 left, -1 right). Crooked: a right angle, alternately to `side` and back, so the steps
+/// alternate between `first` and `first` turned; circular: the smallest turn to `side` among the atom's
+/// own vectors (a right angle for `W` and `F`, the rose's turn for `N`).
+pub fn bent_step(path: RiderPath, first: Vec3, step: Vec3, side: i8) -> Vec3 {
+    let turned = |v: Vec3| {
+        if side > 0 {
+            [-v[1], v[0], v[2]]
+        } else {
+            [v[1], -v[0], v[2]]
+        }
+    };
+    match path {
+        RiderPath::Straight => step,
+        RiderPath::Crooked => {
+            if step == first {
+                turned(first)
+            } else {
+                first
+            }
+        }
+        RiderPath::Circular => symmetric_variants(step, 2)
+            .into_iter()
+            .filter(|&v| turn_side(step, v) == side)
+            .max_by_key(|&v| dot(step, v))
+            .unwrap_or(step),
+    }
 }
 
 /// The candidate vectors of a continuation leg: compass directions scaled by the atom's step for
@@ -324,6 +388,10 @@ pub fn expand_on_empty(
             .filter(|v| first_leg_selects(&part.legs[0].directions, *v, frame))
             .collect();
         for v in starts {
+            if part.path != RiderPath::Straight {
+                bent_ride(part, from, v, shape, &mut out);
+                continue;
+            }
             walk(
                 part,
                 0,
@@ -331,6 +399,7 @@ pub fn expand_on_empty(
                 v,
                 *base,
                 part.range != 1,
+                0,
                 shape,
                 dimensions,
                 &mut out,
@@ -338,6 +407,51 @@ pub fn expand_on_empty(
         }
     }
     out
+}
+
+/// Adds a target with what the final leg's modes let the move do there.
+fn add_reach(out: &mut Vec<(Vec3, Reach)>, at: Vec3, modes: &str) {
+    let only_move = modes.contains('m') && !modes.contains('c') && !modes.contains('d');
+    let only_capture =
+        !modes.contains('m') && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
+    let reach = Reach {
+        moves: !only_capture,
+        captures: !only_move,
+    };
+    match out.iter_mut().find(|(c, _)| *c == at) {
+        Some((_, r)) => {
+            r.moves |= reach.moves;
+            r.captures |= reach.captures;
+        }
+        None => out.push((at, reach)),
+    }
+}
+
+/// The cells of a crooked or circular rider's paths from `from` starting with `first`, turning either way.
+fn bent_ride(
+    part: &MovePart,
+    from: Vec3,
+    first: Vec3,
+    shape: &dyn Shape,
+    out: &mut Vec<(Vec3, Reach)>,
+) {
+    let limit = if part.range == 0 {
+        64
+    } else {
+        part.range as usize
+    };
+    for side in [1, -1] {
+        let mut at = from;
+        let mut step = first;
+        for _ in 0..limit {
+            at = [at[0] + step[0], at[1] + step[1], at[2] + step[2]];
+            if !shape.contains(at) || at == from {
+                break;
+            }
+            add_reach(out, at, &part.legs[0].modes);
+            step = bent_step(part.path, first, step, side);
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -348,6 +462,7 @@ fn walk(
     step: Vec3,
     base: Vec3,
     rider: bool,
+    last_side: i8,
     shape: &dyn Shape,
     dims: usize,
     out: &mut Vec<(Vec3, Reach)>,
@@ -378,28 +493,27 @@ fn walk(
             break;
         }
         if last {
-            let only_move = modes.contains('m') && !modes.contains('c') && !modes.contains('d');
-            let only_capture = !modes.contains('m')
-                && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
-            let reach = Reach {
-                moves: !only_capture,
-                captures: !only_move,
-            };
-            match out.iter_mut().find(|(c, _)| *c == at) {
-                Some((_, r)) => {
-                    r.moves |= reach.moves;
-                    r.captures |= reach.captures;
-                }
-                None => out.push((at, reach)),
-            }
+            add_reach(out, at, modes);
         } else {
             let toggles = modes.contains('y') || modes.contains('g');
             let next_rider = if toggles { !rider } else { rider };
             let (candidates, straight) = continuation_candidates(base, dims);
             let directions = &part.legs[leg + 1].directions;
             for c in candidates {
-                if continuation_selects(directions, step, c, straight) {
-                    walk(part, leg + 1, at, c, base, next_rider, shape, dims, out);
+                if continuation_selects_after(directions, step, c, straight, last_side) {
+                    let side = side_after(last_side, step, c);
+                    walk(
+                        part,
+                        leg + 1,
+                        at,
+                        c,
+                        base,
+                        next_rider,
+                        side,
+                        shape,
+                        dims,
+                        out,
+                    );
                 }
             }
         }
@@ -431,6 +545,7 @@ mod tests {
             vectors: vec![base],
             range,
             initial: false,
+            path: RiderPath::Straight,
         }
     }
 

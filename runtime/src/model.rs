@@ -342,6 +342,23 @@ pub struct MovePart {
     pub range: u8,
     /// Only for an unmoved piece.
     pub initial: bool,
+    /// How a one-leg rider's steps follow one another: straight, crooked (`z`) or circular (`q`).
+    pub path: RiderPath,
+}
+
+/// How the steps of a one-leg rider follow one another (XBetza's `z` and `q` before the atom of a part
+/// without `a`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RiderPath {
+    /// Every step the same, along one line (`R`, `NN`).
+    #[default]
+    Straight,
+    /// Crooked (`zB`, the boyscout; `zN`, the quintessence): each step turns a right angle, alternately
+    /// to one side and back.
+    Crooked,
+    /// Circular (`qN`, the rose): each step turns by the atom's smallest turn, always the same way, until
+    /// the path would close on its start cell.
+    Circular,
 }
 
 /// One leg of a move part.

@@ -612,6 +612,9 @@ impl Lowering<'_> {
                 if part.vectors.is_empty() {
                     return Err("a special move".into());
                 }
+                if part.path != vdl_runtime::model::RiderPath::Straight {
+                    return Err("a crooked or circular rider".into());
+                }
                 if part.legs.len() == 2 {
                     if confined.is_some() || from_zone.is_some() {
                         return Err("a confined or zoned two-leg move".into());

@@ -165,6 +165,7 @@ impl Checker {
                         vectors: p.vectors,
                         range: p.range,
                         initial: p.initial,
+                        path: p.path,
                     })
                     .collect()
             })

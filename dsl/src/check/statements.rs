@@ -955,7 +955,43 @@ impl Checker {
             range => (range as u64).min(slide),
         };
         let per_leg = (directions.len() as u64).max(1).saturating_mul(reach);
-        (0..part.legs.len()).fold(1u64, |paths, _| paths.saturating_mul(per_leg))
+        // A later leg takes at most as many directions as its letters select after any step (a turn
+        // letter `z` or `q` one side only, once the move has turned).
+        let later = |leg: &crate::betza::Leg| -> u64 {
+            use vdl_runtime::geometry::{continuation_candidates, continuation_selects_after};
+            let most = part
+                .vectors
+                .iter()
+                .map(|&base| {
+                    let (candidates, straight) = continuation_candidates(base, self.dimensions);
+                    candidates
+                        .iter()
+                        .flat_map(|&step| [-1i8, 0, 1].map(|side| (step, side)))
+                        .map(|(step, side)| {
+                            candidates
+                                .iter()
+                                .filter(|&&c| {
+                                    continuation_selects_after(
+                                        &leg.directions,
+                                        step,
+                                        c,
+                                        straight,
+                                        side,
+                                    )
+                                })
+                                .count() as u64
+                        })
+                        .max()
+                        .unwrap_or(0)
+                })
+                .sum::<u64>();
+            most.min(directions.len() as u64)
+                .max(1)
+                .saturating_mul(reach)
+        };
+        part.legs.iter().enumerate().fold(1u64, |paths, (i, leg)| {
+            paths.saturating_mul(if i == 0 { per_leg } else { later(leg) })
+        })
     }
 
     /// Parses a Betza string argument, reporting errors inside the string.
@@ -1007,6 +1043,26 @@ impl Checker {
                 }
                 if self.dimensions == 2 {
                     self.check_betza_directions(&betza);
+                } else if let Some(part) = betza.parts.iter().find(|p| {
+                    p.path != crate::betza::RiderPath::Straight
+                        || p.legs.iter().any(|l| l.directions.contains(['z', 'q']))
+                }) {
+                    // A turn's side (left or right) is defined in a plane only.
+                    let letter = if part.path == crate::betza::RiderPath::Circular
+                        || part.legs.iter().any(|l| l.directions.contains('q'))
+                    {
+                        'q'
+                    } else {
+                        'z'
+                    };
+                    self.error(
+                        part.span,
+                        ErrorKind::BetzaTurnMisplaced {
+                            letter,
+                            reason: "turns to a side are defined on two-dimensional boards only",
+                        },
+                    );
+                    return None;
                 }
                 if betza.is_3d() && self.dimensions == 2 {
                     let atom = betza

@@ -112,7 +112,8 @@ impl Interpreter {
                             }
                             if legs.len() != 1
                                 || !plain_setting
-                                || modes.iter().any(|c| matches!(c, b'o' | b'u' | b't'))
+                                || part.part.path != crate::model::RiderPath::Straight
+                                || modes.iter().any(|c| matches!(c, b'o' | b'u' | b't' | b'x'))
                             {
                                 plan.forward_types |= 1 << piece;
                                 plan.reach[piece] =
@@ -182,7 +183,7 @@ impl Interpreter {
         let mut probes = Vec::new();
         for &first in &part.first {
             let base = part.base_for(first);
-            for &c in part.continuations(0, base, first)? {
+            for &c in part.continuations(0, base, first, 0)? {
                 probes.push(Probe {
                     piece,
                     pieces: 1 << piece,
@@ -544,10 +545,14 @@ fn part_reach(part: &crate::model::MovePart, game: &crate::model::Game) -> i32 {
     if part.vectors.is_empty() || game.boards.len() > 1 {
         return i32::MAX;
     }
-    let unbounded = part
-        .legs
-        .iter()
-        .any(|l| l.modes.contains('y') || l.modes.contains('g') || l.modes.contains('o'));
+    // Riders, leaps that turn into riders, cylinders and moves borrowed from another piece (`x`).
+    let unbounded = part.path != crate::model::RiderPath::Straight
+        || part.legs.iter().any(|l| {
+            l.modes.contains('y')
+                || l.modes.contains('g')
+                || l.modes.contains('o')
+                || l.modes.contains('x')
+        });
     if part.range != 1 || unbounded {
         return i32::MAX;
     }

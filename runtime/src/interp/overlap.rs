@@ -79,6 +79,9 @@ pub(super) fn may_overlap(
             if legs.iter().any(|l| l.modes.contains('o')) {
                 return true; // a cylinder wraps: displacements do not tell cells apart
             }
+            if bends_or_hands_on(&part.part) {
+                return true; // taken to overlap: its paths are not enumerated here
+            }
             let before = reaches.len();
             if part.part.atom == UNIVERSAL_ATOM {
                 universal(part, extent, dimensions, &mut reaches);
@@ -118,6 +121,18 @@ pub(super) fn may_overlap(
         by_set.push(reaches);
     }
     false
+}
+
+/// Whether a part's paths bend to a side (`z`, `q`: crooked and circular riders, turns relative to the
+/// previous turn) or hand the move on (`x`: induction, move borrowing) or unload on a later leg: such
+/// parts reach one result by two paths (a crooked path's first step, for instance, either way it bends).
+fn bends_or_hands_on(part: &crate::model::MovePart) -> bool {
+    part.path != crate::model::RiderPath::Straight
+        || part.legs.iter().enumerate().any(|(i, l)| {
+            super::tables::turns_to_a_side(&l.directions)
+                || l.modes.contains('x')
+                || (i > 0 && l.modes.contains('u'))
+        })
 }
 
 fn final_modes(modes: &str) -> (bool, bool) {
@@ -334,7 +349,7 @@ fn paths(
         if captures {
             kills.push(Some(current));
         }
-        let continuations: Vec<Vec3> = match part.continuations(leg, base, step) {
+        let continuations: Vec<Vec3> = match part.continuations(leg, base, step, 0) {
             Some(next) => next.to_vec(),
             None => {
                 let (candidates, straight) = continuation_candidates(base, dimensions);

@@ -179,10 +179,14 @@ pub(super) struct PreparedPart {
     /// For a plain one-leg leap or slide: how it is walked.
     pub simple: Option<SimplePart>,
     /// For a multi-leg part, the vectors each later leg may continue with, by the leg before it,
-    /// the part's base vector and the step just taken: `continuations[leg]` holds `(base, step,
-    /// next vectors)` for the turn from `leg` to `leg + 1`.
-    pub continuations: Vec<Vec<(Vec3, Vec3, Vec<Vec3>)>>,
+    /// the part's base vector, the step just taken and (for a leg with the turn letters `z`, `q`) the
+    /// side of the move's last turn: `continuations[leg]` holds `(base, step, side, next vectors)` for
+    /// the turn from `leg` to `leg + 1` (side 0 for a leg without turn letters).
+    pub continuations: Vec<Vec<Continuation>>,
 }
+
+/// One entry of [`PreparedPart::continuations`]: (base vector, step, side of the last turn, next vectors).
+pub(super) type Continuation = (Vec3, Vec3, i8, Vec<Vec3>);
 
 impl PreparedPart {
     /// The part's base vector a first-leg vector belongs to (same absolute components), which
@@ -196,15 +200,32 @@ impl PreparedPart {
             .unwrap_or(self.part.vectors[0])
     }
 
-    /// The vectors the leg after `leg` may continue with after `step` (`None`: not prepared).
+    /// The vectors the leg after `leg` may continue with after `step`, in a move whose last turn to a
+    /// side was to `last_side` (`None`: not prepared).
     #[inline]
-    pub fn continuations(&self, leg: usize, base: Vec3, step: Vec3) -> Option<&[Vec3]> {
+    pub fn continuations(
+        &self,
+        leg: usize,
+        base: Vec3,
+        step: Vec3,
+        last_side: i8,
+    ) -> Option<&[Vec3]> {
+        let side = if turns_to_a_side(&self.part.legs.get(leg + 1)?.directions) {
+            last_side
+        } else {
+            0
+        };
         self.continuations
             .get(leg)?
             .iter()
-            .find(|(b, s, _)| *b == base && *s == step)
-            .map(|(_, _, next)| next.as_slice())
+            .find(|(b, s, d, _)| *b == base && *s == step && *d == side)
+            .map(|(_, _, _, next)| next.as_slice())
     }
+}
+
+/// Whether a continuation leg's directions name a turn relative to the previous one (`z`, `q`).
+pub(super) fn turns_to_a_side(directions: &str) -> bool {
+    directions.contains(['z', 'q'])
 }
 
 /// A one-leg leap or slide (modes `m`, `c`, `e`, `n` at most), walked without the general leg
@@ -663,7 +684,8 @@ impl Interpreter {
                 modes.contains('c') || !modes.chars().any(|c| matches!(c, 'm' | 'd' | 'e'));
             !captures
                 || (p.part.legs.len() == 1
-                    && !modes.chars().any(|c| "npgjuod".contains(c))
+                    && p.part.path == crate::model::RiderPath::Straight
+                    && !modes.chars().any(|c| "npgjuodx".contains(c))
                     && !p.part.vectors.is_empty())
         };
         let players = self.game.players.len();
@@ -922,6 +944,7 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
             let ep_source = part.initial || part.legs.iter().any(|l| l.modes.contains('n'));
             let modes = part.legs[0].modes.as_bytes();
             let simple = (part.legs.len() == 1
+                && part.path == crate::model::RiderPath::Straight
                 && !part.vectors.is_empty()
                 && part.atom != crate::geometry::UNIVERSAL_ATOM
                 && modes.iter().all(|c| matches!(c, b'm' | b'c' | b'e' | b'n')))
@@ -938,21 +961,28 @@ fn prepare_moves(moves: &crate::model::Moves, frame: &Frame, dimensions: usize) 
             let continuations = (0..part.legs.len().saturating_sub(1))
                 .map(|leg| {
                     let directions = &part.legs[leg + 1].directions;
+                    let sides: &[i8] = if turns_to_a_side(directions) {
+                        &[-1, 0, 1]
+                    } else {
+                        &[0]
+                    };
                     let mut table = Vec::new();
                     for &base in &part.vectors {
                         let (candidates, straight) =
                             crate::geometry::continuation_candidates(base, dimensions);
                         for &step in &candidates {
-                            let next = candidates
-                                .iter()
-                                .copied()
-                                .filter(|&c| {
-                                    crate::geometry::continuation_selects(
-                                        directions, step, c, straight,
-                                    )
-                                })
-                                .collect();
-                            table.push((base, step, next));
+                            for &side in sides {
+                                let next = candidates
+                                    .iter()
+                                    .copied()
+                                    .filter(|&c| {
+                                        crate::geometry::continuation_selects_after(
+                                            directions, step, c, straight, side,
+                                        )
+                                    })
+                                    .collect();
+                                table.push((base, step, side, next));
+                            }
                         }
                     }
                     table

@@ -396,7 +396,8 @@ fn king_file(info: &GameInfo, piece: usize, start: &str) -> Option<i32> {
 
 /// A piece's moves as XBoard reads XBetza: each part with `i` first, then per leg its directions and
 /// its modes in XBoard's order (`m c d e t p g o y n j`) joined by `a`, then the atom and its range.
-/// Parts XBoard cannot read (custom atoms, the universal leaper, 3D steps, unloading) are left out:
+/// Parts XBoard cannot read (custom atoms, the universal leaper, 3D steps, unloading, crooked and
+/// circular riders, turn letters `z` `q`, induction `x`) are left out:
 /// XBoard stops reading a description at the first thing it does not know.
 pub fn xbetza(moves: &[crate::model::Moves]) -> String {
     moves
@@ -409,7 +410,10 @@ pub fn xbetza(moves: &[crate::model::Moves]) -> String {
 fn xbetza_part(part: &MovePart) -> Option<String> {
     const ATOMS: &str = "WFDNAHCZGRBQKO";
     const MODES: &str = "mcdetpgoynj";
-    if !ATOMS.contains(part.atom) || part.vectors.iter().any(|v| v[2] != 0) {
+    if !ATOMS.contains(part.atom)
+        || part.vectors.iter().any(|v| v[2] != 0)
+        || part.path != crate::model::RiderPath::Straight
+    {
         return None;
     }
     let mut text = String::new();
@@ -459,6 +463,7 @@ mod tests {
             vectors: vec![[1, 0, 0]],
             range,
             initial,
+            path: crate::model::RiderPath::Straight,
         }
     }
 
