@@ -28,6 +28,9 @@ pub enum CompactKind {
     Castle,
     /// A piece from the hand put on `to`.
     Drop,
+    /// A pair promotion: a normal move promoting to `piece`, which also puts a piece of the new
+    /// type on `from`.
+    Pair,
 }
 
 /// A move of a compact engine: six bytes, `Copy`.
@@ -67,6 +70,7 @@ impl CompactMove {
         let kind = match mv.kind {
             MoveKind::Drop => CompactKind::Drop,
             MoveKind::Castle => CompactKind::Castle,
+            _ if mv.pair => CompactKind::Pair,
             _ if mv.aux != Move::NONE => CompactKind::EnPassant,
             _ if mv.ep_source => CompactKind::DoubleStep,
             _ => CompactKind::Normal,
@@ -108,6 +112,7 @@ impl CompactMove {
                 kind: MoveKind::Drop,
                 ..base
             },
+            CompactKind::Pair => Move { pair: true, ..base },
         }
     }
 }
@@ -164,6 +169,13 @@ pub trait CompactGame: Send + Sync {
     fn in_check(&self, _position: &Self::Position) -> bool {
         false
     }
+    /// The promotion rules whose condition depends on option values only, as (piece type, rule
+    /// index): the engine holds one switch for each.
+    fn switches(&self) -> &'static [(usize, usize)] {
+        &[]
+    }
+    /// Sets the switches of [`CompactGame::switches`], in their order.
+    fn set_switches(&mut self, _values: &[bool]) {}
     /// The occupied cells with their occupants (the evaluation reads them; generated code walks
     /// its bitboards).
     fn pieces<'a>(
@@ -179,12 +191,83 @@ pub struct Compiled<G> {
     pub game: G,
     /// The interpreter of the same game, for the cold paths.
     pub interpreter: Interpreter,
+    /// The occurrences that end the game by an automatic `repetition N` rule, if it has one.
+    repetition: Option<usize>,
+}
+
+/// A position of a compact engine: the generated position and the hashes of the positions played
+/// before it, oldest first (for repetition).
+#[derive(Clone, Debug)]
+pub struct CompactPosition<P> {
+    /// The generated position.
+    pub board: P,
+    /// The hashes of the earlier positions of the game.
+    pub history: Vec<u64>,
+}
+
+impl<P> CompactPosition<P> {
+    /// A position without a history.
+    pub fn new(board: P) -> CompactPosition<P> {
+        CompactPosition {
+            board,
+            history: Vec::new(),
+        }
+    }
 }
 
 impl<G: CompactGame> Compiled<G> {
     /// Pairs generated code with the interpreter of its game.
     pub fn new(game: G, interpreter: Interpreter) -> Compiled<G> {
-        Compiled { game, interpreter }
+        use crate::model::EndKind;
+        let repetition = interpreter
+            .game
+            .end
+            .iter()
+            .filter(|r| r.automatic)
+            .find_map(|r| match r.kind {
+                EndKind::Repetition(n) => Some(n as usize),
+                _ => None,
+            });
+        let mut compiled = Compiled {
+            game,
+            interpreter,
+            repetition,
+        };
+        compiled.refresh_switches();
+        compiled
+    }
+
+    /// Sets the generated code's option switches from the interpreter's option values.
+    fn refresh_switches(&mut self) {
+        let values: Vec<bool> = self
+            .game
+            .switches()
+            .iter()
+            .map(|&(piece, rule)| self.interpreter.promotion_enabled(piece, rule))
+            .collect();
+        if !values.is_empty() {
+            self.game.set_switches(&values);
+        }
+    }
+
+    /// How often the position occurred before (its hash among the earlier ones).
+    fn occurrences_before(&self, position: &CompactPosition<G::Position>) -> usize {
+        let hash = self.game.hash(&position.board);
+        position.history.iter().filter(|&&h| h == hash).count()
+    }
+
+    /// The interpreter's form of a compact position with its history: the earlier positions equal
+    /// to this one carry its interpreter hash, the others a different one.
+    fn to_interpreter_with_history(&self, position: &CompactPosition<G::Position>) -> Position {
+        let mut reference = self.to_interpreter(&position.board);
+        let hash = self.game.hash(&position.board);
+        let other = !reference.hash;
+        reference.history = position
+            .history
+            .iter()
+            .map(|&h| if h == hash { reference.hash } else { other })
+            .collect();
+        reference
     }
 
     /// The compact form of an interpreter position.
@@ -238,134 +321,169 @@ impl<G: CompactGame> Compiled<G> {
     }
 
     /// Tells whether the game has ended by a rule other than checkmate or stalemate.
-    fn has_ended_early(&self, position: &G::Position) -> bool {
-        self.game.may_have_ended(position)
+    fn has_ended_early(&self, position: &CompactPosition<G::Position>) -> bool {
+        let repeated = self
+            .repetition
+            .is_some_and(|n| self.occurrences_before(position) + 1 >= n);
+        (repeated || self.game.may_have_ended(&position.board))
             && self
                 .interpreter
-                .immediate_outcome(&self.to_interpreter(position))
+                .immediate_outcome(&self.to_interpreter_with_history(position))
                 .is_some()
     }
 }
 
 impl<G: CompactGame> Variant for Compiled<G> {
-    type Position = G::Position;
+    type Position = CompactPosition<G::Position>;
     type Move = CompactMove;
     type Undo = G::Position;
 
-    fn start(&self) -> G::Position {
-        self.from_interpreter(&self.interpreter.start())
+    fn start(&self) -> CompactPosition<G::Position> {
+        CompactPosition::new(self.from_interpreter(&self.interpreter.start()))
     }
 
-    fn legal_moves(&self, position: &mut G::Position, moves: &mut Vec<CompactMove>) {
+    fn legal_moves(&self, position: &mut Self::Position, moves: &mut Vec<CompactMove>) {
         if !self.has_ended_early(position) {
-            self.game.legal_moves(position, moves);
+            self.game.legal_moves(&position.board, moves);
         }
     }
 
-    fn count_legal_moves(&self, position: &mut G::Position) -> u64 {
+    fn count_legal_moves(&self, position: &mut Self::Position) -> u64 {
         if self.has_ended_early(position) {
             0
         } else {
-            self.game.count_legal_moves(position)
+            self.game.count_legal_moves(&position.board)
         }
     }
 
-    fn has_legal_move(&self, position: &mut G::Position) -> bool {
+    fn has_legal_move(&self, position: &mut Self::Position) -> bool {
         self.count_legal_moves(position) > 0
     }
 
-    fn in_check(&self, position: &mut G::Position) -> bool {
-        self.game.in_check(position)
+    fn in_check(&self, position: &mut Self::Position) -> bool {
+        self.game.in_check(&position.board)
+    }
+
+    /// Only positions since the last capture or pawn move can recur (one move per turn).
+    fn repeats(&self, position: &Self::Position) -> bool {
+        let hash = self.game.hash(&position.board);
+        let since = self.game.state(&position.board).halfmove as usize + 1;
+        let recent = position.history.len().min(since);
+        position.history[position.history.len() - recent..].contains(&hash)
     }
 
     /// A pass: the other side to move, no en-passant right (every compact game has two players and
     /// one move per turn).
-    fn make_null(&self, position: &mut G::Position) -> Option<G::Position> {
-        let undo = position.clone();
-        let mut state = self.game.state(position);
+    fn make_null(&self, position: &mut Self::Position) -> Option<G::Position> {
+        let board = &mut position.board;
+        let undo = board.clone();
+        position.history.push(self.game.hash(board));
+        let mut state = self.game.state(board);
         state.side = 1 - state.side.min(1);
         state.en_passant = None;
         state.halfmove += 1;
         state.last = None;
-        self.game.set_state(position, state);
-        self.game.refresh_hash(position);
+        self.game.set_state(board, state);
+        self.game.refresh_hash(board);
         Some(undo)
     }
 
-    fn unmake_null(&self, position: &mut G::Position, undo: G::Position) {
-        *position = undo;
+    fn unmake_null(&self, position: &mut Self::Position, undo: G::Position) {
+        position.board = undo;
+        position.history.pop();
     }
 
-    fn make(&self, position: &mut G::Position, mv: CompactMove) -> G::Position {
-        let undo = position.clone();
-        self.game.make(position, mv);
+    fn make(&self, position: &mut Self::Position, mv: CompactMove) -> G::Position {
+        let undo = position.board.clone();
+        position.history.push(self.game.hash(&position.board));
+        self.game.make(&mut position.board, mv);
         undo
     }
 
-    fn unmake(&self, position: &mut G::Position, _mv: CompactMove, undo: G::Position) {
-        *position = undo;
+    fn unmake(&self, position: &mut Self::Position, _mv: CompactMove, undo: G::Position) {
+        position.board = undo;
+        position.history.pop();
     }
 
-    fn outcome(&self, position: &mut G::Position) -> Option<GameResult> {
-        self.interpreter.outcome(&mut self.to_interpreter(position))
+    fn outcome(&self, position: &mut Self::Position) -> Option<GameResult> {
+        self.interpreter
+            .outcome(&mut self.to_interpreter_with_history(position))
     }
 
-    fn hash(&self, position: &G::Position) -> u64 {
-        self.game.hash(position)
+    fn hash(&self, position: &Self::Position) -> u64 {
+        self.game.hash(&position.board)
     }
 
-    fn full_hash(&self, position: &G::Position) -> u64 {
-        let mut copy = position.clone();
+    fn full_hash(&self, position: &Self::Position) -> u64 {
+        let mut copy = position.board.clone();
         self.game.refresh_hash(&mut copy);
         self.game.hash(&copy)
     }
 
-    fn parse_position(&self, text: &str) -> Result<G::Position, TextError> {
-        Ok(self.from_interpreter(&self.interpreter.parse_position(text)?))
+    fn parse_position(&self, text: &str) -> Result<Self::Position, TextError> {
+        Ok(CompactPosition::new(
+            self.from_interpreter(&self.interpreter.parse_position(text)?),
+        ))
     }
 
-    fn write_position(&self, position: &G::Position) -> String {
+    fn write_position(&self, position: &Self::Position) -> String {
         self.interpreter
-            .write_position(&self.to_interpreter(position))
+            .write_position(&self.to_interpreter_with_history(position))
     }
 
-    fn write_move(&self, position: &G::Position, mv: CompactMove) -> String {
+    fn write_move(&self, position: &Self::Position, mv: CompactMove) -> String {
+        self.interpreter.write_move(
+            &self.to_interpreter_with_history(position),
+            mv.to_interpreter(),
+        )
+    }
+
+    fn write_protocol_move(&self, position: &Self::Position, mv: CompactMove) -> String {
+        self.interpreter.write_protocol_move(
+            &self.to_interpreter_with_history(position),
+            mv.to_interpreter(),
+        )
+    }
+
+    fn claimable(&self, position: &Self::Position) -> Option<GameResult> {
         self.interpreter
-            .write_move(&self.to_interpreter(position), mv.to_interpreter())
+            .claimable(&self.to_interpreter_with_history(position))
     }
 
-    fn write_protocol_move(&self, position: &G::Position, mv: CompactMove) -> String {
+    fn scores(&self, position: &Self::Position, result: &GameResult) -> Option<Vec<f64>> {
         self.interpreter
-            .write_protocol_move(&self.to_interpreter(position), mv.to_interpreter())
+            .scores(&self.to_interpreter_with_history(position), result)
     }
 
-    fn claimable(&self, position: &G::Position) -> Option<GameResult> {
-        self.interpreter.claimable(&self.to_interpreter(position))
-    }
-
-    fn scores(&self, position: &G::Position, result: &GameResult) -> Option<Vec<f64>> {
+    fn ranking(
+        &self,
+        position: &Self::Position,
+        result: &GameResult,
+    ) -> Option<Vec<(usize, usize)>> {
         self.interpreter
-            .scores(&self.to_interpreter(position), result)
+            .ranking(&self.to_interpreter_with_history(position), result)
     }
 
-    fn ranking(&self, position: &G::Position, result: &GameResult) -> Option<Vec<(usize, usize)>> {
+    fn move_facts(&self, position: &Self::Position, mv: CompactMove) -> Option<MoveFacts> {
+        self.interpreter.move_facts(
+            &self.to_interpreter_with_history(position),
+            mv.to_interpreter(),
+        )
+    }
+
+    fn render(&self, position: &Self::Position) -> String {
         self.interpreter
-            .ranking(&self.to_interpreter(position), result)
-    }
-
-    fn move_facts(&self, position: &G::Position, mv: CompactMove) -> Option<MoveFacts> {
-        self.interpreter
-            .move_facts(&self.to_interpreter(position), mv.to_interpreter())
-    }
-
-    fn render(&self, position: &G::Position) -> String {
-        self.interpreter.render(&self.to_interpreter(position))
+            .render(&self.to_interpreter_with_history(position))
     }
 
     /// Reads a move as the interpreter does (a board's `alias` names, a `capture_suffix`, `-` for a
     /// capture's `x`), then finds the legal move written the same way.
-    fn parse_move(&self, position: &mut G::Position, text: &str) -> Result<CompactMove, TextError> {
-        let mut reference = self.to_interpreter(position);
+    fn parse_move(
+        &self,
+        position: &mut Self::Position,
+        text: &str,
+    ) -> Result<CompactMove, TextError> {
+        let mut reference = self.to_interpreter_with_history(position);
         let read = self.interpreter.parse_move(&mut reference, text)?;
         let written = self.interpreter.write_move(&reference, read);
         let mut moves = Vec::new();
@@ -381,10 +499,13 @@ impl<G: CompactGame> Variant for Compiled<G> {
             })
     }
 
-    /// Options decide only the start position in the compact form (moves, promotions, castling and
-    /// automatic end rules under conditions keep a game out of it): the interpreter chooses them.
+    /// Options decide the start position, chosen by the interpreter, and switch promotion rules
+    /// (moves, castling and automatic end rules under conditions keep a game out of the compact
+    /// form).
     fn set_options(&mut self, values: &[String]) -> Result<(), String> {
-        self.interpreter.set_options(values)
+        self.interpreter.set_options(values)?;
+        self.refresh_switches();
+        Ok(())
     }
 }
 
@@ -411,7 +532,10 @@ impl<G: CompactGame + Clone> CompactEvaluator<G> {
     fn plain(&self, position: &G::Position, mv: CompactMove) -> Option<(Occupant, usize)> {
         if !matches!(
             mv.kind,
-            CompactKind::Normal | CompactKind::DoubleStep | CompactKind::EnPassant
+            CompactKind::Normal
+                | CompactKind::DoubleStep
+                | CompactKind::EnPassant
+                | CompactKind::Pair
         ) {
             return None;
         }
@@ -433,11 +557,13 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         2
     }
 
-    fn side_to_move(&self, position: &G::Position) -> usize {
+    fn side_to_move(&self, position: &CompactPosition<G::Position>) -> usize {
+        let position = &position.board;
         self.game.state(position).side
     }
 
-    fn material(&self, position: &G::Position, player: usize) -> i32 {
+    fn material(&self, position: &CompactPosition<G::Position>, player: usize) -> i32 {
+        let position = &position.board;
         let totals = self
             .material
             .material_of(self.game.pieces(position), |p, piece| {
@@ -446,7 +572,8 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         MaterialEvaluator::two_player_balance(&totals, player)
     }
 
-    fn evaluate(&self, position: &G::Position, player: usize) -> i32 {
+    fn evaluate(&self, position: &CompactPosition<G::Position>, player: usize) -> i32 {
+        let position = &position.board;
         self.material.evaluate_pieces(
             self.game.pieces(position),
             |p, piece| self.game.hand(position, p, piece),
@@ -457,7 +584,8 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
     }
 
     /// The value of what a plain move or en-passant capture takes, plus what a promotion adds.
-    fn move_gain(&self, position: &G::Position, mv: CompactMove) -> Option<i32> {
+    fn move_gain(&self, position: &CompactPosition<G::Position>, mv: CompactMove) -> Option<i32> {
+        let position = &position.board;
         let (mover, victim) = self.plain(position, mv)?;
         let taken = self.game.occupant(position, victim);
         let taken = if !taken.is_empty() && taken.owner() != mover.owner() {
@@ -469,7 +597,8 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         Some(self.material.capture_gain(mover, &[taken], promotion))
     }
 
-    fn capture(&self, position: &G::Position, mv: CompactMove) -> Option<Capture> {
+    fn capture(&self, position: &CompactPosition<G::Position>, mv: CompactMove) -> Option<Capture> {
+        let position = &position.board;
         let (mover, victim) = self.plain(position, mv)?;
         let taken = self.game.occupant(position, victim);
         if taken.is_empty() || taken.owner() == mover.owner() || victim != mv.to as usize {
@@ -482,7 +611,12 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         })
     }
 
-    fn history_index(&self, position: &G::Position, mv: CompactMove) -> Option<usize> {
+    fn history_index(
+        &self,
+        position: &CompactPosition<G::Position>,
+        mv: CompactMove,
+    ) -> Option<usize> {
+        let position = &position.board;
         let piece = if mv.kind == CompactKind::Drop {
             (mv.piece as usize).checked_sub(1)?
         } else {
@@ -501,7 +635,8 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         self.material.values().len() * 2 * self.cells
     }
 
-    fn null_move_allowed(&self, position: &G::Position) -> bool {
+    fn null_move_allowed(&self, position: &CompactPosition<G::Position>) -> bool {
+        let position = &position.board;
         self.material
             .null_move_for(self.game.pieces(position), self.game.state(position).side)
     }

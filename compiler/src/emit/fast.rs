@@ -5,7 +5,8 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::lower::fast::{Bits, EarlyEnd, FastIr, FastMoves};
+use crate::lower::fast::{Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners};
+use vdl_runtime::model::Compare;
 
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
@@ -282,6 +283,80 @@ impl Emitter<'_> {
                 let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
                 items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; 2] = [#(#players),*]; });
             }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.paths.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("PATHS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.paths.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(p) => {
+                                let to = Literal::u8_unsuffixed(p.to as u8);
+                                let (empty, occupied) = (self.bits(p.empty), self.bits(p.occupied));
+                                let (quiet, capture) = (p.quiet, p.capture);
+                                quote! { (#to, #empty, #occupied, #quiet, #capture) }
+                            }
+                            None => quote! { (NO_CELL, 0, 0, false, false) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!(
+                    "Moves of several legs of the {}: (target, cells that must be empty, cells that must be occupied, quiet, capturing).",
+                    piece.name
+                );
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+            let width = piece
+                .players
+                .iter()
+                .flat_map(|m| m.path_attacks.iter().map(Vec::len))
+                .max()
+                .unwrap_or(0);
+            if width > 0 {
+                let name = format_ident!("PATH_ATTACKS_{}", index);
+                let w = Literal::usize_unsuffixed(width);
+                let players = piece.players.iter().map(|m| {
+                    let rows = m.path_attacks.iter().map(|row| {
+                        let entries = (0..width).map(|i| match row.get(i) {
+                            Some(&(from, empty, occupied)) => {
+                                let from = Literal::u8_unsuffixed(from as u8);
+                                let (empty, occupied) = (self.bits(empty), self.bits(occupied));
+                                quote! { (#from, #empty, #occupied) }
+                            }
+                            None => quote! { (NO_CELL, 0, 0) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    quote! { [#(#rows),*] }
+                });
+                let doc = format!("The cells from which the {} captures each cell by a move of several legs, with the cells that must be empty and occupied.", piece.name);
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; 2] = [#(#players),*]; });
+            }
+            if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
+                let name = format_ident!("PROMOTIONS_{}", index);
+                let players = piece.players.iter().map(|m| {
+                    let rules = m.promotion_rules.iter().map(|r| {
+                        let (to, from) = (self.bits(r.to), self.bits(r.from));
+                        let optional = r.optional;
+                        let choices = r.choices.iter().map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                        let pair = r.pair;
+                        let switch = Literal::u8_unsuffixed(r.switch.map_or(u8::MAX, |s| s as u8));
+                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch } }
+                    });
+                    quote! { &[#(#rules),*] }
+                });
+                let doc = format!("The promotion rules of the {} for each player.", piece.name);
+                items.push(
+                    quote! { #[doc = #doc] static #name: [&[PromotionRule]; 2] = [#(#players),*]; },
+                );
+            }
         }
         for (index, castle) in ir.castles.iter().enumerate() {
             if let Some(from) = &castle.from {
@@ -315,6 +390,48 @@ impl Emitter<'_> {
             items.push(quote! { #[doc = #doc] const #name: usize = #value; });
         }
         let pawns = ir.pieces.iter().map(|p| p.pawn);
+        let switches = Literal::usize_unsuffixed(ir.switches.len());
+        let promotion_rule = if ir
+            .pieces
+            .iter()
+            .any(|p| p.players.iter().any(|m| !m.promotion_rules.is_empty()))
+        {
+            let most = ir
+                .pieces
+                .iter()
+                .flat_map(|p| &p.players)
+                .map(|m| {
+                    m.promotion_rules
+                        .iter()
+                        .map(|r| r.choices.len())
+                        .sum::<usize>()
+                })
+                .max()
+                .unwrap_or(0)
+                .max(1);
+            let most = Literal::usize_unsuffixed(most);
+            quote! {
+                /// One promotion rule of a piece type for one player.
+                struct PromotionRule {
+                    /// The targets where it applies.
+                    to: Bits,
+                    /// The start cells from which it applies to every target (`leaving`).
+                    from: Bits,
+                    /// Whether it may be declined.
+                    optional: bool,
+                    /// The choices: piece type plus one.
+                    choices: &'static [u8],
+                    /// Whether a second piece of the chosen type is put on the cell left.
+                    pair: bool,
+                    /// The option switch it needs, or `u8::MAX`.
+                    switch: u8,
+                }
+                /// The most promotion choices of one piece type for one player.
+                const MOST_CHOICES: usize = #most;
+            }
+        } else {
+            quote! {}
+        };
         let key_count = Literal::usize_unsuffixed(
             (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len(),
         );
@@ -366,12 +483,17 @@ impl Emitter<'_> {
             const EN_PASSANT_KEYS: usize = (2 * PIECES + 3) * CELLS;
             const SIDE_KEY: usize = (2 * PIECES + 4) * CELLS;
             const HAND_KEYS: usize = SIDE_KEY + 1;
+            /// The number of option switches of promotion rules.
+            const SWITCHES: usize = #switches;
+
+            #promotion_rule
 
             #(#items)*
         }
     }
 
     fn board(&self) -> TokenStream {
+        let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         quote! {
             /// A position in the compact form: bitboards by piece type and by owner, and a mailbox.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -436,7 +558,7 @@ impl Emitter<'_> {
                             hash ^= KEYS[code as usize * CELLS + cell];
                         }
                     }
-                    hash ^= flag_keys(self.virgin, VIRGIN_KEYS) ^ flag_keys(self.promoted, PROMOTED_KEYS);
+                    hash ^= flag_keys(self.identity_virgin(), VIRGIN_KEYS) ^ flag_keys(self.promoted, PROMOTED_KEYS);
                     if self.en_passant != NO_CELL {
                         hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
                     }
@@ -446,6 +568,13 @@ impl Emitter<'_> {
                         }
                     }
                     hash
+                }
+
+                /// The unmoved cells that belong to the position's identity: those of the types whose
+                /// unmoved flag matters (initial moves, castling, `virgin_in`).
+                #[inline]
+                fn identity_virgin(&self) -> Bits {
+                    self.virgin & (0 #(| self.pieces[#matters])*)
                 }
 
                 /// Changes the count of a piece type in a player's hand.
@@ -568,6 +697,29 @@ impl Emitter<'_> {
                     }
                 });
             }
+            for (index, piece) in self.ir.pieces.iter().enumerate() {
+                if piece.players[by_index]
+                    .path_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
+                    continue;
+                }
+                let table = format_ident!("PATH_ATTACKS_{}", index);
+                let piece_index = self.piece(index);
+                checks.push(quote! {
+                    if board.pieces[#piece_index] & them != 0 {
+                        for &(from, empty, full) in #table[#by][cell].iter() {
+                            if from == NO_CELL {
+                                break;
+                            }
+                            if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & empty == 0 && occupied & full == full {
+                                return true;
+                            }
+                        }
+                    }
+                });
+            }
             for (direction, codes) in &self.hop_scans(by_index) {
                 let ray = Self::ray(*direction);
                 let screen = self.first(*direction, quote!(blockers));
@@ -682,6 +834,15 @@ impl Emitter<'_> {
             for (index, piece) in ir.pieces.iter().enumerate() {
                 let moves = &piece.players[us_index];
                 let piece_index = self.piece(index);
+                // The enemy pieces it may capture (`captures_only` limits them).
+                let takes = match &piece.captures_only {
+                    None => quote! { cx.enemy },
+                    Some(types) => {
+                        let types = types.iter().map(|&t| self.piece(t));
+                        quote! { (cx.enemy & (0 #(| board.pieces[#types])*)) }
+                    }
+                };
+                let limited = piece.captures_only.is_some();
                 let mut targets = Vec::new();
                 if moves.quiet_leaps.iter().any(|&b| b != 0) {
                     let t = format_ident!("QUIET_{}", index);
@@ -689,7 +850,7 @@ impl Emitter<'_> {
                 }
                 if moves.capture_leaps.iter().any(|&b| b != 0) {
                     let t = format_ident!("CAPTURE_{}", index);
-                    targets.push(quote! { targets |= #t[#us][from] & cx.enemy; });
+                    targets.push(quote! { targets |= #t[#us][from] & takes; });
                 }
                 let mut slides: Vec<usize> = moves.quiet_slides.clone();
                 for &d in &moves.capture_slides {
@@ -703,9 +864,10 @@ impl Emitter<'_> {
                         moves.quiet_slides.contains(&d),
                         moves.capture_slides.contains(&d),
                     ) {
-                        (true, true) => quote! { !cx.own },
+                        (true, true) if !limited => quote! { !cx.own },
+                        (true, true) => quote! { (cx.empty | takes) },
                         (true, false) => quote! { cx.empty },
-                        _ => quote! { cx.enemy },
+                        _ => quote! { takes },
                     };
                     let slide = self.slide(d, quote!(from), quote!(cx.occupied));
                     targets.push(quote! { targets |= #slide & #mask; });
@@ -734,7 +896,7 @@ impl Emitter<'_> {
                         quote! {}
                     };
                     let capture_part = if capture {
-                        quote! { targets |= bit(at) & cx.enemy; }
+                        quote! { targets |= bit(at) & takes; }
                     } else {
                         quote! {}
                     };
@@ -768,9 +930,29 @@ impl Emitter<'_> {
                     None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
                 };
                 let has_steps = moves.steps.iter().any(|s| !s.is_empty());
-                if targets.is_empty() && !has_steps {
+                let has_paths = moves.paths.iter().any(|s| !s.is_empty());
+                if targets.is_empty() && !has_steps && !has_paths {
                     continue;
                 }
+                let paths = if has_paths {
+                    let table = format_ident!("PATHS_{}", index);
+                    quote! {
+                        for &(to, empty, full, quiet, capture) in #table[#us][from].iter() {
+                            if to == NO_CELL {
+                                break;
+                            }
+                            if cx.occupied & empty != 0 || cx.occupied & full != full {
+                                continue;
+                            }
+                            let target = bit(to as usize);
+                            if (quiet && cx.empty & target != 0) || (capture && takes & target != 0) {
+                                targets |= target;
+                            }
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
                 // Steps to one target by several paths (or a step that is also a leap) are one move:
                 // steps without an en-passant cell join the leap and slide targets, and all of them
                 // are added once.
@@ -784,7 +966,7 @@ impl Emitter<'_> {
                             let target = bit(to as usize);
                             if (initial && board.virgin & bit(from) == 0)
                                 || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
-                                || !((quiet && cx.empty & target != 0) || (capture && cx.enemy & target != 0))
+                                || !((quiet && cx.empty & target != 0) || (capture && takes & target != 0))
                             {
                                 continue;
                             }
@@ -801,14 +983,33 @@ impl Emitter<'_> {
                 } else {
                     quote! {}
                 };
+                let added = if moves.promotion_rules.is_empty() {
+                    quote! { count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out); }
+                } else {
+                    let table = format_ident!("PROMOTIONS_{}", index);
+                    let (mut to_zone, mut from_zone) = (0, 0);
+                    for rule in &moves.promotion_rules {
+                        to_zone |= rule.to;
+                        from_zone |= rule.from;
+                    }
+                    let zone = self.promotion_zone(to_zone, from_zone);
+                    quote! {
+                        let zone: Bits = #zone;
+                        count += add::<LIST>(board, &cx, them, from, targets & !zone, 0, 0, &[], out);
+                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, out);
+                    }
+                };
                 let add = quote! {
                     let mut targets: Bits = 0;
                     #(#targets)*
                     #steps
-                    count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out);
+                    #paths
+                    #added
                 };
                 pieces.push(quote! {
                     {
+                        let takes: Bits = #takes;
+                        let _ = takes;
                         let mut movers = board.pieces[#piece_index] & own;
                         while movers != 0 {
                             let from = movers.trailing_zeros() as usize;
@@ -879,6 +1080,29 @@ impl Emitter<'_> {
                     }
                 });
             }
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[them_index]
+                    .path_attacks
+                    .iter()
+                    .all(Vec::is_empty)
+                {
+                    continue;
+                }
+                let table = format_ident!("PATH_ATTACKS_{}", index);
+                let piece_index = self.piece(index);
+                risky.push(quote! {
+                    if board.pieces[#piece_index] & enemy != 0 {
+                        for &(from, empty, full) in #table[#them][king].iter() {
+                            if from == NO_CELL {
+                                break;
+                            }
+                            if board.pieces[#piece_index] & enemy & bit(from as usize) != 0 {
+                                risky |= empty | full;
+                            }
+                        }
+                    }
+                });
+            }
             for (direction, _) in self.hop_scans(them_index) {
                 let ray = Self::ray(direction);
                 risky.push(quote! { risky |= #ray[king]; });
@@ -901,7 +1125,8 @@ impl Emitter<'_> {
             };
             functions.push(quote! {
                 #[doc = #doc]
-                fn #name<const LIST: bool>(board: &Board, out: &mut Vec<CompactMove>) -> u64 {
+                fn #name<const LIST: bool>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    let _ = switches;
                     let them = #them;
                     let own = board.colors[#us];
                     let enemy = board.colors[#them];
@@ -918,6 +1143,84 @@ impl Emitter<'_> {
                 }
             });
         }
+        let promote = if ir
+            .pieces
+            .iter()
+            .any(|p| p.players.iter().any(|m| !m.promotion_rules.is_empty()))
+        {
+            quote! {
+                /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, all in
+                /// the zone of some promotion rule: the rules that apply (switched on, for the target
+                /// or leaving their zone) give the choices, in order; a compulsory one among them
+                /// removes the move without promotion.
+                #[allow(clippy::too_many_arguments)]
+                fn promote<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, mut targets: Bits, rules: &[PromotionRule], switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    let mut count = 0;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as usize;
+                        targets &= targets - 1;
+                        let mut forced = false;
+                        let mut compulsory = [(0u8, false); MOST_CHOICES];
+                        let mut optional = [(0u8, false); MOST_CHOICES];
+                        let (mut compulsory_len, mut optional_len) = (0, 0);
+                        for rule in rules {
+                            if rule.to & bit(to) == 0 && rule.from & bit(from) == 0 {
+                                continue;
+                            }
+                            if rule.switch != u8::MAX && !switches[rule.switch as usize] {
+                                continue;
+                            }
+                            if !rule.optional && rule.choices.is_empty() {
+                                continue;
+                            }
+                            forced |= !rule.optional;
+                            let (list, len) = if rule.optional {
+                                (&mut optional, &mut optional_len)
+                            } else {
+                                (&mut compulsory, &mut compulsory_len)
+                            };
+                            for &choice in rule.choices {
+                                if !list[..*len].contains(&(choice, rule.pair)) {
+                                    list[*len] = (choice, rule.pair);
+                                    *len += 1;
+                                }
+                            }
+                        }
+                        let tested = check(cx, from) || cx.risky & bit(to) != 0;
+                        let moved = !tested || legal_after(board, cx, them, from, to, 0);
+                        // A pair promotion leaves a piece on `from`: only `to` changes.
+                        let paired = !tested || legal_after(board, cx, them, to, to, 0);
+                        let choices = if forced {
+                            &compulsory[..compulsory_len]
+                        } else {
+                            if moved {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove::normal(from, to, 0));
+                                }
+                            }
+                            &optional[..optional_len]
+                        };
+                        for &(choice, pair) in choices {
+                            if pair && paired {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove { kind: CompactKind::Pair, ..CompactMove::normal(from, to, choice) });
+                                }
+                            } else if !pair && moved {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove::normal(from, to, choice));
+                                }
+                            }
+                        }
+                    }
+                    count
+                }
+            }
+        } else {
+            quote! {}
+        };
         quote! {
             /// Whether a move of the piece on `from` needs the full legality test.
             #[inline]
@@ -981,6 +1284,8 @@ impl Emitter<'_> {
                 }
                 count
             }
+
+            #promote
 
             #(#functions)*
         }
@@ -1149,6 +1454,91 @@ impl Emitter<'_> {
         quote! { #(#blocks)* }
     }
 
+    /// A [`FastCond`] as a Rust expression over `board` and `own`.
+    fn count_cond(&self, c: &FastCond) -> TokenStream {
+        match c {
+            FastCond::Const(b) => quote! { #b },
+            FastCond::Not(inner) => {
+                let inner = self.count_cond(inner);
+                quote! { !(#inner) }
+            }
+            FastCond::All(parts) if parts.is_empty() => quote! { true },
+            FastCond::Any(parts) if parts.is_empty() => quote! { false },
+            FastCond::All(parts) => {
+                let parts = parts.iter().map(|p| self.count_cond(p));
+                quote! { (#((#parts))&&*) }
+            }
+            FastCond::Any(parts) => {
+                let parts = parts.iter().map(|p| self.count_cond(p));
+                quote! { (#((#parts))||*) }
+            }
+            FastCond::Compare(op, a, b) => {
+                let (a, b) = (self.count_int(a), self.count_int(b));
+                let op = match op {
+                    Compare::Eq => quote! { == },
+                    Compare::Ne => quote! { != },
+                    Compare::Lt => quote! { < },
+                    Compare::Le => quote! { <= },
+                    Compare::Gt => quote! { > },
+                    Compare::Ge => quote! { >= },
+                };
+                quote! { ((#a) #op (#b)) }
+            }
+            FastCond::Between(n, lo, hi) => {
+                let n = self.count_int(n);
+                let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
+                quote! { (#lo..=#hi).contains(&(#n)) }
+            }
+        }
+    }
+
+    /// A [`FastInt`] as a Rust `i64` expression over `board` and `own`.
+    fn count_int(&self, n: &FastInt) -> TokenStream {
+        match n {
+            FastInt::Const(v) => {
+                let v = Literal::i64_suffixed(*v);
+                quote! { #v }
+            }
+            FastInt::Add(a, b) => {
+                let (a, b) = (self.count_int(a), self.count_int(b));
+                quote! { (#a).saturating_add(#b) }
+            }
+            FastInt::Sub(a, b) => {
+                let (a, b) = (self.count_int(a), self.count_int(b));
+                quote! { (#a).saturating_sub(#b) }
+            }
+            FastInt::Count {
+                owners,
+                pieces,
+                zone,
+            } => {
+                let owners: Vec<TokenStream> = match owners {
+                    FastOwners::Own => vec![quote! { own }],
+                    FastOwners::Opponent => vec![quote! { (1 - own) }],
+                    FastOwners::ToMove => vec![quote! { (board.side as usize) }],
+                    FastOwners::Player(p) => {
+                        let p = Literal::usize_unsuffixed(*p);
+                        vec![quote! { #p }]
+                    }
+                    FastOwners::Both => vec![quote! { 0 }, quote! { 1 }],
+                };
+                let types = pieces.iter().map(|&t| self.piece(t));
+                let mask = quote! { (0 #(| board.pieces[#types])*) };
+                let counts = owners.iter().map(|o| {
+                    let zone = match zone {
+                        Some(cells) => {
+                            let cells = cells.iter().map(|&b| self.bits(b));
+                            quote! { & [#(#cells),*][#o] }
+                        }
+                        None => quote! {},
+                    };
+                    quote! { ((board.colors[#o] & #mask #zone).count_ones() as i64) }
+                });
+                quote! { (0i64 #(+ #counts)*) }
+            }
+        }
+    }
+
     fn make(&self) -> TokenStream {
         let (to_hand, drop) = if self.ir.hands.is_some() {
             (
@@ -1192,7 +1582,7 @@ impl Emitter<'_> {
                     board.en_passant = NO_CELL;
                     board.victim = NO_CELL;
                 }
-                let (old_virgin, old_promoted) = (board.virgin, board.promoted);
+                let (old_virgin, old_promoted) = (board.identity_virgin(), board.promoted);
                 let mut resets = false;
                 match mv.kind {
                     CompactKind::Castle => {
@@ -1242,6 +1632,10 @@ impl Emitter<'_> {
                             board.promoted |= bit(to);
                         }
                         board.virgin &= !gone;
+                        if kind == CompactKind::Pair {
+                            board.place(from, placed);
+                            board.promoted |= bit(from);
+                        }
                         if kind == CompactKind::DoubleStep {
                             board.en_passant = mv.aux;
                             board.victim = mv.to;
@@ -1249,7 +1643,7 @@ impl Emitter<'_> {
                         }
                     }
                 }
-                board.hash ^= flag_keys(old_virgin ^ board.virgin, VIRGIN_KEYS)
+                board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
                 board.halfmove = if resets { 0 } else { board.halfmove + 1 };
                 board.last = Some(mv);
@@ -1264,6 +1658,7 @@ impl Emitter<'_> {
 
     fn game(&self) -> TokenStream {
         let mut tests = Vec::new();
+        let mut potentials = Vec::new();
         for end in &self.ir.early_ends {
             let mask = |pieces: &[usize]| {
                 let items = pieces.iter().map(|&p| self.piece(p));
@@ -1287,6 +1682,26 @@ impl Emitter<'_> {
                     quote! { #mask & board.colors[0] == 0 || #mask & board.colors[1] == 0 }
                 }
                 EarlyEnd::Extinct(None) => quote! { board.colors[0] == 0 || board.colors[1] == 0 },
+                EarlyEnd::MoveRule(plies) => {
+                    let plies = Literal::u32_unsuffixed(*plies);
+                    quote! { board.halfmove >= #plies }
+                }
+                EarlyEnd::Insufficient(condition) => {
+                    let name = format_ident!("mating_potential_{}", potentials.len());
+                    let body = self.count_cond(condition);
+                    potentials.push(quote! {
+                        /// Whether player `own` has mating potential by the `insufficient_material` rule.
+                        fn #name(board: &Board, own: usize) -> bool {
+                            let _ = own;
+                            #body
+                        }
+                    });
+                    quote! { !#name(board, 0) && !#name(board, 1) }
+                }
+                EarlyEnd::NoneOf(pieces) => {
+                    let mask = mask(pieces);
+                    quote! { #mask == 0 }
+                }
             });
         }
         let may_end = if tests.is_empty() {
@@ -1306,13 +1721,37 @@ impl Emitter<'_> {
             }
             None => quote! { let _ = board; false },
         };
+        let switch_list = self.ir.switches.iter().map(|&(piece, rule)| {
+            let (piece, rule) = (
+                Literal::usize_unsuffixed(piece),
+                Literal::usize_unsuffixed(rule),
+            );
+            quote! { (#piece, #rule) }
+        });
         quote! {
-            /// The compact form of this game.
+            #(#potentials)*
+
+            /// The compact form of this game: the option switches of its promotion rules.
             #[derive(Clone, Copy, Debug, Default)]
-            pub struct Fast;
+            pub struct Fast {
+                switches: [bool; SWITCHES],
+            }
+
+            /// The promotion rules switched by options: (piece type, rule index).
+            static SWITCHED: [(usize, usize); SWITCHES] = [#(#switch_list),*];
 
             impl CompactGame for Fast {
                 type Position = Board;
+
+                fn switches(&self) -> &'static [(usize, usize)] {
+                    &SWITCHED
+                }
+
+                fn set_switches(&mut self, values: &[bool]) {
+                    for (switch, &value) in self.switches.iter_mut().zip(values) {
+                        *switch = value;
+                    }
+                }
 
                 fn empty(&self) -> Board {
                     Board {
@@ -1389,18 +1828,18 @@ impl Emitter<'_> {
 
                 fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
                     if board.side == 0 {
-                        generate_0::<true>(board, moves);
+                        generate_0::<true>(board, &self.switches, moves);
                     } else {
-                        generate_1::<true>(board, moves);
+                        generate_1::<true>(board, &self.switches, moves);
                     }
                 }
 
                 fn count_legal_moves(&self, board: &Board) -> u64 {
                     let mut none = Vec::new();
                     if board.side == 0 {
-                        generate_0::<false>(board, &mut none)
+                        generate_0::<false>(board, &self.switches, &mut none)
                     } else {
-                        generate_1::<false>(board, &mut none)
+                        generate_1::<false>(board, &self.switches, &mut none)
                     }
                 }
 
@@ -1439,7 +1878,7 @@ impl Emitter<'_> {
             pub fn fast_engine() -> Result<Compiled<Fast>, String> {
                 let checked = vdl_dsl::check::check_source(SOURCE);
                 let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
-                Ok(Compiled::new(Fast, vdl_runtime::Interpreter::new(game)?))
+                Ok(Compiled::new(Fast::default(), vdl_runtime::Interpreter::new(game)?))
             }
         }
     }

@@ -1,11 +1,14 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
-//! move per turn, no hands, triggered rules or turn statements, and pieces without special properties
-//! whose moves are single-leg leaps (lame ones only as non-capturing initial steps), unlimited slides
-//! and en-passant captures; castling, promotions, hands and drops, and end rules that the interpreter can be
-//! asked about cheaply (checkmate, stalemate, no moves, bare king, flag, extinction). [`fast_profile`] names the first
-//! feature that does not fit.
+//! move per turn, no triggered rules or turn statements, and pieces without special properties
+//! (`captures_only` aside) whose moves are leaps (lame ones only as non-capturing initial steps),
+//! unlimited slides, cannon hops, en-passant captures and moves of several legs that only pass
+//! empty or occupied cells (unrolled into paths); castling, promotions (in pairs, and switched by
+//! options), hands and drops, and end rules that the interpreter can be asked about cheaply
+//! (checkmate, stalemate, no moves, bare king, flag, extinction, the move rule, repetition,
+//! `insufficient_material` on piece counts). [`fast_profile`] names the first feature that does not
+//! fit.
 
 use std::collections::HashMap;
 
@@ -14,9 +17,9 @@ use vdl_runtime::geometry::{
     symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    Castle, CastlePiece, CellsOrZone, CheckmateTest, EnPassantExpiry, EnPassantRight, EndKind,
-    Facing, Game, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceSet, Player, Reserve,
-    RoyalSafety, Royalty, Turn, Untouched, Vec3,
+    Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
+    EnPassantRight, EndKind, Facing, Game, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece,
+    PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn, Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -46,6 +49,12 @@ pub struct FastIr {
     /// Whether royal pieces may not face each other on a file or rank with nothing between
     /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
     pub facing: bool,
+    /// The piece types whose unmoved flag belongs to a position's identity (hash and repetition),
+    /// as the interpreter decides it: those with initial moves, castling or `virgin_in`.
+    pub virgin_matters: Vec<usize>,
+    /// The promotion rules whose condition depends on option values only: (piece type, rule
+    /// index). The engine holds one switch per entry, set from the option values.
+    pub switches: Vec<(usize, usize)>,
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -57,6 +66,67 @@ pub enum EarlyEnd {
     Reached(Vec<usize>, Vec<Bits>),
     /// A player has no piece of these types left, or none at all for `None` (`extinction`).
     Extinct(Option<Vec<usize>>),
+    /// The half-move counter has reached this many plies (`move_rule N`: 2N).
+    MoveRule(u32),
+    /// Neither player has mating potential by the rule's condition (`insufficient_material` with
+    /// `mating_potential when`), evaluated exactly with the player tested as `own`.
+    Insufficient(FastCond),
+    /// Neither player has a non-royal piece of these types (the built-in mating-material test
+    /// can only fail then; the interpreter decides).
+    NoneOf(Vec<usize>),
+}
+
+/// A condition on piece counts, for end rules decided by material.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FastCond {
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<FastCond>),
+    /// All of them.
+    All(Vec<FastCond>),
+    /// Any of them.
+    Any(Vec<FastCond>),
+    /// A comparison.
+    Compare(Compare, FastInt, FastInt),
+    /// A number within a range (inclusive).
+    Between(FastInt, i64, i64),
+}
+
+/// A number in a [`FastCond`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum FastInt {
+    /// A constant.
+    Const(i64),
+    /// A sum.
+    Add(Box<FastInt>, Box<FastInt>),
+    /// A difference.
+    Sub(Box<FastInt>, Box<FastInt>),
+    /// The number of pieces of some types that some players own, on the cells of a zone (per
+    /// owner) or anywhere.
+    Count {
+        /// Whose pieces.
+        owners: FastOwners,
+        /// Of which types.
+        pieces: Vec<usize>,
+        /// Per player, the zone's cells for that player's pieces.
+        zone: Option<Vec<Bits>>,
+    },
+}
+
+/// Whose pieces a count counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastOwners {
+    /// The player the condition is about.
+    Own,
+    /// That player's opponent.
+    Opponent,
+    /// The player to move.
+    ToMove,
+    /// One player.
+    Player(usize),
+    /// Both players.
+    Both,
 }
 
 /// A slide direction.
@@ -77,6 +147,8 @@ pub struct FastPiece {
     pub name: String,
     /// Whether its moves reset the move-rule counter.
     pub pawn: bool,
+    /// The only types it may capture (`captures_only`), if limited; its attacks are not.
+    pub captures_only: Option<Vec<usize>>,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -104,8 +176,48 @@ pub struct FastMoves {
     pub lame_attacks: Vec<Vec<(usize, usize)>>,
     /// Steps of an unmoved piece or over an empty cell: per cell, the list.
     pub steps: Vec<Vec<Step>>,
-    /// Its promotion, if any.
+    /// Multi-leg moves as paths: per cell, the list.
+    pub paths: Vec<Vec<Path>>,
+    /// Per cell: (cell, cells that must be empty, cells that must be occupied) from which this
+    /// piece captures it by a path.
+    pub path_attacks: Vec<Vec<(usize, Bits, Bits)>>,
+    /// Its promotion, if every rule offers the same choices without a pair or a condition.
     pub promotion: Option<FastPromotion>,
+    /// Its promotion rules one by one, when they differ (choices, pairs, option switches).
+    pub promotion_rules: Vec<FastPromotionRule>,
+}
+
+/// A move of several legs, unrolled for one start cell: the cells its legs pass must be empty or
+/// occupied (screens it hops) as given, and it ends on `to`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Path {
+    /// The target.
+    pub to: usize,
+    /// The cells that must be empty.
+    pub empty: Bits,
+    /// The cells that must be occupied.
+    pub occupied: Bits,
+    /// Whether it may go to an empty cell.
+    pub quiet: bool,
+    /// Whether it may capture.
+    pub capture: bool,
+}
+
+/// One promotion rule of a piece type, for one player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPromotionRule {
+    /// Target cells where it applies.
+    pub to: Bits,
+    /// Start cells from which it applies to every target (`leaving`).
+    pub from: Bits,
+    /// Whether the player may decline it.
+    pub optional: bool,
+    /// The choices (piece types), in order.
+    pub choices: Vec<usize>,
+    /// Whether a second piece of the chosen type is put on the cell left (`promote_pair`).
+    pub pair: bool,
+    /// The index in [`FastIr::switches`] of the option condition it needs, if any.
+    pub switch: Option<usize>,
 }
 
 /// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
@@ -201,6 +313,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         game,
         step: &step,
         directions: Vec::new(),
+        switches: Vec::new(),
     };
     let mut pieces = Vec::new();
     for piece in &game.pieces {
@@ -215,9 +328,25 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                     .map_err(|e| format!("piece {}: {e}", piece.name))?,
             );
         }
+        if piece.captures_only.is_some()
+            && players
+                .iter()
+                .any(|m: &FastMoves| m.en_passant_from.is_some())
+        {
+            return Err(format!(
+                "piece {}: en passant with `captures_only`",
+                piece.name
+            ));
+        }
+        let captures_only = piece.captures_only.as_ref().map(|(types, royal)| {
+            (0..game.pieces.len())
+                .filter(|t| types.contains(t) || (*royal && game.pieces[*t].royal.is_royal()))
+                .collect()
+        });
         pieces.push(FastPiece {
             name: piece.name.clone(),
             pawn: piece.pawn,
+            captures_only,
             players,
         });
     }
@@ -251,9 +380,40 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 PieceSet::Types(types) => Some(types.clone()),
                 PieceSet::Royal => Some(royals.clone()),
             })),
+            EndKind::MoveRule(n) => early_ends.push(EarlyEnd::MoveRule(2 * n)),
+            EndKind::InsufficientMaterial(Some(condition)) => {
+                early_ends.push(EarlyEnd::Insufficient(lower_count_cond(game, condition)?));
+            }
+            EndKind::InsufficientMaterial(None) => {
+                // The built-in test: a player with only knights (`N`) and bishops (`B`) besides
+                // royal pieces may lack mating material; anything else mates.
+                let strong = (0..game.pieces.len())
+                    .filter(|&t| {
+                        let piece = &game.pieces[t];
+                        let betza: Vec<&str> =
+                            piece.moves.iter().map(|m| m.betza.as_str()).collect();
+                        !piece.royal.is_royal() && !matches!(betza.as_slice(), ["N"] | ["B"])
+                    })
+                    .collect();
+                early_ends.push(EarlyEnd::NoneOf(strong));
+            }
             _ => {}
         }
     }
+    let virgin_matters = (0..game.pieces.len())
+        .filter(|&t| {
+            let piece = &game.pieces[t];
+            piece
+                .moves
+                .iter()
+                .any(|m| m.parts.iter().any(|p| p.initial))
+                || piece.virgin_in.is_some()
+                || game
+                    .castling
+                    .iter()
+                    .any(|c| c.king == Some(t) || c.partners.iter().any(|p| p.pieces.contains(&t)))
+        })
+        .collect();
     let facing = game.pieces.iter().any(|p| p.facing.is_some());
     if facing {
         for v in [[0, 1, 0], [0, -1, 0]] {
@@ -265,6 +425,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     Ok(FastIr {
         hands,
         facing,
+        virgin_matters,
+        switches: lowering.switches,
         cells: game.cells.len(),
         pieces,
         directions,
@@ -272,6 +434,118 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         royal: royals.first().copied(),
         early_ends,
     })
+}
+
+/// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
+fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
+    let refuse = || "an insufficient-material condition on more than piece counts".to_string();
+    Ok(match cond {
+        Cond::Const(b) => FastCond::Const(*b),
+        Cond::Not(c) => FastCond::Not(Box::new(lower_count_cond(game, c)?)),
+        Cond::All(cs) => FastCond::All(
+            cs.iter()
+                .map(|c| lower_count_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Any(cs) => FastCond::Any(
+            cs.iter()
+                .map(|c| lower_count_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Compare(op, a, b) => {
+            FastCond::Compare(*op, lower_count_int(game, a)?, lower_count_int(game, b)?)
+        }
+        Cond::Between(n, lo, hi) => FastCond::Between(lower_count_int(game, n)?, *lo, *hi),
+        Cond::Equal(..)
+        | Cond::Member(..)
+        | Cond::OptionIs(..)
+        | Cond::InCheck(_)
+        | Cond::Attacked(..)
+        | Cond::InZone(..)
+        | Cond::HasMoved(_)
+        | Cond::Empty(_)
+        | Cond::Adjacent(..)
+        | Cond::Eliminated(_)
+        | Cond::Stacked(_)
+        | Cond::Near { .. } => return Err(refuse()),
+    })
+}
+
+fn lower_count_int(game: &Game, int: &IntExpr) -> Result<FastInt, String> {
+    let refuse = || "an insufficient-material condition on more than piece counts".to_string();
+    Ok(match int {
+        IntExpr::Const(n) => FastInt::Const(*n),
+        IntExpr::Add(a, b) => FastInt::Add(
+            Box::new(lower_count_int(game, a)?),
+            Box::new(lower_count_int(game, b)?),
+        ),
+        IntExpr::Sub(a, b) => FastInt::Sub(
+            Box::new(lower_count_int(game, a)?),
+            Box::new(lower_count_int(game, b)?),
+        ),
+        IntExpr::Count {
+            side,
+            pieces,
+            place,
+        } => {
+            let owners = match side {
+                Sides::One(PlayerExpr::Own) => FastOwners::Own,
+                Sides::One(PlayerExpr::Opponent) | Sides::Enemies => FastOwners::Opponent,
+                Sides::One(PlayerExpr::ToMove) => FastOwners::ToMove,
+                Sides::One(PlayerExpr::Literal(p)) => FastOwners::Player(*p),
+                Sides::Any => FastOwners::Both,
+                Sides::List(list) => match list.as_slice() {
+                    [p] => FastOwners::Player(*p),
+                    [a, b] if a != b => FastOwners::Both,
+                    _ => return Err(refuse()),
+                },
+                Sides::One(_) => return Err(refuse()),
+            };
+            let pieces = (0..game.pieces.len())
+                .filter(|&t| pieces.contains(t, |p| game.pieces[p].royal.is_royal()))
+                .collect();
+            let zone = match place {
+                None | Some(Place::Board(_)) => None,
+                Some(Place::Zone(z)) => Some(
+                    (0..2)
+                        .map(|p| game.zones[*z].cells[p].iter().fold(0, |m, &c| m | 1 << c))
+                        .collect(),
+                ),
+            };
+            FastInt::Count {
+                owners,
+                pieces,
+                zone,
+            }
+        }
+        IntExpr::Option(_)
+        | IntExpr::Distance(..)
+        | IntExpr::Colour(_)
+        | IntExpr::LegalMoves(_)
+        | IntExpr::Held(..)
+        | IntExpr::StackCount(_)
+        | IntExpr::Waited(_)
+        | IntExpr::Enclosed(_) => return Err(refuse()),
+    })
+}
+
+/// Whether a condition depends on option values only (the interpreter's `option_condition`).
+fn options_only(cond: &Cond) -> bool {
+    fn int(e: &IntExpr) -> bool {
+        match e {
+            IntExpr::Const(_) | IntExpr::Option(_) => true,
+            IntExpr::Add(a, b) | IntExpr::Sub(a, b) => int(a) && int(b),
+            _ => false,
+        }
+    }
+    match cond {
+        Cond::Const(_) | Cond::OptionIs(..) => true,
+        Cond::Not(c) => options_only(c),
+        Cond::All(cs) | Cond::Any(cs) => cs.iter().all(options_only),
+        Cond::Compare(_, a, b) => int(a) && int(b),
+        Cond::Between(n, ..) => int(n),
+        _ => false,
+    }
 }
 
 /// Game-level features outside the profile. Every part of the model is looked at: what the compact
@@ -346,22 +620,26 @@ fn check_game(game: &Game) -> Result<(), String> {
     }
     for rule in end.iter().filter(|r| r.automatic) {
         let fits = match &rule.kind {
+            // Repetition: the compact engine keeps the hashes of the positions played.
             EndKind::Checkmate
             | EndKind::Stalemate
             | EndKind::NoMoves
             | EndKind::BareKing { .. }
             | EndKind::DropMate(_)
             | EndKind::Flag { .. }
-            | EndKind::Extinction(_) => true,
+            | EndKind::Extinction(_)
+            | EndKind::Repetition(_)
+            | EndKind::MoveRule(_) => true,
+            EndKind::InsufficientMaterial(condition) => match condition {
+                Some(c) => lower_count_cond(game, c).is_ok(),
+                None => true,
+            },
             EndKind::RoyalCapture
             | EndKind::Checks(_)
             | EndKind::PerpetualCheck(_)
             | EndKind::Facing(_)
             | EndKind::Counting(_)
-            | EndKind::Repetition(_)
-            | EndKind::MoveRule(_)
             | EndKind::MoveLimit(_)
-            | EndKind::InsufficientMaterial(_)
             | EndKind::Result
             | EndKind::Checkmates(_)
             | EndKind::TotalCheckmates(_)
@@ -487,7 +765,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         check_evasion,
         perspective,
         movable_by,
-        captures_only,
+        // Lowered with the moves: it limits captures, not attacks.
+        captures_only: _,
         never_captures,
         immune,
         count_limit,
@@ -500,7 +779,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (!cannot_hop.is_empty(), "`cannot_hop`"),
         (*perspective == Perspective::Player, "`perspective player`"),
         (!movable_by.is_empty(), "`movable_by`"),
-        (captures_only.is_some(), "`captures_only`"),
         (*never_captures, "`never_captures`"),
         (*immune, "`immune`"),
         (count_limit.is_some(), "`count_limit`"),
@@ -527,6 +805,7 @@ struct Lowering<'a> {
     game: &'a Game,
     step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
     directions: Vec<Direction>,
+    switches: Vec<(usize, usize)>,
 }
 
 impl Lowering<'_> {
@@ -580,6 +859,8 @@ impl Lowering<'_> {
             attacked_from: vec![0; cells],
             steps: vec![Vec::new(); cells],
             lame_attacks: vec![Vec::new(); cells],
+            paths: vec![Vec::new(); cells],
+            path_attacks: vec![Vec::new(); cells],
             ..FastMoves::default()
         };
         // A confined piece never moves out of its zone.
@@ -615,15 +896,16 @@ impl Lowering<'_> {
                 if part.path != vdl_runtime::model::RiderPath::Straight {
                     return Err("a crooked or circular rider".into());
                 }
-                if part.legs.len() == 2 {
+                if part.legs.len() >= 2 {
                     if confined.is_some() || from_zone.is_some() {
                         return Err("a confined or zoned two-leg move".into());
                     }
-                    self.lower_two_legs(part, frame, &mut out)?;
+                    if is_lame_leap(part) {
+                        self.lower_two_legs(part, frame, &mut out)?;
+                    } else {
+                        self.lower_paths(part, frame, &mut out)?;
+                    }
                     continue;
-                }
-                if part.legs.len() != 1 {
-                    return Err("a move of more than two legs".into());
                 }
                 let modes = part.legs[0].modes.as_str();
                 if modes.chars().any(|c| !"mcenp".contains(c)) {
@@ -739,8 +1021,162 @@ impl Lowering<'_> {
                 }
             }
         }
-        out.promotion = self.lower_promotion(piece, player)?;
+        let index = self
+            .game
+            .pieces
+            .iter()
+            .position(|p| std::ptr::eq(p, piece))
+            .ok_or("a piece outside the game")?;
+        self.lower_promotion(piece, index, player, &mut out)?;
         Ok(out)
+    }
+
+    /// A move of several legs as paths from every cell: what the interpreter's leg walker finds,
+    /// with the occupancy it reads written as cells that must be empty or occupied.
+    fn lower_paths(
+        &mut self,
+        part: &vdl_runtime::model::MovePart,
+        frame: &Frame,
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
+        let legs = &part.legs;
+        for (i, leg) in legs.iter().enumerate() {
+            let allowed = if i + 1 == legs.len() { "mc" } else { "mpy" };
+            if leg.modes.chars().any(|c| !allowed.contains(c)) {
+                return Err(format!("a multi-leg move with the modes `{}`", leg.modes));
+            }
+        }
+        if part.initial {
+            return Err("an initial multi-leg move".into());
+        }
+        let dims = self.game.dimensions;
+        let mut first = Vec::new();
+        for base in &part.vectors {
+            for v in symmetric_variants(*base, dims) {
+                if first_leg_selects(&legs[0].directions, v, frame) && !first.contains(&v) {
+                    first.push(v);
+                }
+            }
+        }
+        for cell in 0..self.game.cells.len() {
+            let mut paths = Vec::new();
+            for &v in &first {
+                let base = part
+                    .vectors
+                    .iter()
+                    .copied()
+                    .find(|b| same_family(*b, v))
+                    .unwrap_or(part.vectors[0]);
+                let walk = PathWalk {
+                    part,
+                    base,
+                    origin: cell,
+                };
+                self.walk_path(&walk, 0, cell, v, part.range != 1, (0, 0), &mut paths)?;
+            }
+            for path in merge_paths(paths) {
+                if path.capture {
+                    out.path_attacks[path.to].push((cell, path.empty, path.occupied));
+                }
+                out.paths[cell].push(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// One leg of [`Lowering::lower_paths`], as the interpreter's `walk` takes it, for either
+    /// occupancy of every cell it reads.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_path(
+        &self,
+        w: &PathWalk,
+        leg: usize,
+        at: usize,
+        step: Vec3,
+        rider: bool,
+        (mut empty, occupied): (Bits, Bits),
+        out: &mut Vec<Path>,
+    ) -> Result<(), String> {
+        let legs = &w.part.legs;
+        let modes = legs[leg].modes.as_str();
+        let has = |c: char| modes.contains(c);
+        let last = leg + 1 == legs.len();
+        let max_steps = if rider {
+            match w.part.range {
+                0 | 1 => usize::MAX,
+                n => n as usize,
+            }
+        } else {
+            1
+        };
+        let mut current = at;
+        let mut steps = 0;
+        while steps < max_steps {
+            steps += 1;
+            let Some(next) = (self.step)(current, step) else {
+                break;
+            };
+            // The moving piece has left its start cell: later legs see it empty.
+            let origin = next == w.origin;
+            let bit: Bits = 1 << next;
+            let may_be_empty = origin || occupied & bit == 0;
+            let may_be_occupied = !origin && empty & bit == 0;
+            if last {
+                if origin {
+                    return Err("a move back to its start cell".into());
+                }
+                let quiet = has('m') || !has('c');
+                let capture = has('c') || !has('m');
+                if may_be_empty && quiet {
+                    out.push(Path {
+                        to: next,
+                        empty,
+                        occupied,
+                        quiet: true,
+                        capture: false,
+                    });
+                }
+                if may_be_occupied && capture {
+                    out.push(Path {
+                        to: next,
+                        empty,
+                        occupied,
+                        quiet: false,
+                        capture: true,
+                    });
+                }
+            } else {
+                let toggles = has('y');
+                let hops = has('p');
+                let empty_ok = has('m') || has('y') || !hops;
+                let next_rider = if toggles { !rider } else { rider };
+                let (candidates, straight) = continuation_candidates(w.base, self.game.dimensions);
+                let directions = &legs[leg + 1].directions;
+                let mut branch = |masks: (Bits, Bits)| -> Result<(), String> {
+                    for &c in &candidates {
+                        if continuation_selects(directions, step, c, straight) {
+                            self.walk_path(w, leg + 1, next, c, next_rider, masks, out)?;
+                        }
+                    }
+                    Ok(())
+                };
+                if may_be_empty && empty_ok {
+                    let e = if origin { empty } else { empty | bit };
+                    branch((e, occupied))?;
+                }
+                if may_be_occupied && hops {
+                    branch((empty, occupied | bit))?;
+                }
+            }
+            if !may_be_empty {
+                break;
+            }
+            if !origin {
+                empty |= bit;
+            }
+            current = next;
+        }
+        Ok(())
     }
 
     /// A two-leg leap whose first leg only passes an empty cell (the xiangqi horse `mafsW`): a lame leap
@@ -806,54 +1242,94 @@ impl Lowering<'_> {
     }
 
     fn lower_promotion(
-        &self,
+        &mut self,
         piece: &Piece,
+        piece_index: usize,
         player: usize,
-    ) -> Result<Option<FastPromotion>, String> {
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
         let Some(first) = piece.promotions.first() else {
-            return Ok(None);
+            return Ok(());
         };
-        let mut choices = Vec::new();
-        for &c in &first.choices {
-            if !choices.contains(&c) {
-                choices.push(c);
-            }
-        }
-        let mut out = FastPromotion {
-            choices,
-            forced_to: 0,
-            forced_from: 0,
-            optional_to: 0,
-            optional_from: 0,
-        };
-        for promotion in &piece.promotions {
-            if promotion.pair.is_some() || promotion.condition.is_some() || promotion.capturing {
-                return Err("a promotion in pairs, with a condition or only on captures".into());
-            }
+        let dedup = |list: &[usize]| {
             let mut same = Vec::new();
-            for &c in &promotion.choices {
+            for &c in list {
                 if !same.contains(&c) {
                     same.push(c);
                 }
             }
-            if same != out.choices {
-                return Err("promotion rules with different choices".into());
+            same
+        };
+        let zone_of = |promotion: &vdl_runtime::model::Promotion| {
+            self.game.zones[promotion.zone].cells[player]
+                .iter()
+                .fold(0, |m: Bits, &c| m | 1 << c)
+        };
+        for promotion in &piece.promotions {
+            if promotion.capturing || promotion.reserve.is_some() {
+                return Err("a promotion only on captures or from a reserve".into());
             }
-            let mut zone = 0;
-            for &c in &self.game.zones[promotion.zone].cells[player] {
-                zone |= 1 << c;
-            }
-            let (to, from) = if promotion.optional {
-                (&mut out.optional_to, &mut out.optional_from)
-            } else {
-                (&mut out.forced_to, &mut out.forced_from)
-            };
-            *to |= zone;
-            if promotion.leaving {
-                *from |= zone;
+            if promotion
+                .condition
+                .as_ref()
+                .is_some_and(|c| !options_only(c))
+            {
+                return Err("a promotion under a condition on the position".into());
             }
         }
-        Ok(Some(out))
+        let choices = dedup(&first.choices);
+        let uniform = piece
+            .promotions
+            .iter()
+            .all(|p| p.pair.is_none() && p.condition.is_none() && dedup(&p.choices) == choices);
+        if uniform {
+            let mut promotion = FastPromotion {
+                choices,
+                forced_to: 0,
+                forced_from: 0,
+                optional_to: 0,
+                optional_from: 0,
+            };
+            for rule in &piece.promotions {
+                let zone = zone_of(rule);
+                let (to, from) = if rule.optional {
+                    (&mut promotion.optional_to, &mut promotion.optional_from)
+                } else {
+                    (&mut promotion.forced_to, &mut promotion.forced_from)
+                };
+                *to |= zone;
+                if rule.leaving {
+                    *from |= zone;
+                }
+            }
+            out.promotion = Some(promotion);
+            return Ok(());
+        }
+        for (index, rule) in piece.promotions.iter().enumerate() {
+            let zone = zone_of(rule);
+            let switch = match &rule.condition {
+                Some(_) => {
+                    let key = (piece_index, index);
+                    Some(match self.switches.iter().position(|&s| s == key) {
+                        Some(i) => i,
+                        None => {
+                            self.switches.push(key);
+                            self.switches.len() - 1
+                        }
+                    })
+                }
+                None => None,
+            };
+            out.promotion_rules.push(FastPromotionRule {
+                to: zone,
+                from: if rule.leaving { zone } else { 0 },
+                optional: rule.optional,
+                choices: rule.choices.clone(),
+                pair: rule.pair.is_some(),
+                switch,
+            });
+        }
+        Ok(())
     }
 
     fn lower_hands(&self) -> Result<Option<FastHands>, String> {
@@ -1008,6 +1484,67 @@ impl Lowering<'_> {
             from,
         })
     }
+}
+
+/// What [`Lowering::walk_path`] walks: the part, its base vector and the start cell.
+struct PathWalk<'a> {
+    part: &'a vdl_runtime::model::MovePart,
+    base: Vec3,
+    origin: usize,
+}
+
+/// Whether a two-leg part is a lame leap: a first step onto an empty cell, then one more step.
+fn is_lame_leap(part: &vdl_runtime::model::MovePart) -> bool {
+    let (first, last) = (&part.legs[0], &part.legs[part.legs.len() - 1]);
+    part.legs.len() == 2
+        && part.range == 1
+        && first.modes == "m"
+        && last.modes.chars().all(|c| "mc".contains(c))
+}
+
+/// Whether a first-leg vector belongs to a base atom's family (same absolute components).
+fn same_family(base: Vec3, v: Vec3) -> bool {
+    let mut a = base.map(i32::abs);
+    let mut b = v.map(i32::abs);
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
+/// Paths without repeats, and with pairs that differ only in whether one cell is empty or
+/// occupied joined into one that does not read the cell.
+fn merge_paths(mut paths: Vec<Path>) -> Vec<Path> {
+    loop {
+        let mut joined = false;
+        'outer: for i in 0..paths.len() {
+            for j in 0..paths.len() {
+                let (a, b) = (paths[i], paths[j]);
+                if i == j || a.to != b.to || a.quiet != b.quiet || a.capture != b.capture {
+                    continue;
+                }
+                let moved = a.empty & !b.empty;
+                if moved.count_ones() == 1
+                    && b.empty == a.empty & !moved
+                    && b.occupied == a.occupied | moved
+                {
+                    paths[i].empty &= !moved;
+                    paths.remove(j);
+                    joined = true;
+                    break 'outer;
+                }
+            }
+        }
+        if !joined {
+            break;
+        }
+    }
+    let mut unique: Vec<Path> = Vec::new();
+    for path in paths {
+        if !unique.contains(&path) {
+            unique.push(path);
+        }
+    }
+    unique
 }
 
 /// For a straight leap, the number of cells it passes over.

@@ -129,6 +129,20 @@ impl Interpreter {
         }
     }
 
+    /// Whether a promotion rule's condition, which depends on option values only, holds under the
+    /// current option values (compiled engines switch such rules on and off).
+    pub(crate) fn promotion_enabled(&self, piece: usize, rule: usize) -> bool {
+        self.game
+            .pieces
+            .get(piece)
+            .and_then(|p| p.promotions.get(rule))
+            .is_some_and(|r| {
+                r.condition
+                    .as_ref()
+                    .is_none_or(|c| self.option_condition(c))
+            })
+    }
+
     /// Evaluates a condition that depends on option values only (setup, reserve contents): the
     /// checker allows nothing else there.
     pub(super) fn option_condition(&self, c: &Cond) -> bool {
