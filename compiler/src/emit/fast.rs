@@ -494,6 +494,11 @@ impl Emitter<'_> {
 
     fn board(&self) -> TokenStream {
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
+        let identity = if self.ir.virgin_matters.is_empty() {
+            quote! { 0 }
+        } else {
+            quote! { self.virgin & (#(self.pieces[#matters])|*) }
+        };
         quote! {
             /// A position in the compact form: bitboards by piece type and by owner, and a mailbox.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -574,7 +579,7 @@ impl Emitter<'_> {
                 /// unmoved flag matters (initial moves, castling, `virgin_in`).
                 #[inline]
                 fn identity_virgin(&self) -> Bits {
-                    self.virgin & (0 #(| self.pieces[#matters])*)
+                    #identity
                 }
 
                 /// Changes the count of a piece type in a player's hand.
@@ -835,11 +840,14 @@ impl Emitter<'_> {
                 let moves = &piece.players[us_index];
                 let piece_index = self.piece(index);
                 // The enemy pieces it may capture (`captures_only` limits them).
-                let takes = match &piece.captures_only {
-                    None => quote! { cx.enemy },
+                let (takes, takes_init) = match &piece.captures_only {
+                    None => (quote! { cx.enemy }, quote! {}),
                     Some(types) => {
                         let types = types.iter().map(|&t| self.piece(t));
-                        quote! { (cx.enemy & (0 #(| board.pieces[#types])*)) }
+                        (
+                            quote! { takes },
+                            quote! { let takes: Bits = cx.enemy & (0 #(| board.pieces[#types])*); },
+                        )
                     }
                 };
                 let limited = piece.captures_only.is_some();
@@ -850,7 +858,7 @@ impl Emitter<'_> {
                 }
                 if moves.capture_leaps.iter().any(|&b| b != 0) {
                     let t = format_ident!("CAPTURE_{}", index);
-                    targets.push(quote! { targets |= #t[#us][from] & takes; });
+                    targets.push(quote! { targets |= #t[#us][from] & #takes; });
                 }
                 let mut slides: Vec<usize> = moves.quiet_slides.clone();
                 for &d in &moves.capture_slides {
@@ -865,9 +873,9 @@ impl Emitter<'_> {
                         moves.capture_slides.contains(&d),
                     ) {
                         (true, true) if !limited => quote! { !cx.own },
-                        (true, true) => quote! { (cx.empty | takes) },
+                        (true, true) => quote! { (cx.empty | #takes) },
                         (true, false) => quote! { cx.empty },
-                        _ => quote! { takes },
+                        _ => quote! { #takes },
                     };
                     let slide = self.slide(d, quote!(from), quote!(cx.occupied));
                     targets.push(quote! { targets |= #slide & #mask; });
@@ -896,7 +904,7 @@ impl Emitter<'_> {
                         quote! {}
                     };
                     let capture_part = if capture {
-                        quote! { targets |= bit(at) & takes; }
+                        quote! { targets |= bit(at) & #takes; }
                     } else {
                         quote! {}
                     };
@@ -945,7 +953,7 @@ impl Emitter<'_> {
                                 continue;
                             }
                             let target = bit(to as usize);
-                            if (quiet && cx.empty & target != 0) || (capture && takes & target != 0) {
+                            if (quiet && cx.empty & target != 0) || (capture && #takes & target != 0) {
                                 targets |= target;
                             }
                         }
@@ -966,7 +974,7 @@ impl Emitter<'_> {
                             let target = bit(to as usize);
                             if (initial && board.virgin & bit(from) == 0)
                                 || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
-                                || !((quiet && cx.empty & target != 0) || (capture && takes & target != 0))
+                                || !((quiet && cx.empty & target != 0) || (capture && #takes & target != 0))
                             {
                                 continue;
                             }
@@ -1008,8 +1016,7 @@ impl Emitter<'_> {
                 };
                 pieces.push(quote! {
                     {
-                        let takes: Bits = #takes;
-                        let _ = takes;
+                        #takes_init
                         let mut movers = board.pieces[#piece_index] & own;
                         while movers != 0 {
                             let from = movers.trailing_zeros() as usize;
