@@ -13,13 +13,14 @@
 use std::collections::HashMap;
 
 use vdl_runtime::geometry::{
-    continuation_candidates, continuation_selects, first_leg_selects, lame_path,
-    symmetric_variants, Frame,
+    continuation_candidates, continuation_selects, continuation_selects_after, first_leg_selects,
+    lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
     Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
     EnPassantRight, EndKind, Facing, Game, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece,
-    PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn, Untouched, Vec3,
+    PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn, Untouched,
+    Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -1072,7 +1073,7 @@ impl Lowering<'_> {
                     base,
                     origin: cell,
                 };
-                self.walk_path(&walk, 0, cell, v, part.range != 1, (0, 0), &mut paths)?;
+                self.walk_path(&walk, 0, cell, v, part.range != 1, 0, (0, 0), &mut paths)?;
             }
             for path in merge_paths(paths) {
                 if path.capture {
@@ -1094,6 +1095,7 @@ impl Lowering<'_> {
         at: usize,
         step: Vec3,
         rider: bool,
+        last_side: i8,
         (mut empty, occupied): (Bits, Bits),
         out: &mut Vec<Path>,
     ) -> Result<(), String> {
@@ -1152,10 +1154,12 @@ impl Lowering<'_> {
                 let next_rider = if toggles { !rider } else { rider };
                 let (candidates, straight) = continuation_candidates(w.base, self.game.dimensions);
                 let directions = &legs[leg + 1].directions;
+                // `z` and `q` turn relative to the move's last turn to a side.
                 let mut branch = |masks: (Bits, Bits)| -> Result<(), String> {
                     for &c in &candidates {
-                        if continuation_selects(directions, step, c, straight) {
-                            self.walk_path(w, leg + 1, next, c, next_rider, masks, out)?;
+                        if continuation_selects_after(directions, step, c, straight, last_side) {
+                            let side = side_after(last_side, step, c);
+                            self.walk_path(w, leg + 1, next, c, next_rider, side, masks, out)?;
                         }
                     }
                     Ok(())
