@@ -73,18 +73,27 @@ def lone_minor(board, colour):
 
 
 def engine_perft(command, fen, moves, depth):
-    """Runs `go perft DEPTH` on the engine; returns ({move: count}, total)."""
+    """Runs `go perft DEPTH` on the engine; returns ({move: count}, total). The input stays open
+    until the count has ended: the end of input would stop it."""
     script = "uci\nposition fen %s%s\ngo perft %d\n" % (
         fen, " moves " + " ".join(moves) if moves else "", depth)
-    out = subprocess.run(shlex.split(command), input=script, capture_output=True, text=True,
-                         timeout=600).stdout
+    engine = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    engine.stdin.write(script)
+    engine.stdin.flush()
     counts, total = {}, None
-    for line in out.splitlines():
+    for line in engine.stdout:
         if line.startswith("Nodes searched:"):
             total = int(line.split(":")[1])
+            break
+        elif line.startswith("info string perft stopped"):
+            break
         elif ": " in line and not line.startswith(("info", "option", "id")):
             move, count = line.split(": ")
             counts[move.strip()] = int(count)
+    engine.stdin.write("quit\n")
+    engine.stdin.close()
+    engine.wait(timeout=600)
     return counts, total
 
 

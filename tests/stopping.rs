@@ -1,11 +1,18 @@
 //! The search notices a stop and its deadline at once, however slow its nodes are: it reads the stop
 //! flag at every node and the clock about once a millisecond, not after a fixed number of nodes. The
 //! game is chess behind a wrapper that counts move generations (and can make each one slow).
+//!
+//! The protocols' long commands (`go perft N`) run on the search thread: `stop`, `quit` and the end of
+//! input end them, on the interpreter, a compact engine and a hook-form engine. Those tests measure
+//! only that the session ends and what it wrote, under a generous watchdog.
 
 use std::cell::Cell;
+use std::io::{BufReader, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
+use vdl_runtime::protocol::{self, EndOfInput, Engine};
 use vdl_runtime::search::{Evaluator, Limits, Searcher};
 use vdl_runtime::{GameResult, Interpreter, TextError, Variant};
 use vdl_tests::{read_text, workspace_root};
@@ -140,4 +147,192 @@ fn the_deadline_is_noticed_with_slow_nodes() {
         seen <= 15,
         "{seen} move generations in a 20 ms search of 2 ms nodes"
     );
+}
+
+#[allow(unused, clippy::all)]
+mod game_chess {
+    include!(concat!(env!("OUT_DIR"), "/game_chess.rs"));
+}
+
+#[allow(unused, clippy::all)]
+mod game_janggi {
+    include!(concat!(env!("OUT_DIR"), "/game_janggi.rs"));
+}
+
+/// How long a session may take to end after the line or the end of input that ends it. The engines
+/// take milliseconds; a perft of 40 plies would take forever.
+const WATCHDOG: Duration = Duration::from_secs(60);
+
+/// Output shared with the test while a session writes it.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("not poisoned")).into_owned()
+    }
+
+    /// Waits until the output has a line starting with `line`; fails after the watchdog.
+    fn wait_for(&self, line: &str) {
+        let started = Instant::now();
+        while !self.text().lines().any(|l| l.starts_with(line)) {
+            assert!(
+                started.elapsed() < WATCHDOG,
+                "no `{line}` in the output: {:?}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// A session of `mode` running on its own thread, fed through a pipe the test writes to.
+struct Running {
+    input: Option<std::io::PipeWriter>,
+    output: Shared,
+    ended: mpsc::Receiver<()>,
+}
+
+impl Running {
+    fn start<V, E>(engine: Engine<V, E>, mode: &'static str) -> Running
+    where
+        V: Variant + Clone + Send + Sync + 'static,
+        V::Position: Send,
+        V::Move: Send + 'static,
+        E: Evaluator<V> + Clone + Send + Sync + 'static,
+    {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        let output = Shared::default();
+        let (done, ended) = mpsc::channel();
+        let out = output.clone();
+        std::thread::spawn(move || {
+            protocol::run_mode(&engine, mode, BufReader::new(reader), out)
+                .expect("a mode")
+                .expect("the session runs");
+            let _ = done.send(());
+        });
+        Running {
+            input: Some(writer),
+            output,
+            ended,
+        }
+    }
+
+    fn send(&mut self, lines: &str) {
+        let input = self.input.as_mut().expect("input open");
+        input
+            .write_all(lines.as_bytes())
+            .expect("the session reads");
+    }
+
+    /// Closes the input.
+    fn close(&mut self) {
+        self.input = None;
+    }
+
+    /// Waits for the session to end; fails after the watchdog. Returns its output.
+    fn ended(self) -> String {
+        let ended = self.ended.recv_timeout(WATCHDOG);
+        let text = self.output.text();
+        assert!(ended.is_ok(), "the session still runs: {text:?}");
+        text
+    }
+}
+
+/// The three forms of chess-like engines: the interpreter, the compact form, the hook form (Janggi,
+/// which has no compact form: the interpreter with compiled generation plugged in).
+fn each_form(check: impl Fn(&str, &mut dyn FnMut(&'static str) -> Running)) {
+    check("interpreted chess", &mut |mode| {
+        Running::start(Engine::from_interpreter(chess()), mode)
+    });
+    check("compact chess", &mut |mode| {
+        Running::start(
+            Engine::from_compact(game_chess::compact::fast_engine().expect("chess builds")),
+            mode,
+        )
+    });
+    check("hook-form janggi", &mut |mode| {
+        Running::start(
+            Engine::from_interpreter(game_janggi::engine().expect("janggi builds")),
+            mode,
+        )
+    });
+}
+
+const STOPPED: &str = "info string perft stopped";
+
+#[test]
+fn the_end_of_input_ends_a_perft() {
+    each_form(|name, start| {
+        for mode in ["uci", "usi"] {
+            let mut session = start(mode);
+            session.send(&format!("{mode}\ngo perft 40\n"));
+            session.close();
+            let text = session.ended();
+            assert!(text.contains(STOPPED), "{name} {mode}: {text:?}");
+            assert!(!text.contains("Nodes searched"), "{name} {mode}: {text:?}");
+        }
+    });
+}
+
+#[test]
+fn stop_ends_a_perft_and_the_session_goes_on() {
+    each_form(|name, start| {
+        let mut session = start("uci");
+        session.send("uci\ngo perft 40\n");
+        std::thread::sleep(Duration::from_millis(50));
+        // `isready` is answered during the count, `stop` ends it, and the next count runs in full.
+        session.send("isready\nstop\ngo perft 2\nisready\n");
+        session.output.wait_for("Nodes searched: ");
+        session.send("quit\n");
+        // The input stays open: `quit` alone ends the session.
+        let text = session.ended();
+        let stopped = text.find(STOPPED);
+        let counted = text.find("Nodes searched: ");
+        assert!(stopped.is_some() && stopped < counted, "{name}: {text:?}");
+        assert_eq!(text.matches("readyok").count(), 2, "{name}: {text:?}");
+        assert_eq!(
+            text.matches("Nodes searched").count(),
+            1,
+            "{name}: {text:?}"
+        );
+    });
+}
+
+#[test]
+fn quit_ends_a_perft_with_the_input_still_open() {
+    each_form(|name, start| {
+        let mut session = start("uci");
+        session.send("uci\nposition startpos moves e2e4\ngo perft 40\n");
+        session.output.wait_for("uciok");
+        std::thread::sleep(Duration::from_millis(50));
+        session.send("quit\n");
+        let text = session.ended();
+        assert!(text.contains(STOPPED), "{name}: {text:?}");
+    });
+}
+
+#[test]
+fn a_perft_with_a_script_that_finishes_searches_runs_to_its_end() {
+    // With `EndOfInput::Finish`, a count whose script has ended completes: it has a depth.
+    let mut engine = Engine::from_interpreter(chess());
+    engine.end_of_input = EndOfInput::Finish;
+    let mut session = Running::start(engine, "uci");
+    session.send("uci\ngo perft 3\n");
+    session.close();
+    let text = session.ended();
+    assert!(text.contains("Nodes searched: 8902"), "{text:?}");
 }

@@ -26,6 +26,9 @@ pub(super) enum Step<V: Variant> {
     Continue,
     /// Start a search.
     Search(Request<V>),
+    /// Count the move paths of a position, per root move (UCI's `go perft N`), on the search thread:
+    /// `stop`, `quit` and the end of input end it like a search without limits.
+    Perft(V::Position, u32),
     /// End the session.
     Quit,
 }
@@ -88,6 +91,16 @@ pub(super) trait Handler<V: Variant, E> {
     fn interrupt(&mut self, line: &str, out: &mut dyn Write) -> io::Result<Interrupt>;
     /// Receives the result of a search that has ended.
     fn finished(&mut self, result: SearchResult<V::Move>, out: &mut dyn Write) -> io::Result<()>;
+    /// Receives the counts of a [`Step::Perft`] that has ended: per root move (its text and count, in
+    /// generation order), and whether every root move was counted (`false`: it was stopped).
+    fn counted(
+        &mut self,
+        _counts: Vec<(String, u64)>,
+        _complete: bool,
+        _out: &mut dyn Write,
+    ) -> io::Result<()> {
+        Ok(())
+    }
     /// Writes what is still owed when the input has ended and nothing runs (UCI: a `bestmove` held
     /// for a `stop` that will not come).
     fn at_end(&mut self, _out: &mut dyn Write) -> io::Result<()> {
@@ -105,6 +118,7 @@ enum Event<M> {
     EndOfInput,
     Report(String),
     Done(Searcher<M>, SearchResult<M>),
+    Counted(Vec<(String, u64)>, bool),
 }
 
 /// Runs a session: reads lines until `quit` or the end of input, handling them with `handler`. At the
@@ -183,6 +197,12 @@ where
                             self.arrived(line, &mut pending, handler, out)?;
                         }
                     }
+                    Step::Perft(position, depth) => {
+                        self.count(position, depth, handler.engine())?;
+                        for line in std::mem::take(&mut pending) {
+                            self.arrived(line, &mut pending, handler, out)?;
+                        }
+                    }
                     Step::Quit => return out.flush(),
                 }
                 out.flush()?;
@@ -210,6 +230,10 @@ where
                     self.searching = None;
                     handler.finished(result, out)?;
                 }
+                Event::Counted(counts, complete) => {
+                    self.searching = None;
+                    handler.counted(counts, complete, out)?;
+                }
             }
             out.flush()?;
         }
@@ -235,6 +259,29 @@ where
                 pending.push_back(line);
             }
         }
+        Ok(())
+    }
+
+    /// Starts counting move paths on the search thread, which sends the counts to the loop. Like a
+    /// search with limits, it ends at `stop` or `quit`, and at the end of input unless the engine
+    /// finishes such searches ([`EndOfInput::Finish`]).
+    fn count<E: Evaluator<V> + Send + Sync + 'scope>(
+        &mut self,
+        mut position: V::Position,
+        depth: u32,
+        engine: Arc<Engine<V, E>>,
+    ) -> io::Result<()> {
+        let finish = engine.end_of_input == EndOfInput::Finish;
+        self.stop.store(self.at_end && !finish, Ordering::Relaxed);
+        self.searching = Some(false);
+        let (stop, sender) = (self.stop, self.sender.clone());
+        thread::Builder::new()
+            .name("perft".into())
+            .spawn_scoped(self.scope, move || {
+                let (counts, complete) =
+                    crate::perft::divide_until(&engine.variant, &mut position, depth, stop);
+                let _ = sender.send(Event::Counted(counts, complete));
+            })?;
         Ok(())
     }
 

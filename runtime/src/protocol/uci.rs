@@ -147,7 +147,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
                 Ok(position) => self.position = position,
                 Err(message) => error(out, &message)?,
             },
-            "go" if arguments.first() == Some(&"perft") => self.perft(arguments, out)?,
+            "go" if arguments.first() == Some(&"perft") => return self.perft(arguments, out),
             "go" => return Ok(Step::Search(self.go(arguments, out)?)),
             "d" => self.show(out)?,
             "quit" => return Ok(Step::Quit),
@@ -187,6 +187,33 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Handler<V, E> for Uci<V, E> {
             return Ok(());
         }
         writeln!(out, "{text}")
+    }
+
+    /// `go perft N`'s answer: the count of every root move (`M: N`, in ASCII order), then `Nodes
+    /// searched: N`; when stopped, the root moves counted so far and `info string perft stopped`.
+    fn counted(
+        &mut self,
+        mut counts: Vec<(String, u64)>,
+        complete: bool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        for (text, _) in &mut counts {
+            *text = self.to_protocol(text);
+        }
+        counts.sort();
+        for (text, count) in &counts {
+            writeln!(out, "{text}: {count}")?;
+        }
+        let nodes: u64 = counts.iter().map(|(_, n)| n).sum();
+        if !complete {
+            return writeln!(
+                out,
+                "info string perft stopped after {} root moves, {nodes} nodes",
+                counts.len()
+            );
+        }
+        writeln!(out)?;
+        writeln!(out, "Nodes searched: {nodes}")
     }
 
     fn at_end(&mut self, out: &mut dyn Write) -> io::Result<()> {
@@ -352,34 +379,25 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
             .map_err(|text| format!("illegal move `{}`", self.to_protocol(&text)))
     }
 
-    /// `go perft N`: the count of every root move (`M: N`, in ASCII order), then `Nodes searched: N`.
-    fn perft(&self, arguments: &[&str], out: &mut dyn Write) -> io::Result<()> {
+    /// `go perft N`: counted on the search thread ([`Step::Perft`]), so that `stop` and `quit` end it.
+    fn perft(&self, arguments: &[&str], out: &mut dyn Write) -> io::Result<Step<V>> {
         let depth = match arguments.get(1).map(|t| parse_count(t)) {
             Some(Ok(depth)) => depth.min(u64::from(MAX_DEPTH)) as u32,
-            Some(Err(message)) => return error(out, &format!("go perft: {message}")),
-            None => return error(out, "go perft needs a depth"),
+            Some(Err(message)) => {
+                error(out, &format!("go perft: {message}"))?;
+                return Ok(Step::Continue);
+            }
+            None => {
+                error(out, "go perft needs a depth")?;
+                return Ok(Step::Continue);
+            }
         };
-        let mut position = self.position.clone();
-        let variant = &self.engine.variant;
-        let mut counts = if depth == 0 {
-            Vec::new()
-        } else {
-            crate::perft::divide(variant, &mut position, depth, |_, _| {})
-        };
-        for (text, _) in &mut counts {
-            *text = self.to_protocol(text);
+        if depth == 0 {
+            writeln!(out)?;
+            writeln!(out, "Nodes searched: 1")?;
+            return Ok(Step::Continue);
         }
-        counts.sort();
-        for (text, count) in &counts {
-            writeln!(out, "{text}: {count}")?;
-        }
-        let nodes: u64 = if depth == 0 {
-            1
-        } else {
-            counts.iter().map(|(_, n)| n).sum()
-        };
-        writeln!(out)?;
-        writeln!(out, "Nodes searched: {nodes}")
+        Ok(Step::Perft(self.position.clone(), depth))
     }
 
     /// `d`: the position drawn, its FEN (and SFEN) and its hash key.
