@@ -336,3 +336,82 @@ fn a_perft_with_a_script_that_finishes_searches_runs_to_its_end() {
     let text = session.ended();
     assert!(text.contains("Nodes searched: 8902"), "{text:?}");
 }
+
+/// Two-leg rook riders (`RaR`: a rook move, then another from where it ends) on a 16x16 board: every
+/// move of theirs is one of about 900 paths, and one move generation walks them all.
+fn riders() -> Interpreter {
+    let source = "game riders\nboard main 16x16\nplayer white\nplayer black\n\
+        piece king { letter \"K\"; moves \"K\"; royal }\n\
+        piece rider { letter \"R\"; moves \"RaR\" }\n\
+        setup \"15k/16/16/10R5/16/16/2R10R2/16/16/13R2/16/4R11/10R5/16/16/K15 w - - 0 1\"\n\
+        end { checkmate win; stalemate draw }\n";
+    let game = vdl_dsl::check::check_source(source)
+        .game
+        .expect("the riders check");
+    Interpreter::new(game).expect("the riders load")
+}
+
+/// Generates the legal moves of `position` inside `watch`.
+fn generated(
+    game: &Interpreter,
+    position: &Position,
+    watch: impl FnOnce(&mut dyn FnMut()),
+) -> Vec<Move> {
+    let mut moves = Vec::new();
+    watch(&mut || game.legal_moves(&mut position.clone(), &mut moves));
+    moves
+}
+
+#[test]
+fn a_stop_cuts_a_long_move_generation_short_and_keeps_a_legal_move() {
+    use vdl_runtime::interrupt;
+    let game = riders();
+    let position = game.start();
+    let all = generated(&game, &position, |generate| generate());
+    assert!(all.len() > 1000, "{} moves", all.len());
+    let raised = Arc::new(AtomicBool::new(true));
+    let lowered = Arc::new(AtomicBool::new(false));
+    let cut_by_stop = generated(&game, &position, |generate| {
+        interrupt::watching(Arc::clone(&raised), generate)
+    });
+    let cut_by_deadline = generated(&game, &position, |generate| {
+        interrupt::until(Some(Instant::now()), generate)
+    });
+    for cut in [&cut_by_stop, &cut_by_deadline] {
+        assert!(
+            !cut.is_empty() && cut.len() < all.len(),
+            "{} of {} moves",
+            cut.len(),
+            all.len()
+        );
+        assert!(cut.iter().all(|mv| all.contains(mv)), "only legal moves");
+    }
+    // Watched but not raised, or with a deadline to come: every move.
+    let watched = generated(&game, &position, |generate| {
+        interrupt::watching(Arc::clone(&lowered), generate)
+    });
+    let in_time = generated(&game, &position, |generate| {
+        interrupt::until(
+            Instant::now().checked_add(Duration::from_secs(3600)),
+            generate,
+        )
+    });
+    assert_eq!(watched, all);
+    assert_eq!(in_time, all);
+    // A search stopped before it starts still answers with a legal move.
+    let evaluator = vdl_runtime::search::MaterialEvaluator::new(&game.game);
+    let result = interrupt::watching(Arc::clone(&raised), || {
+        Searcher::new().search(
+            &game,
+            &evaluator,
+            &position,
+            &Limits::default(),
+            &raised,
+            &mut |_| {},
+        )
+    });
+    assert!(
+        result.best.is_some_and(|mv| all.contains(&mv)),
+        "{result:?}"
+    );
+}

@@ -381,7 +381,9 @@ pub fn expand_on_empty(
     shape: &dyn Shape,
     dimensions: usize,
 ) -> Vec<(Vec3, Reach)> {
-    let mut out: Vec<(Vec3, Reach)> = Vec::new();
+    // The cells reached, in the order first reached, with where each is in the list: a multi-leg
+    // rider reaches most cells by many paths.
+    let mut out = Reached::default();
     for base in &part.vectors {
         let starts: Vec<Vec3> = symmetric_variants(*base, dimensions)
             .into_iter()
@@ -406,11 +408,18 @@ pub fn expand_on_empty(
             );
         }
     }
-    out
+    out.cells
+}
+
+/// The cells an expansion has reached, and where each is in the list.
+#[derive(Default)]
+struct Reached {
+    cells: Vec<(Vec3, Reach)>,
+    index: std::collections::HashMap<Vec3, usize>,
 }
 
 /// Adds a target with what the final leg's modes let the move do there.
-fn add_reach(out: &mut Vec<(Vec3, Reach)>, at: Vec3, modes: &str) {
+fn add_reach(out: &mut Reached, at: Vec3, modes: &str) {
     let only_move = modes.contains('m') && !modes.contains('c') && !modes.contains('d');
     let only_capture =
         !modes.contains('m') && (modes.contains('c') || modes.contains('d') || modes.contains('e'));
@@ -418,23 +427,21 @@ fn add_reach(out: &mut Vec<(Vec3, Reach)>, at: Vec3, modes: &str) {
         moves: !only_capture,
         captures: !only_move,
     };
-    match out.iter_mut().find(|(c, _)| *c == at) {
-        Some((_, r)) => {
+    match out.index.get(&at) {
+        Some(&i) => {
+            let r = &mut out.cells[i].1;
             r.moves |= reach.moves;
             r.captures |= reach.captures;
         }
-        None => out.push((at, reach)),
+        None => {
+            out.index.insert(at, out.cells.len());
+            out.cells.push((at, reach));
+        }
     }
 }
 
 /// The cells of a crooked or circular rider's paths from `from` starting with `first`, turning either way.
-fn bent_ride(
-    part: &MovePart,
-    from: Vec3,
-    first: Vec3,
-    shape: &dyn Shape,
-    out: &mut Vec<(Vec3, Reach)>,
-) {
+fn bent_ride(part: &MovePart, from: Vec3, first: Vec3, shape: &dyn Shape, out: &mut Reached) {
     let limit = if part.range == 0 {
         64
     } else {
@@ -465,7 +472,7 @@ fn walk(
     last_side: i8,
     shape: &dyn Shape,
     dims: usize,
-    out: &mut Vec<(Vec3, Reach)>,
+    out: &mut Reached,
 ) {
     let modes = &part.legs[leg].modes;
     let last = leg + 1 == part.legs.len();

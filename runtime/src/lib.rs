@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compact;
 pub mod geometry;
 pub mod interp;
+pub mod interrupt;
 pub mod model;
 pub mod perft;
 pub mod pgn;

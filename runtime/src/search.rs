@@ -260,6 +260,29 @@ impl<M: Copy + Eq> Searcher<M> {
         V: Variant<Move = M>,
         E: Evaluator<V>,
     {
+        // A move generation that would pass the deadline ends early (`interrupt`).
+        let deadline = limits.time.and_then(|t| Instant::now().checked_add(t));
+        crate::interrupt::until(deadline, || {
+            self.search_within(variant, evaluator, position, limits, among, stop, report)
+        })
+    }
+
+    /// [`Searcher::search_among`], with the deadline watched.
+    #[allow(clippy::too_many_arguments)]
+    fn search_within<V, E>(
+        &mut self,
+        variant: &V,
+        evaluator: &E,
+        position: &V::Position,
+        limits: &Limits,
+        among: Option<&[M]>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Iteration<'_, M>),
+    ) -> SearchResult<M>
+    where
+        V: Variant<Move = M>,
+        E: Evaluator<V>,
+    {
         let started = Instant::now();
         let mut position = position.clone();
         let root_player = evaluator.side_to_move(&position);

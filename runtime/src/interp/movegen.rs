@@ -82,10 +82,14 @@ impl Interpreter {
         }
     }
 
-    /// The legal moves among the pseudo-legal ones (no pass for a player who is stuck).
+    /// The legal moves among the pseudo-legal ones (no pass for a player who is stuck). When a stop
+    /// is requested meanwhile ([`crate::interrupt`]), it ends early with the legal moves found so far,
+    /// at least one if there is any.
     fn legal_from_pseudo(&self, pos: &mut Position, pseudo: &mut Vec<Move>, out: &mut Vec<Move>) {
+        let generation = crate::interrupt::Generation::begin(!self.must_capture);
+        generation.arm(true);
         self.generate_pseudo(pos, pseudo);
-        let pseudo = &*pseudo;
+        generation.arm(false);
         if self.must_capture {
             let captures: Vec<Move> = pseudo
                 .iter()
@@ -101,9 +105,34 @@ impl Interpreter {
                 return;
             }
         }
+        // Whether the walks may have been cut short.
+        let cut = generation.stopped();
+        let before = out.len();
+        self.filter_legal(pos, pseudo, out, &generation);
+        if cut && out.len() == before {
+            // None of the moves found before the stop is legal: find them all.
+            pseudo.clear();
+            self.generate_pseudo(pos, pseudo);
+            self.filter_legal(pos, pseudo, out, &generation);
+        }
+    }
+
+    /// Appends the legal moves of `pseudo`, or once `generation` is stopped, those found so far if
+    /// there is one.
+    fn filter_legal(
+        &self,
+        pos: &mut Position,
+        pseudo: &[Move],
+        out: &mut Vec<Move>,
+        generation: &crate::interrupt::Generation,
+    ) {
+        let before = out.len();
         let shortcut = self.legality_shortcut(pos);
         let start = out.len();
         for &mv in pseudo {
+            if out.len() > before && generation.stopped() {
+                return;
+            }
             let safe = shortcut
                 .as_ref()
                 .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
@@ -313,6 +342,9 @@ impl Interpreter {
         for (cell, &occ) in pos.cells.iter().enumerate() {
             // A frozen piece (`freeze after`) has no moves until the end of the turn.
             if !occ.is_empty() && !occ.is_frozen() && self.may_move_piece(pos, cell, occ, side) {
+                if crate::interrupt::interrupted() {
+                    break;
+                }
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
         }
@@ -719,6 +751,11 @@ impl Interpreter {
         last_side: i8,
         out: &mut Vec<Move>,
     ) {
+        // A generation cut short by a stop ([`crate::interrupt`]), between the paths of a multi-leg
+        // move (the pieces are checked in turn by `generate_pseudo`); attack tests are never cut.
+        if leg > 0 && !w.attacks && crate::interrupt::interrupted() {
+            return;
+        }
         let legs = &w.part.part.legs;
         let modes = legs[leg].modes.as_bytes();
         let has = |c: u8| modes.contains(&c);

@@ -136,12 +136,13 @@ where
 {
     let (sender, receiver) = mpsc::channel();
     spawn_reader(input, sender.clone())?;
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     thread::scope(|scope| {
         let mut session = Session {
             scope,
             sender,
-            stop: &stop,
+            stop: Arc::clone(&stop),
+            _env: std::marker::PhantomData,
             searcher: Some(Searcher::new()),
             memory: None,
             searching: None,
@@ -158,7 +159,10 @@ where
 struct Session<'scope, 'env, V: Variant> {
     scope: &'scope Scope<'scope, 'env>,
     sender: Sender<Event<V::Move>>,
-    stop: &'env AtomicBool,
+    /// Raised to stop the running search; its threads also watch it inside a move generation
+    /// (`crate::interrupt`), so that one slow generation does not delay a stop.
+    stop: Arc<AtomicBool>,
+    _env: std::marker::PhantomData<&'env ()>,
     /// The searcher, while no search borrows it.
     searcher: Option<Searcher<V::Move>>,
     /// The table size last asked for, in bytes.
@@ -274,12 +278,13 @@ where
         let finish = engine.end_of_input == EndOfInput::Finish;
         self.stop.store(self.at_end && !finish, Ordering::Relaxed);
         self.searching = Some(false);
-        let (stop, sender) = (self.stop, self.sender.clone());
+        let (stop, sender) = (Arc::clone(&self.stop), self.sender.clone());
         thread::Builder::new()
             .name("perft".into())
             .spawn_scoped(self.scope, move || {
-                let (counts, complete) =
-                    crate::perft::divide_until(&engine.variant, &mut position, depth, stop);
+                let (counts, complete) = crate::interrupt::watching(Arc::clone(&stop), || {
+                    crate::perft::divide_until(&engine.variant, &mut position, depth, &stop)
+                });
                 let _ = sender.send(Event::Counted(counts, complete));
             })?;
         Ok(())
@@ -307,48 +312,52 @@ where
         self.stop
             .store(self.at_end && (infinite || !finish), Ordering::Relaxed);
         self.searching = Some(infinite);
-        let (stop, sender) = (self.stop, self.sender.clone());
+        let (stop, sender) = (Arc::clone(&self.stop), self.sender.clone());
         thread::Builder::new()
             .name("search".into())
             .spawn_scoped(self.scope, move || {
-                let Request {
-                    position,
-                    limits,
-                    report,
-                    lines,
-                    among,
-                    ..
-                } = request;
-                let mut on_iteration = |iteration: &Iteration<'_, V::Move>, line: usize| {
-                    if let Some(format) = report {
-                        let text = format(&engine.variant, &position, iteration, line);
-                        // The loop may have ended (quit); nobody needs the report then.
-                        let _ = sender.send(Event::Report(text));
-                    }
-                };
-                let among = (!among.is_empty()).then_some(among.as_slice());
-                let result = if lines > 1 {
-                    search_lines(
-                        &mut searcher,
-                        &*engine,
-                        &position,
-                        &limits,
-                        (lines, among),
-                        stop,
-                        &mut on_iteration,
-                    )
-                } else {
-                    searcher.search_among(
-                        &engine.variant,
-                        &engine.evaluator,
-                        &position,
-                        &limits,
+                let watched = Arc::clone(&stop);
+                crate::interrupt::watching(watched, || {
+                    let Request {
+                        position,
+                        limits,
+                        report,
+                        lines,
                         among,
-                        stop,
-                        &mut |iteration| on_iteration(iteration, 0),
-                    )
-                };
-                let _ = sender.send(Event::Done(searcher, result));
+                        ..
+                    } = request;
+                    let stop = &*stop;
+                    let mut on_iteration = |iteration: &Iteration<'_, V::Move>, line: usize| {
+                        if let Some(format) = report {
+                            let text = format(&engine.variant, &position, iteration, line);
+                            // The loop may have ended (quit); nobody needs the report then.
+                            let _ = sender.send(Event::Report(text));
+                        }
+                    };
+                    let among = (!among.is_empty()).then_some(among.as_slice());
+                    let result = if lines > 1 {
+                        search_lines(
+                            &mut searcher,
+                            &*engine,
+                            &position,
+                            &limits,
+                            (lines, among),
+                            stop,
+                            &mut on_iteration,
+                        )
+                    } else {
+                        searcher.search_among(
+                            &engine.variant,
+                            &engine.evaluator,
+                            &position,
+                            &limits,
+                            among,
+                            stop,
+                            &mut |iteration| on_iteration(iteration, 0),
+                        )
+                    };
+                    let _ = sender.send(Event::Done(searcher, result));
+                });
             })?;
         Ok(())
     }

@@ -828,6 +828,7 @@ fn targets_from(
     };
     let mut applies = false;
     let mut out: Vec<(Vec3, bool, bool, u32)> = Vec::new();
+    let mut index: std::collections::HashMap<Vec3, usize> = std::collections::HashMap::new();
     for moves in piece
         .moves
         .iter()
@@ -860,13 +861,17 @@ fn targets_from(
                 } else {
                     1
                 };
-                match out.iter_mut().find(|(c, ..)| *c == target) {
-                    Some(entry) => {
+                match index.get(&target) {
+                    Some(&i) => {
+                        let entry = &mut out[i];
                         entry.1 |= reach.moves;
                         entry.2 |= reach.captures;
                         entry.3 = entry.3.min(steps);
                     }
-                    None => out.push((target, reach.moves, reach.captures, steps)),
+                    None => {
+                        index.insert(target, out.len());
+                        out.push((target, reach.moves, reach.captures, steps));
+                    }
                 }
             }
         }
@@ -887,6 +892,12 @@ fn piece_reach(
     let zone_sets: Vec<Cells> = (0..game.zones.len())
         .map(|z| zone_cells(game, z, player, cells))
         .collect();
+    let cell_at: std::collections::HashMap<(usize, Vec3), usize> = game
+        .cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.board, c.coord), i))
+        .collect();
     (0..cells)
         .map(|cell| {
             if confined.as_ref().is_some_and(|z| !z.contains(cell)) {
@@ -894,11 +905,8 @@ fn piece_reach(
             }
             let in_zone = |zone: usize| zone_sets.get(zone).is_some_and(|z| z.contains(cell));
             let targets = targets_from(game, shapes, piece, player, cell, &in_zone)?;
-            let index_of = |at: Vec3| {
-                game.cells
-                    .iter()
-                    .position(|c| c.board == game.cells[cell].board && c.coord == at)
-            };
+            let board = game.cells[cell].board;
+            let index_of = |at: Vec3| cell_at.get(&(board, at)).copied();
             let weighted = targets
                 .iter()
                 .filter(|(at, ..)| match &confined {
