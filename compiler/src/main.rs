@@ -401,7 +401,18 @@ fn build_engine(
         }
     };
     match cache.build(&request, &mut progress, &vdl::build::compile_crate) {
-        Ok(built) => Ok((built.engine, (!built.up_to_date).then_some(started))),
+        Ok(built) => {
+            match cache.prune(vdl::build::cache::KEEP_PER_GAME) {
+                Ok(removed) if !removed.is_empty() => eprintln!(
+                    "vdl: removed {} older engine build{} of this cache",
+                    removed.len(),
+                    if removed.len() == 1 { "" } else { "s" }
+                ),
+                Ok(_) => {}
+                Err(message) => eprintln!("warning: the engine cache was not pruned: {message}"),
+            }
+            Ok((built.engine, (!built.up_to_date).then_some(started)))
+        }
         Err(message) => {
             eprintln!("error: {message}");
             Err(ExitCode::from(1))

@@ -15,6 +15,10 @@
 //! code, so the same file built twice finds its engine, and a changed file (or a vdl that generates other code)
 //! gets a crate of its own: builds of different files never share a crate, and concurrent builds of
 //! the same file take turns on its lock, the second finding the first one's engine.
+//!
+//! The cache does not grow without end: after each build, [`Cache::prune`] keeps the
+//! [`KEEP_PER_GAME`] engines of each game most recently built or found and removes the others' crates
+//! and their artifacts in the shared target directory (an engine another build holds locked stays).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -24,6 +28,10 @@ const ENGINE: &str = "engine";
 
 /// The environment variable naming the cache directory.
 pub const CACHE_DIR_VARIABLE: &str = "VDL_CACHE_DIR";
+
+/// How many engines of one game (crates of the same package name) the cache keeps after a build: the
+/// most recently built or found ones.
+pub const KEEP_PER_GAME: usize = 3;
 
 /// An engine cache rooted at a directory.
 #[derive(Clone, Debug)]
@@ -126,6 +134,11 @@ impl Cache {
             lock.lock().map_err(|e| cannot("lock", &lock_path, e))?;
         }
         if engine.is_file() {
+            // Found: the most recently used engines are the ones pruning keeps.
+            let _ = File::options()
+                .write(true)
+                .open(&engine)
+                .and_then(|f| f.set_modified(std::time::SystemTime::now()));
             return Ok(Built {
                 engine,
                 up_to_date: true,
@@ -147,6 +160,113 @@ impl Cache {
             up_to_date: false,
         })
     }
+}
+
+impl Cache {
+    /// Removes, for each game, the engine crates beyond the `keep` most recently used (built, or found
+    /// by a build: the time of their engine, or of their directory when the build never finished),
+    /// with their artifacts in the shared target directory. A crate whose lock a build holds is left
+    /// alone. Returns the crate directories removed.
+    ///
+    /// # Errors
+    ///
+    /// Returns a message when a directory cannot be read or removed.
+    pub fn prune(&self, keep: usize) -> Result<Vec<PathBuf>, String> {
+        let engines = self.root.join("engines");
+        let Ok(entries) = std::fs::read_dir(&engines) else {
+            return Ok(Vec::new());
+        };
+        // Package name without its fingerprint -> (last use, crate directory).
+        let mut games: std::collections::BTreeMap<String, Vec<(std::time::SystemTime, PathBuf)>> =
+            std::collections::BTreeMap::new();
+        for entry in entries {
+            let dir = entry.map_err(|e| cannot("read", &engines, e))?.path();
+            let Some(name) = dir.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let Some(game) = game_of(name) else {
+                continue;
+            };
+            let used = [dir.join(ENGINE), dir.clone()]
+                .iter()
+                .find_map(|p| p.metadata().and_then(|m| m.modified()).ok())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            games.entry(game.to_string()).or_default().push((used, dir));
+        }
+        let mut removed = Vec::new();
+        for crates in games.values_mut() {
+            // Newest first; ties by name, so that the choice does not depend on the listing order.
+            crates.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            for (_, dir) in crates.iter().skip(keep) {
+                let lock_path = dir.join(".lock");
+                let lock = match File::open(&lock_path) {
+                    Ok(lock) => Some(lock),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                    Err(e) => return Err(cannot("open", &lock_path, e)),
+                };
+                if lock.as_ref().is_some_and(|l| l.try_lock().is_err()) {
+                    continue;
+                }
+                let package = dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                self.remove_artifacts(&package)?;
+                std::fs::remove_dir_all(dir).map_err(|e| cannot("remove", dir, e))?;
+                removed.push(dir.clone());
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes what Cargo built for `package` in the shared target directory, in every profile: its
+    /// binary, its dependency file, and its `deps`, `.fingerprint`, `build` and `incremental` entries.
+    fn remove_artifacts(&self, package: &str) -> Result<(), String> {
+        let target = self.target_dir();
+        let Ok(profiles) = std::fs::read_dir(&target) else {
+            return Ok(());
+        };
+        let crate_name = package.replace('-', "_");
+        let prefixes = [format!("{package}-"), format!("{crate_name}-")];
+        let exact = [package.to_string(), format!("{package}.d")];
+        for profile in profiles.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+            let mut places = vec![profile.clone()];
+            for sub in ["deps", ".fingerprint", "build", "incremental"] {
+                places.push(profile.join(sub));
+            }
+            for place in places {
+                let Ok(entries) = std::fs::read_dir(&place) else {
+                    continue;
+                };
+                for path in entries.flatten().map(|e| e.path()) {
+                    let name = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let ours = exact.contains(&name)
+                        || (place != profile
+                            && prefixes.iter().any(|p| name.starts_with(p.as_str())));
+                    if !ours {
+                        continue;
+                    }
+                    let result = if path.is_dir() {
+                        std::fs::remove_dir_all(&path)
+                    } else {
+                        std::fs::remove_file(&path)
+                    };
+                    result.map_err(|e| cannot("remove", &path, e))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The package name of an engine crate's directory without its fingerprint (`vdl-engine-chess` for
+/// `vdl-engine-chess-0123456789abcdef`), or `None` for a directory that is not one.
+fn game_of(name: &str) -> Option<&str> {
+    let (game, fingerprint) = name.rsplit_once('-')?;
+    (fingerprint.len() == 16 && fingerprint.bytes().all(|b| b.is_ascii_hexdigit())).then_some(game)
 }
 
 /// Copies `from` to `to` through a temporary file renamed into place, so that a reader (or a running
@@ -374,6 +494,83 @@ mod tests {
         assert!(cache
             .crate_dir(&chess)
             .starts_with(Path::new("/nonexistent/engines")));
+    }
+
+    #[test]
+    fn pruning_keeps_the_most_recent_engines_of_each_game() {
+        let root = scratch("prune");
+        let cache = Cache::new(&root);
+        let calls = AtomicUsize::new(0);
+        let compile = fake_compile(&calls);
+        let sources: Vec<String> = (0..5).map(|i| format!("game mini // {i}\n")).collect();
+        let requests: Vec<Request> = sources
+            .iter()
+            .map(|source| Request {
+                game: "mini",
+                source,
+                code: CODE,
+                lto: false,
+            })
+            .collect();
+        let other = Request {
+            game: "other",
+            source: SOURCE,
+            code: CODE,
+            lto: false,
+        };
+        let base = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for (i, request) in requests.iter().chain([&other]).enumerate() {
+            let built = cache.build(request, &mut |_| {}, &compile).expect("built");
+            // Built one minute apart, the first oldest.
+            let when = base + std::time::Duration::from_secs(60 * i as u64);
+            File::options()
+                .write(true)
+                .open(&built.engine)
+                .and_then(|f| f.set_modified(when))
+                .expect("dated");
+        }
+        // The oldest is found again by a build: it becomes the most recent.
+        assert!(
+            cache
+                .build(&requests[0], &mut |_| {}, &compile)
+                .expect("found")
+                .up_to_date
+        );
+        // An artifact of the second build in the shared target directory, and one of another game.
+        let package = |r: &Request| {
+            cache
+                .crate_dir(r)
+                .file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        };
+        let deps = cache.target_dir().join("release/deps");
+        std::fs::create_dir_all(&deps).expect("deps");
+        let artifact = deps.join(format!(
+            "{}-0a1b2c",
+            package(&requests[1]).replace('-', "_")
+        ));
+        let kept_artifact = deps.join(format!("{}-0a1b2c", package(&other).replace('-', "_")));
+        std::fs::write(&artifact, "").expect("artifact");
+        std::fs::write(&kept_artifact, "").expect("artifact");
+        let mut removed = cache.prune(3).expect("pruned");
+        removed.sort();
+        let mut expected = vec![cache.crate_dir(&requests[1]), cache.crate_dir(&requests[2])];
+        expected.sort();
+        assert_eq!(removed, expected);
+        for (i, request) in requests.iter().enumerate() {
+            assert_eq!(
+                cache.crate_dir(request).exists(),
+                ![1, 2].contains(&i),
+                "{i}"
+            );
+        }
+        assert!(cache.crate_dir(&other).exists());
+        assert!(!artifact.exists() && kept_artifact.exists());
+        // Nothing more to remove.
+        assert_eq!(cache.prune(3).expect("pruned"), Vec::<PathBuf>::new());
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
