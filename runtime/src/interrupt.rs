@@ -14,7 +14,7 @@
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 thread_local! {
     /// The stop flag this thread's work watches.
@@ -27,6 +27,8 @@ thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
     /// How many legal move generations are running on this thread (they nest through conditions).
     static DEPTH: Cell<u32> = const { Cell::new(0) };
+    /// Before this instant a stop is not acted on ([`after`]).
+    static NOT_BEFORE: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Whether a stop has been seen since the outermost generation began: once seen, it holds.
     static SEEN: Cell<bool> = const { Cell::new(false) };
 }
@@ -61,11 +63,31 @@ pub fn until<R>(deadline: Option<Instant>, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Runs `f` so that a generation in it is cut only after `delay` has passed: the search's root
+/// moves, which a quick game generates in full (well ordered, the best answer when stopped at once),
+/// while a slow one still answers a stop within the delay.
+pub fn after<R>(delay: Duration, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Instant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NOT_BEFORE.with(|d| d.set(self.0));
+        }
+    }
+    let _restore = Restore(NOT_BEFORE.with(|d| d.replace(Instant::now().checked_add(delay))));
+    f()
+}
+
 /// Whether the watched stop flag is raised or the watched deadline has passed (the clock is read
 /// every [`CLOCK_EVERY`] calls), or either was seen since the outermost generation began.
 fn requested() -> bool {
     if SEEN.with(Cell::get) {
         return true;
+    }
+    if NOT_BEFORE
+        .with(Cell::get)
+        .is_some_and(|t| Instant::now() < t)
+    {
+        return false;
     }
     let seen = seen_now();
     if seen {

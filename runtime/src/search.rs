@@ -106,6 +106,9 @@ pub struct Capture {
     pub victim: i32,
 }
 
+/// How long the root moves' generation may go on after a stop (`interrupt::after`).
+const ROOT_GRACE: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// When a search stops. Without any limit it runs until the stop flag is raised (or [`MAX_DEPTH`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -291,7 +294,11 @@ impl<M: Copy + Eq> Searcher<M> {
         tree.node_limit = limits.nodes.unwrap_or(u64::MAX);
 
         let mut root_moves = Vec::new();
-        variant.legal_moves(&mut position, &mut root_moves);
+        // The root moves in full when they come quickly, so that a search stopped at once still
+        // answers its best-ordered move; cut after a while when one generation is slow.
+        crate::interrupt::after(ROOT_GRACE, || {
+            variant.legal_moves(&mut position, &mut root_moves)
+        });
         if let Some(among) = among.filter(|among| root_moves.iter().any(|m| among.contains(m))) {
             root_moves.retain(|m| among.contains(m));
         }
