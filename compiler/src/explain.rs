@@ -261,6 +261,7 @@ fn describe_part(part: &MovePart) -> String {
                     'j' => "must jump an occupied cell (not drawn)",
                     'y' => "turning into a slider",
                     'o' => "wrapping around the edge",
+                    'u' if i > 0 => "unloading the captured piece where this leg started",
                     'u' => "unloading the captured piece",
                     'x' => "handing the move on",
                     't' => "not capturing royals",

@@ -9,7 +9,7 @@
 //! modes `m c d e t p g y n j o u`; `i` (initial), `a` (again); `z` and `q`: before the atom of a part
 //! without `a` they make a crooked or circular rider (`zB`, `qN`), on a later leg they are turn letters
 //! among the directions (opposite to or like the previous turn). The induction mode `x` is recognised and
-//! rejected as unsupported (E1005).
+//! rejected as unsupported (E1005). `u` on a later leg goes with that leg's capture (E1013).
 
 use crate::error::{Error, ErrorKind};
 use crate::span::Span;
@@ -386,14 +386,28 @@ impl BetzaParser<'_> {
                 }
             }
             if index > 0 && leg.modes.contains('u') {
-                let at = find(self, 'u');
-                self.error(
-                    at,
-                    1,
-                    ErrorKind::BetzaUnsupported {
-                        what: "unloading `u` on a leg after the first",
-                    },
-                );
+                // The final leg captures unless it only moves (`m` without `c`, `d`, `e`).
+                let captures = |i: usize, l: &Leg| {
+                    l.modes.contains(['c', 'd', 'e'])
+                        || (i == last && !l.modes.contains(['m', 'c', 'd', 'e']))
+                };
+                let reason = if !leg.modes.contains(['c', 'd']) {
+                    Some("a later leg unloads the piece it captures itself; give it `c` or `d`")
+                } else if legs[index - 1].modes.contains(['p', 'g']) {
+                    Some("this leg starts on the piece the leg before it hops over")
+                } else if legs
+                    .iter()
+                    .enumerate()
+                    .any(|(i, l)| i != index && (captures(i, l) || l.modes.contains('u')))
+                {
+                    Some("another leg captures or unloads too; with `u` the move captures once (end the last leg with `m`)")
+                } else {
+                    None
+                };
+                if let Some(reason) = reason {
+                    let at = find(self, 'u');
+                    self.error(at, 1, ErrorKind::BetzaUnloadMisplaced { reason });
+                }
             }
             if leg.directions.contains('h') && leg.directions.len() == 1 {
                 let at = find(self, 'h');
@@ -509,6 +523,17 @@ mod tests {
         assert_eq!(codes("zqB"), vec![("E1012", 1)]);
         assert_eq!(codes("zpR"), vec![("E1012", 0)]);
         assert_eq!(codes("qU"), vec![("E1012", 0)]);
+    }
+
+    #[test]
+    fn unload_on_a_later_leg() {
+        assert_eq!(parse("RafucR").expect("valid").parts[1].legs[1].modes, "uc");
+        assert!(parse("afudQ").is_ok());
+        assert!(parse("mafucafmW").is_ok());
+        assert_eq!(codes("RafumR"), vec![("E1013", 3)]);
+        assert_eq!(codes("cafucR"), vec![("E1013", 3)]);
+        assert_eq!(codes("afucaW"), vec![("E1013", 2)]);
+        assert_eq!(codes("pafucW"), vec![("E1013", 3)]);
     }
 
     #[test]

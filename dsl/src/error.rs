@@ -97,6 +97,8 @@ pub enum ErrorKind {
     BetzaAtomDimension { atom: char, board_dims: usize },
     /// A crooked or circular turn (`z`, `q`) where it means nothing.
     BetzaTurnMisplaced { letter: char, reason: &'static str },
+    /// An unload (`u`) on a later leg where it means nothing.
+    BetzaUnloadMisplaced { reason: &'static str },
 
     // ---- semantic checks ----
     /// A keyword that is not a statement of this block.
@@ -348,6 +350,7 @@ impl Error {
             BetzaModeMisplaced { .. } => "E1010",
             BetzaAtomDimension { .. } => "E1011",
             BetzaTurnMisplaced { .. } => "E1012",
+            BetzaUnloadMisplaced { .. } => "E1013",
             UnknownStatement { .. } => "E2001",
             DuplicateName { .. } => "E2002",
             UnknownName { .. } => "E2003",
@@ -576,6 +579,11 @@ impl Error {
                 format!("`{letter}` cannot be used here: {reason}"),
                 "misplaced crooked or circular turn".into(),
                 Some("`z` and `q` make a rider crooked or circular (`zB`, `qNN`) or, on a leg after an `a`, turn the other way than (`z`) or the same way as (`q`) the previous turn (`afsafzK`); see docs/language.md, section 3.3".into()),
+            ),
+            BetzaUnloadMisplaced { reason } => (
+                format!("`u` cannot be used here: {reason}"),
+                "misplaced unload".into(),
+                Some("on a later leg, `u` goes with that leg's capture (`c` or `d`), the move's only one: the piece it takes reappears where the leg started, e.g. `afucR`".into()),
             ),
             UnknownStatement { keyword, context, suggestion } => (
                 format!("unknown statement `{keyword}` in {context}"),

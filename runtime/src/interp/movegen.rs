@@ -36,6 +36,9 @@ struct Walk<'a> {
     per_move: Option<&'a crate::model::Cond>,
     /// The cell the move hops over, while walking past it.
     hurdle: std::cell::Cell<u16>,
+    /// The start cell of a later leg with `u`, while walking it: the piece that leg captures
+    /// reappears there.
+    unload: std::cell::Cell<u16>,
 }
 
 thread_local! {
@@ -667,6 +670,7 @@ impl Interpreter {
                         attacks,
                         per_move,
                         hurdle: std::cell::Cell::new(Move::NONE),
+                        unload: std::cell::Cell::new(Move::NONE),
                     };
                     self.universal(pos, &walk, out);
                     continue;
@@ -687,6 +691,7 @@ impl Interpreter {
                             attacks,
                             per_move,
                             hurdle: std::cell::Cell::new(Move::NONE),
+                            unload: std::cell::Cell::new(Move::NONE),
                         };
                         self.bent_ride(pos, &walk, first, out);
                     }
@@ -704,6 +709,7 @@ impl Interpreter {
                         attacks,
                         per_move,
                         hurdle: std::cell::Cell::new(Move::NONE),
+                        unload: std::cell::Cell::new(Move::NONE),
                     };
                     self.walk_simple(pos, &walk, simple, out);
                     continue;
@@ -721,6 +727,7 @@ impl Interpreter {
                         attacks,
                         per_move,
                         hurdle: std::cell::Cell::new(Move::NONE),
+                        unload: std::cell::Cell::new(Move::NONE),
                     };
                     self.walk(
                         pos,
@@ -769,8 +776,14 @@ impl Interpreter {
             1
         };
         let inside = |cell: CellId| w.within.is_none_or(|z| self.in_zone(z, w.mover, cell));
+        // `u` on a later leg: the piece this leg captures reappears where the leg starts.
+        let outer_unload = w.unload.get();
+        if leg > 0 && has(b'u') {
+            w.unload.set(at as u16);
+        }
         if last && (has(b'p') || has(b'g')) {
             self.hop(pos, w, at, step, max_steps, has(b'g'), locust, out);
+            w.unload.set(outer_unload);
             return;
         }
         let mut current = at;
@@ -884,6 +897,7 @@ impl Interpreter {
             }
             current = next;
         }
+        w.unload.set(outer_unload);
     }
 
     /// A crooked or circular rider (`zB`, `qN`): from the first step `first`, each later step bends
@@ -1210,7 +1224,13 @@ impl Interpreter {
         }
         let mut mv = Move::normal(w.origin, to);
         mv.aux = extra;
-        if w.part.part.legs[0].modes.contains('u') {
+        let unload = w.unload.get();
+        if unload != Move::NONE {
+            if unload as usize == to {
+                return; // the piece would reappear under the mover
+            }
+            mv.aux2 = unload; // where the leg that captured it started
+        } else if w.part.part.legs[0].modes.contains('u') {
             mv.aux2 = w.origin as u16; // the captured piece reappears where the move started
         }
         mv.ep_source = w.part.ep_source && w.part.part.legs.len() == 1;

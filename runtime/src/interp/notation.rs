@@ -93,7 +93,19 @@ impl Interpreter {
                 let locust = mv.aux != Move::NONE
                     && mv.aux2 == Move::NONE
                     && !pos.en_passant.contains(&(mv.to as usize, mv.aux as usize));
-                let mut text = if locust {
+                // An unload on a later leg (`afucR`) is written through the cell the captured piece
+                // reappears on, where the capturing leg started: `a1c1,c1e1` (and the kill cell of a
+                // capture on the way after it: `a1b1,b1c1,c1d1`).
+                let unload = mv.aux2 != Move::NONE && mv.aux2 != mv.from;
+                let mut text = if unload {
+                    let back = name(mv.aux2);
+                    if mv.aux != Move::NONE {
+                        let kill = name(mv.aux);
+                        format!("{}{back},{back}{kill},{kill}{}", name(mv.from), name(mv.to))
+                    } else {
+                        format!("{}{back},{back}{}", name(mv.from), name(mv.to))
+                    }
+                } else if locust {
                     let kill = name(mv.aux);
                     format!("{}{kill},{kill}{}", name(mv.from), name(mv.to))
                 } else {
