@@ -287,7 +287,14 @@ pub enum ErrorKind {
     /// A rule effect the rule's events cannot run, or a malformed one.
     InvalidEffect { detail: String },
     /// A statement that nothing would ever run in this game.
-    NeverRuns { what: String, why: String },
+    NeverRuns {
+        what: String,
+        why: String,
+        help: &'static str,
+    },
+    /// A `partner` line that does not make a team of two, or a capture sent to partners that some
+    /// player does not have.
+    InvalidPartner { detail: String, help: &'static str },
 
     /// An `extinction` rule that a player fulfils in the start position: the game would be over
     /// before the first move. `option`: the option value whose start position it is, when not the
@@ -411,6 +418,7 @@ impl Error {
             WithoutEffect { .. } => "E2110",
             InvalidEffect { .. } => "E2108",
             InvalidPickUp { .. } => "E2111",
+            InvalidPartner { .. } => "E2112",
             NeverRuns { .. } => "E2109",
             UnusedZone { .. } => "W2001",
             UnusedPiece { .. } => "W2002",
@@ -810,10 +818,15 @@ impl Error {
                 "no effect".into(),
                 Some(format!("delete the line: {why}")),
             ),
-            NeverRuns { what, why } => (
+            NeverRuns { what, why, help } => (
                 format!("{what} never runs: {why}"),
                 "never runs".into(),
-                Some("checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated`".into()),
+                Some((*help).into()),
+            ),
+            InvalidPartner { detail, help } => (
+                format!("invalid partner: {detail}"),
+                "not possible here".into(),
+                Some((*help).into()),
             ),
             InvalidPickUp { detail, help } => (
                 format!("invalid pick-up: {detail}"),

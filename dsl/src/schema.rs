@@ -479,6 +479,7 @@ const PLAYER: &[Spec] = &[
     once("fen_prefix", &[V(Kind::Str, One)]),
     cond("movable_by", &[V(Kind::SideOr(&["all", "none"]), Many)]),
     once("bonus_points", &[V(Kind::IntIn(-100_000, 100_000), One)]),
+    once("partner", &[V(Kind::Player, One)]),
 ];
 
 /// Cell specifications, shared by zones and other cell sets.
@@ -644,7 +645,7 @@ const RESERVE: &[Spec] = &[
         "holds",
         &[V(Kind::Piece, One), V(Kind::IntIn(0, 4096), One)],
     ),
-    once("captured_go_here", &[]),
+    once("captured_go_here", &[V(Kind::Word(&["partner"]), Optional)]),
     once("demote_promoted", &[]),
     once("gating", &[V(Kind::Zone, One)]),
     once("drop_promoted", &[]),

@@ -470,7 +470,13 @@ pub fn run_random_games<V: Variant>(
                     if let Some(count) = wins.get_mut(w) {
                         *count += 1;
                     }
-                    format!("{} wins ({})", name(w), r.reason)
+                    match variant.partner(w) {
+                        // A team wins together.
+                        Some(partner) => {
+                            format!("{} and {} win ({})", name(w), name(partner), r.reason)
+                        }
+                        None => format!("{} wins ({})", name(w), r.reason),
+                    }
                 }
                 None => {
                     draws += 1;

@@ -410,6 +410,10 @@ impl<G: CompactGame> Variant for Compiled<G> {
             .outcome(&mut self.to_interpreter_with_history(position))
     }
 
+    fn partner(&self, player: usize) -> Option<usize> {
+        self.interpreter.partner(player)
+    }
+
     fn hash(&self, position: &Self::Position) -> u64 {
         self.game.hash(&position.board)
     }

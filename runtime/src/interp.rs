@@ -129,6 +129,10 @@ impl Variant for Interpreter {
         self.decide(position)
     }
 
+    fn partner(&self, player: usize) -> Option<usize> {
+        Interpreter::partner(self, player)
+    }
+
     fn scores(&self, position: &Position, result: &GameResult) -> Option<Vec<f64>> {
         Interpreter::scores(self, position, result)
     }

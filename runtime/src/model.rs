@@ -157,6 +157,9 @@ pub struct Player {
     pub movable_by: Vec<MovableBy>,
     /// Points added to its pieces' for a `points` result (`bonus_points`).
     pub bonus_points: i32,
+    /// The player it plays with as a team (`partner`): a team wins and loses together, and its
+    /// members are never each other's opponents in results and search.
+    pub partner: Option<PlayerId>,
 }
 
 /// A `movable_by` line: players who may move a piece, under a condition.
@@ -496,8 +499,8 @@ pub struct Reserve {
     /// Initial content, each line perhaps under an option condition (`holds gnu 8 when ...`); in a
     /// reserve per player, every player's part holds them.
     pub holds: Vec<Guarded<(PieceId, u32)>>,
-    /// Whether captured pieces go here.
-    pub captured_go_here: bool,
+    /// Whether captured pieces go here, and into whose part (`captured_go_here partner`).
+    pub captured_go_here: Option<CapturesTo>,
     /// Whether a captured promoted piece enters as a pawn (`demote_promoted`).
     pub demote_promoted: bool,
     /// The zone where its pieces enter play by gating (`gating ZONE`), instead of drops.
@@ -509,6 +512,15 @@ pub struct Reserve {
     /// Pick-up moves into it (`pick_up`): a player takes one of his pieces off the board into his
     /// part of it, as a whole move.
     pub pick_ups: Vec<PickUp>,
+}
+
+/// Whose part of a hand a captured piece enters (`captured_go_here`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapturesTo {
+    /// The capturer's (crazyhouse, shogi).
+    Captor,
+    /// The capturer's partner's (`captured_go_here partner`: bughouse).
+    Partner,
 }
 
 /// A pick-up move (`pick_up PIECES (from ZONE)? when COND`): instead of a move, a player takes one of

@@ -199,10 +199,16 @@ pub fn play_terminal<R: BufRead, W: Write>(
 /// The end of a game for people: `black wins (checkmate)`, `draw (stalemate)`.
 fn over(engine: &Engine<Interpreter, MaterialEvaluator>, result: &GameResult) -> String {
     match result.winner {
-        Some(w) => format!(
-            "{} wins ({})",
-            engine.variant.game.players[w].name, result.reason
-        ),
+        Some(w) => {
+            let players = &engine.variant.game.players;
+            match engine.variant.partner(w) {
+                Some(p) => format!(
+                    "{} and {} win ({})",
+                    players[w].name, players[p].name, result.reason
+                ),
+                None => format!("{} wins ({})", players[w].name, result.reason),
+            }
+        }
         None => format!("draw ({})", result.reason),
     }
 }

@@ -183,6 +183,12 @@ pub trait Variant {
     fn unmake(&self, position: &mut Self::Position, mv: Self::Move, undo: Self::Undo);
     /// Returns the result if the game has ended automatically by the rules.
     fn outcome(&self, position: &mut Self::Position) -> Option<GameResult>;
+    /// Returns the player's partner in a game of teams (`partner`): a result's winner wins with
+    /// his partner, and the search plays for both. `None` by default.
+    fn partner(&self, player: usize) -> Option<usize> {
+        let _ = player;
+        None
+    }
     /// Returns the position's hash (incrementally maintained).
     fn hash(&self, position: &Self::Position) -> u64;
     /// Recomputes the hash from scratch, to check the incremental one.

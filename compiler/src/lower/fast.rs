@@ -17,7 +17,7 @@ use vdl_runtime::geometry::{
     lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
+    CapturesTo, Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
     EnPassantRight, EndKind, Facing, Game, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece,
     PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn, Untouched,
     Vec3,
@@ -582,6 +582,13 @@ fn check_game(game: &Game) -> Result<(), String> {
         custodian,
         captures,
     } = game;
+    // Teams come first: their results, search and hands are the team's, whatever the boards.
+    if let Some(player) = players.iter().find(|p| p.partner.is_some()) {
+        return Err(format!(
+            "player {} plays in a team (`partner`)",
+            player.name
+        ));
+    }
     if boards.len() != 1 || *dimensions != 2 {
         return Err("not a single 2D board".into());
     }
@@ -601,9 +608,16 @@ fn check_game(game: &Game) -> Result<(), String> {
             fen_prefix: _,
             bonus_points: _,
             movable_by,
+            partner,
         } = player;
         if !movable_by.is_empty() {
             return Err(format!("player {} has `movable_by`", player.name));
+        }
+        if partner.is_some() {
+            return Err(format!(
+                "player {} plays in a team (`partner`)",
+                player.name
+            ));
         }
     }
     check_turn(turn)?;
@@ -1419,7 +1433,11 @@ impl Lowering<'_> {
             .collect();
         Ok(Some(FastHands {
             drops: *drops,
-            captures_to_hand: *captured_go_here,
+            captures_to_hand: match captured_go_here {
+                None => false,
+                Some(CapturesTo::Captor) => true,
+                Some(CapturesTo::Partner) => return Err("captures to the partner's hand".into()),
+            },
             hand_type,
             promoted_to,
             drop_zones,

@@ -108,6 +108,8 @@ impl Checker {
         self.check_transfers(statements);
         self.check_castles(statements);
         self.check_pick_ups(statements, &game);
+        self.check_partners(statements, &game);
+        self.check_drop_rules(statements, &game);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -172,6 +174,7 @@ impl Checker {
                     ErrorKind::NeverRuns {
                         what: "a rule `on checkmate`".into(),
                         why: "checkmate ends this game".into(),
+                        help: CHECKMATE_GOES_ON,
                     },
                 );
             }
@@ -188,6 +191,7 @@ impl Checker {
                     ErrorKind::NeverRuns {
                         what: "`checkmate_test attacked_at_turn_start`".into(),
                         why: "checkmate ends this game".into(),
+                        help: CHECKMATE_GOES_ON,
                     },
                 );
             }
@@ -241,6 +245,136 @@ impl Checker {
                     ),
                 },
             );
+        }
+    }
+
+    /// Partners name each other: each `partner` line names another player whose own `partner` line
+    /// names this one, and no neutral side has a partner. Captures sent to the partner's hand need a
+    /// hand per player and a partner for every player.
+    fn check_partners(&mut self, statements: &[Statement], game: &Game) {
+        let sides = statements
+            .iter()
+            .filter(|s| matches!(s.keyword.text.as_str(), "player" | "neutral"));
+        for side in sides {
+            let Some(line) = side.children().iter().find(|c| c.keyword.text == "partner") else {
+                continue;
+            };
+            let span = line.arguments.first().map_or(line.keyword.span, |a| a.span);
+            let name = side.arguments.first().and_then(|a| a.as_name());
+            let Some(index) = game
+                .players
+                .iter()
+                .position(|p| name.is_some_and(|n| n.text == p.name))
+            else {
+                continue;
+            };
+            let Some(partner) = game.players[index].partner else {
+                continue;
+            };
+            let detail = if game.players[index].neutral {
+                Some("a neutral side plays for nobody, so it has no partner".to_string())
+            } else if partner == index {
+                Some(format!(
+                    "`{}` cannot be its own partner",
+                    game.players[index].name
+                ))
+            } else if game.players[partner].neutral {
+                Some(format!(
+                    "`{}` is a neutral side",
+                    game.players[partner].name
+                ))
+            } else if game.players[partner].partner != Some(index) {
+                Some(format!(
+                    "`{}` does not name `{}` as its partner",
+                    game.players[partner].name, game.players[index].name
+                ))
+            } else {
+                None
+            };
+            if let Some(detail) = detail {
+                self.error(
+                    span,
+                    ErrorKind::InvalidPartner {
+                        detail,
+                        help: "partners name each other: `player a { partner b }` and `player b { partner a }`",
+                    },
+                );
+            }
+        }
+        for reserve in statements.iter().filter(|s| s.keyword.text == "reserve") {
+            let has = |keyword: &str| reserve.children().iter().any(|c| c.keyword.text == keyword);
+            let Some(line) = reserve.children().iter().find(|c| {
+                c.keyword.text == "captured_go_here"
+                    && c.arguments
+                        .iter()
+                        .any(|a| a.as_name().is_some_and(|n| n.text == "partner"))
+            }) else {
+                continue;
+            };
+            let span = line.arguments.first().map_or(line.keyword.span, |a| a.span);
+            let alone: Vec<&str> = game
+                .players
+                .iter()
+                .filter(|p| !p.neutral && p.partner.is_none())
+                .map(|p| p.name.as_str())
+                .collect();
+            if !has("per_player") {
+                self.error(
+                    span,
+                    ErrorKind::InvalidPartner {
+                        detail: "a reserve shared by everybody has no partner's part".into(),
+                        help: "add `per_player` to the reserve",
+                    },
+                );
+            } else if !alone.is_empty() {
+                self.error(
+                    span,
+                    ErrorKind::InvalidPartner {
+                        detail: format!("captures go to the partner's hand, but `{}` has no partner", alone.join("`, `")),
+                        help: "give every player a partner (`player a { partner b }`), or write `captured_go_here` for the capturer's own hand",
+                    },
+                );
+            }
+        }
+    }
+
+    /// `must_drop` and `no_drop_check` speak of drops: in a game without them they would never run.
+    fn check_drop_rules(&mut self, statements: &[Statement], game: &Game) {
+        const HELP: &str =
+            "add `drops` to the reserve the pieces are dropped from, or remove the line";
+        for reserve in statements.iter().filter(|s| s.keyword.text == "reserve") {
+            let drops = reserve.children().iter().any(|c| c.keyword.text == "drops");
+            let line = reserve
+                .children()
+                .iter()
+                .find(|c| c.keyword.text == "no_drop_check");
+            if let (false, Some(line)) = (drops, line) {
+                self.error(
+                    line.keyword.span,
+                    ErrorKind::NeverRuns {
+                        what: "`no_drop_check`".into(),
+                        why: "nothing is dropped from this reserve".into(),
+                        help: HELP,
+                    },
+                );
+            }
+        }
+        if !game.reserves.iter().any(|r| r.drops) {
+            let line = statements
+                .iter()
+                .filter(|s| s.keyword.text == "turn")
+                .flat_map(|t| t.children())
+                .find(|c| c.keyword.text == "must_drop");
+            if let Some(line) = line {
+                self.error(
+                    line.keyword.span,
+                    ErrorKind::NeverRuns {
+                        what: "`must_drop`".into(),
+                        why: "this game has no drops".into(),
+                        help: HELP,
+                    },
+                );
+            }
         }
     }
 
@@ -780,8 +914,12 @@ fn add_wall_type(game: &mut Game) {
         fen_prefix: None,
         movable_by: Vec::new(),
         bonus_points: 0,
+        partner: None,
     });
 }
+
+/// The help of a checkmate rule that never runs.
+const CHECKMATE_GOES_ON: &str = "checkmate eliminates a player, and the game goes on, when a rule `on checkmate` says `eliminate checkmated`";
 
 impl Checker {
     /// `wall empty|reach BETZA|vacated (in ZONE)? single?`; a Betza string goes with `reach` only
@@ -949,6 +1087,12 @@ fn build_player(d: &Directive, index: usize) -> Player {
             "fen_prefix" => player.fen_prefix = Some(word(child.arguments.first())),
             "movable_by" => player.movable_by.push(movable_by(child)),
             "bonus_points" => player.bonus_points = int(child.arguments.first()) as i32,
+            "partner" => {
+                player.partner = match child.arguments.first() {
+                    Some(Arg::Player(p)) => Some(*p),
+                    _ => None,
+                }
+            }
             other => debug_assert!(false, "player statement `{other}` has no model"),
         }
     }
@@ -1057,7 +1201,13 @@ fn build_reserve(d: &Directive) -> Reserve {
                 reserve.drops = true;
                 reserve.drop_condition = child.condition.clone();
             }
-            ("captured_go_here", _) => reserve.captured_go_here = true,
+            ("captured_go_here", args) => {
+                reserve.captured_go_here = Some(if args.iter().any(|a| a.is_word("partner")) {
+                    vdl_runtime::model::CapturesTo::Partner
+                } else {
+                    vdl_runtime::model::CapturesTo::Captor
+                })
+            }
             ("demote_promoted", _) => reserve.demote_promoted = true,
             ("drop_promoted", _) => reserve.drop_promoted = true,
             ("no_drop_check", _) => reserve.no_drop_check = true,

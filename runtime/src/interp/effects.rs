@@ -213,7 +213,11 @@ impl Interpreter {
             if let Some(piece) = run.transit {
                 if self.captures_to_hand {
                     let kind = self.hand_type(piece);
-                    Self::change_hand(pos, undo, ev.player, kind, 1);
+                    let receiver = match self.partner(ev.player) {
+                        Some(partner) if self.captures_to_partner => partner,
+                        _ => ev.player,
+                    };
+                    Self::change_hand(pos, undo, receiver, kind, 1);
                 }
             }
             transformed |= run.changed_type;

@@ -33,7 +33,7 @@ impl Interpreter {
         if stuck {
             // Without a rule for it, a player who cannot move has lost.
             return Some(GameResult {
-                winner: Some(self.previous_player(pos.side)),
+                winner: Some(self.opponent_before(pos.side)),
                 reason: "no moves".into(),
             });
         }
@@ -68,7 +68,8 @@ impl Interpreter {
             EndKind::Stalemate => !in_check,
             _ => true,
         };
-        applies.then(|| self.result(pos, rule, self.previous_player(side), Some(side)))
+        // In a game of teams the winner is an opponent, never the partner who moved last.
+        applies.then(|| self.result(pos, rule, self.opponent_before(side), Some(side)))
     }
 
     /// A rule decided by the position alone (flags, checks, extinction, bare king, royal capture, move
@@ -412,7 +413,7 @@ impl Interpreter {
         actor: usize,
         subject: Option<usize>,
     ) -> GameResult {
-        let victim = subject.unwrap_or(self.next_player(actor));
+        let victim = subject.unwrap_or(self.opponent_after(actor));
         let named = match rule.subject {
             Subject::Default => None,
             Subject::Victim => Some(victim),
@@ -436,14 +437,14 @@ impl Interpreter {
 
     /// The result of a rule that happens to `victim` (extinction, bare king).
     fn result_for_victim(&self, pos: &Position, rule: &EndRule, victim: usize) -> GameResult {
-        let other = self.next_player(victim);
+        let other = self.opponent_after(victim);
         let winner = match (rule.result, rule.subject) {
             (Outcome::Win, Subject::Victim) => Some(victim),
             (Outcome::Win | Outcome::Loss, Subject::Player(p)) => {
                 Some(if rule.result == Outcome::Win {
                     p
                 } else {
-                    self.next_player(p)
+                    self.opponent_after(p)
                 })
             }
             (Outcome::Win | Outcome::Loss, _) => Some(other),

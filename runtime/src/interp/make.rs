@@ -592,6 +592,30 @@ impl Interpreter {
             .copied()
             .unwrap_or(0)
     }
+
+    /// The player's partner (`partner`), if he plays in a team.
+    pub fn partner(&self, player: usize) -> Option<usize> {
+        self.game.players.get(player).and_then(|p| p.partner)
+    }
+
+    /// The nearest player before `player` in the turn order who plays against him: the previous
+    /// player, skipping his partner (who may move between his opponents in a game of teams).
+    pub(super) fn opponent_before(&self, player: usize) -> usize {
+        let mut other = self.previous_player(player);
+        if Some(other) == self.partner(player) {
+            other = self.previous_player(other);
+        }
+        other
+    }
+
+    /// The nearest player after `player` in the turn order who plays against him.
+    pub(super) fn opponent_after(&self, player: usize) -> usize {
+        let mut other = self.next_player(player);
+        if Some(other) == self.partner(player) {
+            other = self.next_player(other);
+        }
+        other
+    }
 }
 
 /// What a move must restore, saved before it: the move takes the en-passant rights out of the

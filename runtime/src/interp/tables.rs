@@ -41,6 +41,8 @@ pub struct Interpreter {
     /// drops are legal.
     pub(super) must_drop: Option<Cond>,
     pub(super) captures_to_hand: bool,
+    /// `captured_go_here partner`: a captured piece enters the capturer's partner's hand.
+    pub(super) captures_to_partner: bool,
     pub(super) demote_promoted: bool,
     pub(super) must_capture: bool,
     /// Whether an en-passant right is kept only when the player to move can take it.
@@ -534,7 +536,10 @@ impl Interpreter {
                 .and_then(|r| r.drop_condition.clone()),
             no_drop_check: reserve_flag(|r| r.drops && r.no_drop_check),
             must_drop: turn.must_drop.clone(),
-            captures_to_hand: reserve_flag(|r| r.captured_go_here),
+            captures_to_hand: reserve_flag(|r| r.captured_go_here.is_some()),
+            captures_to_partner: reserve_flag(|r| {
+                r.captured_go_here == Some(crate::model::CapturesTo::Partner)
+            }),
             demote_promoted: reserve_flag(|r| r.demote_promoted),
             must_capture: turn.must_capture,
             en_passant_owner_turn: turn.en_passant_expires == EnPassantExpiry::OwnerTurn,

@@ -710,13 +710,16 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         after - before
     }
 
-    /// The static score for the side to move: in paranoid search, the root player's score, negated for
-    /// the coalition.
+    /// The static score for the side to move: in paranoid search, the root player's score (with his
+    /// partner's, in a game of teams), negated for the coalition.
     fn static_score(&self, position: &V::Position) -> i32 {
         let side = self.evaluator.side_to_move(position);
         if self.paranoid {
-            let score = self.evaluator.evaluate(position, self.root_player);
-            if side == self.root_player {
+            let mut score = self.evaluator.evaluate(position, self.root_player);
+            if let Some(partner) = self.variant.partner(self.root_player) {
+                score += self.evaluator.evaluate(position, partner);
+            }
+            if self.team(side) == 0 {
                 score
             } else {
                 -score
@@ -726,10 +729,13 @@ impl<'a, V: Variant, E: Evaluator<V>> Tree<'a, V, E> {
         }
     }
 
-    /// The team a player plays for: itself, or in paranoid search the root player or the coalition.
+    /// The team a player plays for: itself, or in paranoid search the root player (and his partner, in
+    /// a game of teams) or the coalition.
     fn team(&self, player: usize) -> usize {
         if self.paranoid {
-            usize::from(player != self.root_player)
+            let ours = player == self.root_player
+                || self.variant.partner(self.root_player) == Some(player);
+            usize::from(!ours)
         } else {
             player
         }
