@@ -115,8 +115,19 @@ pub fn parse_expectation(line: usize, text: &str) -> Result<Expectation, String>
         .iter()
         .any(|p| text.trim_start().starts_with(p));
     let (prefix, check) = if starts_prefix {
-        text.split_once(':')
-            .ok_or("no `:` between the position and the check")?
+        // The first `:` outside the quoted position (a hand in the position text has colons).
+        let mut quoted = false;
+        let at = text
+            .char_indices()
+            .find(|&(_, c)| {
+                if c == '"' {
+                    quoted = !quoted;
+                }
+                c == ':' && !quoted
+            })
+            .map(|(at, _)| at)
+            .ok_or("no `:` between the position and the check")?;
+        (&text[..at], &text[at + 1..])
     } else {
         ("", text)
     };
