@@ -244,7 +244,11 @@ pub enum ErrorKind {
     TooManyMovePaths { part: String, paths: u64 },
     /// A `merge` Betza part that is not a plain step: modes, `a` legs, `i`, castling or the universal
     /// leaper.
-    MergeNotAStep { part: String },
+    MergeNotAStep {
+        part: String,
+        /// A `merge` (else a `promote_move ... by`).
+        merge: bool,
+    },
     /// A rank, file, level or column label (in a zone specification) that the board does not have.
     /// `board: None`: no board has it (a column, with several boards).
     LabelNotOnBoard {
@@ -838,10 +842,15 @@ impl Error {
                 "not possible here".into(),
                 Some("docs/language.md section 2.11 lists each event's participants and effects".into()),
             ),
-            MergeNotAStep { part } => (
+            MergeNotAStep { part, merge: true } => (
                 format!("a merger moves by plain steps, but `{part}` is not one"),
                 "modes, legs or `i` in a `merge` move".into(),
                 Some("write the steps without mode letters or `a` legs: the merger's target is always a friendly piece, `merge \"fWfF\" onto yeoman into queen`".into()),
+            ),
+            MergeNotAStep { part, merge: false } => (
+                format!("a promotion move goes by plain steps, but `{part}` is not one"),
+                "modes, legs or `i` in `promote_move ... by`".into(),
+                Some("write the steps without mode letters or `a` legs: the promotion's target is always an empty cell, `promote_move to ferz in_place by \"F\"`".into()),
             ),
             TooManyZones { count } => (format!("{count} zones; vdl supports up to {MAX_ZONES}"), "too many zones".into(), None),
             TooManyBetzaLegs => (

@@ -577,6 +577,16 @@ const PIECE: &[Spec] = &[
         ],
     ),
     cond(
+        "promote_move",
+        &[
+            Kw("to"),
+            V(Kind::Piece, Many),
+            V(Kind::Word(&["in_place"]), Optional),
+            OptKw("by", Kind::Betza, One),
+            V(Kind::Word(&["peaceful"]), Optional),
+        ],
+    ),
+    cond(
         "promote_pair",
         &[
             Kw("in"),
@@ -592,6 +602,7 @@ const PIECE: &[Spec] = &[
     once("drop_zone", &[V(Kind::Zone, One)]),
     once("no_drop_mate", &[]),
     once("drop_file_limit", &[V(Kind::IntIn(1, 64), One)]),
+    once("drop_opposite_colours", &[]),
 ];
 
 const SETUP: &[Spec] = &[
@@ -657,6 +668,7 @@ const RESERVE: &[Spec] = &[
             OptKw("from", Kind::Zone, One),
         ],
     ),
+    once("drops_virgin", &[]),
 ];
 
 const CASTLE: &[Spec] = &[

@@ -205,6 +205,8 @@ pub struct Piece {
     pub pawn: bool,
     /// Promotions.
     pub promotions: Vec<Promotion>,
+    /// Promotions that are moves of their own (`promote_move`).
+    pub promotion_moves: Vec<PromotionMove>,
     /// Stacking moves (`stacks BETZA onto PIECE...`).
     pub stacks: Vec<Stack>,
     /// Merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`).
@@ -242,6 +244,9 @@ pub struct Piece {
     pub no_drop_mate: bool,
     /// Most pieces of the type a player may have on one file, for drops (`drop_file_limit`).
     pub drop_file_limit: Option<u32>,
+    /// A player's pieces of the type are dropped on cells of different colours, and no other drop
+    /// may leave too few colours free for those still in his hand (`drop_opposite_colours`).
+    pub drop_opposite_colours: bool,
 }
 
 /// When a piece type is royal.
@@ -394,6 +399,24 @@ pub struct Promotion {
     pub reserve: Option<usize>,
 }
 
+/// A promotion that is a move of its own (`promote_move`, sittuyin's pawn): instead of moving, the
+/// piece turns into one of the types where it stands (`in_place`) or with one step onto an empty cell
+/// (`by BETZA`). Never a capture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromotionMove {
+    /// The types it may become, each a separate move.
+    pub choices: Vec<PieceId>,
+    /// Whether it may promote on its own cell.
+    pub in_place: bool,
+    /// The steps onto an empty cell with which it may promote (single steps of the Betza parts, in
+    /// the owner's frame), if any.
+    pub steps: Option<Moves>,
+    /// The move may not give check, and the new piece may not attack an enemy piece (`peaceful`).
+    pub peaceful: bool,
+    /// When it is allowed (`mover` the promoting piece, `own` its owner).
+    pub condition: Option<Cond>,
+}
+
 /// A named zone: cells per player.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Zone {
@@ -512,6 +535,9 @@ pub struct Reserve {
     /// Pick-up moves into it (`pick_up`): a player takes one of his pieces off the board into his
     /// part of it, as a whole move.
     pub pick_ups: Vec<PickUp>,
+    /// Whether a dropped piece stands unmoved (virgin), as a piece of the start position does
+    /// (`drops_virgin`): it may castle and make its `i` moves.
+    pub drops_virgin: bool,
 }
 
 /// Whose part of a hand a captured piece enters (`captured_go_here`).

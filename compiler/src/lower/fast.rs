@@ -786,6 +786,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         immune,
         count_limit,
         no_drop_mate,
+        drop_opposite_colours,
+        promotion_moves,
     } = piece;
     let unsupported = [
         (matches!(royal, Royalty::When(_)), "`royal when`"),
@@ -798,6 +800,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*immune, "`immune`"),
         (count_limit.is_some(), "`count_limit`"),
         (*no_drop_mate, "`no_drop_mate`"),
+        (*drop_opposite_colours, "`drop_opposite_colours`"),
+        (!promotion_moves.is_empty(), "`promote_move`"),
         (check_evasion.is_some(), "`check_evasion`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
@@ -1370,6 +1374,7 @@ impl Lowering<'_> {
             drop_promoted,
             no_drop_check,
             pick_ups,
+            drops_virgin,
         } = reserve;
         if !per_player || gating.is_some() || *drop_promoted {
             return Err("a shared reserve, gating or drops of promoted types".into());
@@ -1382,6 +1387,9 @@ impl Lowering<'_> {
         }
         if !pick_ups.is_empty() {
             return Err("pick-up moves".into());
+        }
+        if *drops_virgin {
+            return Err("the reserve statement `drops_virgin`".into());
         }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();

@@ -110,6 +110,7 @@ impl Checker {
         self.check_pick_ups(statements, &game);
         self.check_partners(statements, &game);
         self.check_drop_rules(statements, &game);
+        self.check_drop_statements(statements);
         // Unused names are only worth a warning once the file is otherwise right: a broken setup or a
         // misspelt reference would make them look unused.
         if !self.problems.iter().any(|p| !p.is_warning()) {
@@ -507,10 +508,89 @@ impl Checker {
         }
     }
 
-    /// A `merge` move is one plain step onto a friendly piece: its Betza parts have no modes, legs or
-    /// `i` (E2045).
-    fn check_merge_steps(&mut self, merge: &Statement) {
-        let Some(v) = merge.arguments.first() else {
+    /// `drop_opposite_colours` and `drops_virgin` need drops (E2109); dropped pieces
+    /// that stand virgin cannot be told from original ones (E2106 against `requires original`).
+    fn check_drop_statements(&mut self, statements: &[Statement]) {
+        let reserves: Vec<&Statement> = statements
+            .iter()
+            .filter(|s| s.keyword.text == "reserve")
+            .collect();
+        let has = |s: &Statement, keyword: &str| {
+            s.children()
+                .iter()
+                .find(|c| c.keyword.text == keyword)
+                .map(|c| c.keyword.span)
+        };
+        let drops = reserves.iter().any(|r| has(r, "drops").is_some());
+        if !drops {
+            let lines = statements
+                .iter()
+                .filter(|s| matches!(s.keyword.text.as_str(), "turn" | "piece"))
+                .flat_map(Statement::children)
+                .filter(|c| matches!(c.keyword.text.as_str(), "drop_opposite_colours"));
+            for line in lines {
+                self.error(
+                    line.keyword.span,
+                    ErrorKind::NeverRuns {
+                        what: format!("`{}`", line.keyword.text),
+                        why: "this game has no drops".into(),
+                        help: "add `drops` to the reserve the pieces are dropped from, or remove the line",
+                    },
+                );
+            }
+        }
+        for reserve in &reserves {
+            let Some(virgin) = has(reserve, "drops_virgin") else {
+                continue;
+            };
+            if has(reserve, "drops").is_none() {
+                self.error(
+                    virgin,
+                    ErrorKind::NeverRuns {
+                        what: "`drops_virgin`".into(),
+                        why: "nothing is dropped from this reserve".into(),
+                        help: "add `drops` to the reserve the pieces are dropped from, or remove the line",
+                    },
+                );
+                continue;
+            }
+            let original = statements
+                .iter()
+                .filter(|s| s.keyword.text == "castle")
+                .flat_map(Statement::children)
+                .find(|c| {
+                    c.keyword.text == "requires"
+                        && c.arguments
+                            .first()
+                            .and_then(Value::as_name)
+                            .is_some_and(|n| n.text == "original")
+                });
+            if let Some(original) = original {
+                self.error(
+                    virgin,
+                    ErrorKind::Contradiction {
+                        this: "drops_virgin".into(),
+                        other: "requires original".into(),
+                        other_span: original.span,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A `merge` move is one plain step onto a friendly piece, a `promote_move ... by` one onto an
+    /// empty cell: their Betza parts have no modes, legs or `i` (E2045).
+    fn check_merge_steps(&mut self, statement: &Statement) {
+        let by = statement
+            .arguments
+            .iter()
+            .position(|a| a.as_name().is_some_and(|n| n.text == "by"));
+        let v = match (statement.keyword.text.as_str(), by) {
+            ("merge", _) => statement.arguments.first(),
+            (_, Some(i)) => statement.arguments.get(i + 1),
+            _ => None,
+        };
+        let Some(v) = v else {
             return;
         };
         let crate::ast::ValueKind::Str { text, raw } = &v.kind else {
@@ -534,7 +614,13 @@ impl Checker {
                     })
                     .unwrap_or(text)
                     .to_string();
-                self.error(part.span, ErrorKind::MergeNotAStep { part: written });
+                self.error(
+                    part.span,
+                    ErrorKind::MergeNotAStep {
+                        part: written,
+                        merge: statement.keyword.text == "merge",
+                    },
+                );
             }
         }
     }
@@ -561,8 +647,12 @@ impl Checker {
             .any(|c| c.keyword.text == "drops");
         for s in pieces {
             let name = s.arguments.first().and_then(Value::as_name);
-            for merge in s.children().iter().filter(|c| c.keyword.text == "merge") {
-                self.check_merge_steps(merge);
+            for steps in s
+                .children()
+                .iter()
+                .filter(|c| matches!(c.keyword.text.as_str(), "merge" | "promote_move"))
+            {
+                self.check_merge_steps(steps);
             }
             let moving = ["moves", "moves_only_on", "stacks", "merge"];
             if !drops
@@ -1228,6 +1318,7 @@ fn build_reserve(d: &Directive) -> Reserve {
                     condition: child.condition.clone(),
                 })
             }
+            ("drops_virgin", _) => reserve.drops_virgin = true,
             ("gating", [Arg::Zone(z)]) => reserve.gating = Some(*z),
             ("holds", [Arg::Piece(p), Arg::Int(n)]) => reserve.holds.push(Guarded {
                 item: (*p, *n as u32),

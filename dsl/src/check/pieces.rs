@@ -2,7 +2,7 @@
 
 use vdl_runtime::model::{
     CheckEvasion, Cond, Facing, Leg, Merge, MovePart, Moves, Perspective, Piece, Promotion,
-    Royalty, Stack,
+    PromotionMove, Royalty, Stack,
 };
 
 use super::directive::{Arg, Directive};
@@ -92,6 +92,21 @@ impl Checker {
                         }),
                     });
                 }
+                "promote_move" => {
+                    // `to` PIECE... [`in_place`] [`by` BETZA] [`peaceful`]
+                    let betza = args
+                        .iter()
+                        .position(|a| a.is_word("by"))
+                        .map(|i| word(args.get(i + 1)));
+                    let steps = betza.map(|b| self.build_moves(&b, Vec::new(), false, None));
+                    piece.promotion_moves.push(PromotionMove {
+                        choices: args.iter().filter_map(Arg::as_piece).collect(),
+                        in_place: args.iter().any(|a| a.is_word("in_place")),
+                        steps,
+                        peaceful: args.iter().any(|a| a.is_word("peaceful")),
+                        condition: condition(),
+                    });
+                }
                 "promote_pair" => piece.promotions.push(Promotion {
                     zone: args.get(1).and_then(Arg::as_zone).unwrap_or(0),
                     choices: args.get(3).and_then(Arg::as_piece).into_iter().collect(),
@@ -134,6 +149,7 @@ impl Checker {
                 "count_limit" => piece.count_limit = Some(int(args.first()).max(0) as u32),
                 "drop_zone" => piece.drop_zone = args.first().and_then(Arg::as_zone),
                 "no_drop_mate" => piece.no_drop_mate = true,
+                "drop_opposite_colours" => piece.drop_opposite_colours = true,
                 "drop_file_limit" => piece.drop_file_limit = Some(int(args.first()).max(0) as u32),
                 other => debug_assert!(false, "piece statement `{other}` has no model"),
             }

@@ -197,7 +197,7 @@ impl Checker {
             },
             (Context::Piece, "moves_only_on" | "stacks" | "merge") => Site::Move { hurdle: false },
             (Context::Piece | Context::Player, "movable_by") => Site::Movable,
-            (Context::Piece, "promote" | "promote_pair") => Site::Promotion,
+            (Context::Piece, "promote" | "promote_pair" | "promote_move") => Site::Promotion,
             (Context::Piece, "royal") => Site::Royal,
             (Context::Castle, _) => Site::Castle,
             (Context::Transfer, _) => Site::Transfer,
@@ -287,6 +287,18 @@ impl Checker {
         match s.keyword.text.as_str() {
             "promote" if !arguments.iter().any(|a| matches!(a, Arg::Piece(_))) => {
                 self.error(s.keyword.span, ErrorKind::EmptyPromotion)
+            }
+            "promote_move"
+                if !arguments.iter().any(|a| a.is_word("in_place"))
+                    && !arguments.iter().any(|a| a.is_word("by")) =>
+            {
+                self.error(
+                    s.keyword.span,
+                    ErrorKind::MissingArgument {
+                        keyword: "promote_move".into(),
+                        expected: "`in_place` or `by BETZA` (where the new piece stands)".into(),
+                    },
+                )
             }
             "capacity" if matches!(arguments.first(), Some(Arg::Int(0))) => {
                 self.error(s.arguments_span(), ErrorKind::ZeroCapacity)

@@ -275,7 +275,7 @@ impl Interpreter {
                     pos,
                     &mut undo,
                     to,
-                    Occupant::new(piece, mover, false, promoted.is_some()),
+                    Occupant::new(piece, mover, self.drops_virgin, promoted.is_some()),
                 );
                 if self.effects.is_active() {
                     resets |= self.after_plain_move(pos, &mut undo, mover, None, to, true);

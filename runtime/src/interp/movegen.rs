@@ -136,9 +136,10 @@ impl Interpreter {
             if out.len() > before && generation.stopped() {
                 return;
             }
-            let safe = shortcut
-                .as_ref()
-                .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
+            let safe = !mv.peaceful
+                && shortcut
+                    .as_ref()
+                    .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut));
             if safe || self.is_legal(pos, mv) {
                 out.push(mv);
             }
@@ -297,9 +298,10 @@ impl Interpreter {
             self.generate_pseudo(pos, pseudo);
             let shortcut = self.legality_shortcut(pos);
             pseudo.iter().any(|&mv| {
-                shortcut
-                    .as_ref()
-                    .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut))
+                (!mv.peaceful
+                    && shortcut
+                        .as_ref()
+                        .is_some_and(|shortcut| self.cannot_expose(pos, mv, shortcut)))
                     || self.is_legal(pos, mv)
             })
         })
@@ -356,6 +358,9 @@ impl Interpreter {
         }
         if !self.merge_moves.is_empty() {
             self.mergers(pos, out);
+        }
+        if !self.promotion_moves.is_empty() {
+            self.promotions_as_moves(pos, out);
         }
         if self.hand_drops {
             self.drops(pos, out);
@@ -454,6 +459,49 @@ impl Interpreter {
                 piece: rule.into as u8 + 1,
                 ..Move::normal(from, to)
             });
+        });
+    }
+
+    /// Promotions that are moves of their own (`promote_move`): the piece becomes one of the types
+    /// on its cell, or with one step onto an empty cell; never a capture. A choice at its
+    /// `count_limit` is not offered.
+    fn promotions_as_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        let side = pos.side;
+        let mut add = |rule: &super::tables::PromotionStep, from: CellId, to: CellId| {
+            for &choice in &rule.choices {
+                if self.below_limit(pos, choice, side) {
+                    out.push(Move {
+                        piece: choice as u8 + 1,
+                        peaceful: rule.peaceful,
+                        ..Move::normal(from, to)
+                    });
+                }
+            }
+        };
+        for (cell, &occ) in pos.cells.iter().enumerate() {
+            if occ.is_empty() || occ.owner() != side || occ.is_frozen() {
+                continue;
+            }
+            let Some(rules) = self
+                .promotion_moves
+                .get(occ.piece())
+                .and_then(|per_player| per_player.get(side))
+            else {
+                continue;
+            };
+            for rule in rules.iter().filter(|r| r.in_place) {
+                let holds = rule.condition.as_ref().is_none_or(|c| {
+                    self.condition_holds(pos, &super::conditions::Scope::piece(side, cell), c)
+                });
+                if holds {
+                    add(rule, cell, cell);
+                }
+            }
+        }
+        self.one_step_targets(pos, &self.promotion_moves, |rule, from, to| {
+            if pos.cells[to].is_empty() {
+                add(rule, from, to);
+            }
         });
     }
 
@@ -1333,10 +1381,12 @@ impl Interpreter {
             return;
         };
         let pool = pos.hands.last().filter(|_| self.pool_drops);
+        let held = |piece: usize| hand[piece] as usize + pool.map_or(0, |p| p[piece] as usize);
         for (piece, &count) in hand.iter().enumerate() {
             if count == 0 && pool.is_none_or(|p| p[piece] == 0) {
                 continue;
             }
+            let start = out.len();
             // The piece itself, and with `drop_promoted` each type promoted from it.
             self.drops_of(pos, piece, out);
             if self.drop_promoted {
@@ -1346,7 +1396,83 @@ impl Interpreter {
                     self.drops_of(pos, form, out);
                 }
             }
+            if self.opposite_colours {
+                self.keep_colours_free(pos, &held, out, start);
+            }
         }
+    }
+
+    /// The colour of a cell: the parity of the sum of its coordinates (as `colour(CELL)`).
+    fn colour(&self, cell: CellId) -> usize {
+        let [x, y, z] = self.game.cells[cell].coord;
+        ((x + y + z) & 1) as usize
+    }
+
+    /// `drop_opposite_colours`: removes, from the drops listed from `start`, a drop of a type with
+    /// the rule onto a colour where a piece of that type of the dropping player stands, and a drop
+    /// of another type that leaves fewer colours with a free cell for a type with the rule (no piece
+    /// of it on that colour, an empty cell of its drop zone) than the pieces of that type still in
+    /// the hand.
+    fn keep_colours_free(
+        &self,
+        pos: &Position,
+        held: &dyn Fn(usize) -> usize,
+        out: &mut Vec<Move>,
+        start: usize,
+    ) {
+        let side = pos.side;
+        // Per type with the rule: the colours its pieces stand on, and the empty cells of each
+        // colour where it could be dropped.
+        let rules: Vec<(usize, [bool; 2], [usize; 2])> = (0..self.pieces.len())
+            .filter(|&t| self.pieces[t].drop_opposite_colours)
+            .map(|t| {
+                let mut taken = [false; 2];
+                let mut free = [0; 2];
+                for (cell, occ) in pos.cells.iter().enumerate() {
+                    if occ.is_empty() {
+                        if self.pieces[t]
+                            .drop_zone
+                            .is_none_or(|z| self.in_zone(z, side, cell))
+                        {
+                            free[self.colour(cell)] += 1;
+                        }
+                    } else if occ.piece() == t && occ.owner() == side {
+                        taken[self.colour(cell)] = true;
+                    }
+                }
+                (t, taken, free)
+            })
+            .collect();
+        let mut kept = start;
+        for i in start..out.len() {
+            let mv = out[i];
+            let to = mv.to as usize;
+            let dropped = mv.piece as usize - 1;
+            let ok = rules.iter().all(|&(t, taken, free)| {
+                if t == dropped {
+                    return !taken[self.colour(to)];
+                }
+                let in_hand = held(t);
+                if in_hand == 0 {
+                    return true;
+                }
+                let zone_ok = self.pieces[t]
+                    .drop_zone
+                    .is_none_or(|z| self.in_zone(z, side, to));
+                let open = (0..2)
+                    .filter(|&k| {
+                        let used = usize::from(zone_ok && self.colour(to) == k);
+                        !taken[k] && free[k] > used
+                    })
+                    .count();
+                open >= in_hand
+            });
+            if ok {
+                out[kept] = mv;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
     }
 
     /// The drops of a hand piece as the type `piece` (itself, or with `drop_promoted` a type promoted
@@ -1640,6 +1766,7 @@ impl Interpreter {
             && !self.facing
             && !self.facing_break
             && !drop_mate_rule
+            && !mv.peaceful
         {
             // Nothing to test: every pseudo-legal move is legal, and playing it (which may look for the
             // mover's next single move) would be wasted.
@@ -1671,8 +1798,20 @@ impl Interpreter {
                 legal = !replies.is_empty();
             }
         }
-        if legal && (self.forbid_checks || drop_check_rule) {
+        if legal && (self.forbid_checks || drop_check_rule || mv.peaceful) {
             legal = !self.opponents(mover).any(|o| self.royal_attacked(pos, o));
+        }
+        if legal && mv.peaceful {
+            // The new piece may not attack an enemy piece.
+            let to = mv.to as usize;
+            let occ = pos.cells[to];
+            legal = with_scratch(|attacks| {
+                self.piece_moves(pos, to, occ, mover, true, attacks);
+                !attacks.iter().any(|a| {
+                    let target = pos.cells[a.to as usize];
+                    !target.is_empty() && target.owner() != mover && (target.owner() < self.players)
+                })
+            });
         }
         if legal && self.facing {
             legal = !self.royals_facing(pos, false);

@@ -239,6 +239,9 @@ pub struct Move {
     pub merge: bool,
     /// The cell the move puts a wall on, in the same ply (`turn { wall ... }`); `NONE` if none.
     pub wall: u16,
+    /// A peaceful promotion move (`promote_move ... peaceful`): it may not give check, and the new
+    /// piece may not attack an enemy piece.
+    pub peaceful: bool,
 }
 
 impl Move {
@@ -261,6 +264,7 @@ impl Move {
             stack: false,
             merge: false,
             wall: Move::NONE,
+            peaceful: false,
         }
     }
 }

@@ -32,6 +32,10 @@ pub struct Interpreter {
     pub(super) pool_drops: bool,
     /// `drop_promoted`: a hand piece may also be dropped as a type promoted from it.
     pub(super) drop_promoted: bool,
+    /// Whether some type has `drop_opposite_colours`.
+    pub(super) opposite_colours: bool,
+    /// `drops_virgin`: a dropped piece stands unmoved.
+    pub(super) drops_virgin: bool,
 
     /// The condition on drops (`drops when ...`), if the reserve gives one.
     pub(super) drop_condition: Option<Cond>,
@@ -87,6 +91,9 @@ pub struct Interpreter {
     /// Per piece, per player: merger moves (`merge BETZA onto PIECE... into PIECE [in ZONE]`); empty
     /// when the game has none.
     pub(super) merge_moves: Vec<Vec<Vec<MergeMove>>>,
+    /// Per piece, per player: promotions that are moves of their own (`promote_move`); empty when
+    /// the game has none.
+    pub(super) promotion_moves: Vec<Vec<Vec<PromotionStep>>>,
     /// Cell names by the boards' `alias` templates, with their cells (accepted when reading moves).
     pub(super) alias_names: Vec<(String, CellId)>,
     /// Per player: how to detect its attacks.
@@ -291,6 +298,26 @@ pub(super) struct MergeMove {
     pub condition: Option<Cond>,
 }
 
+/// A promotion move of a piece for a player (`promote_move`): the types it may become, on its own
+/// cell and with the steps onto an empty cell.
+#[derive(Clone, Debug)]
+pub(super) struct PromotionStep {
+    pub first: Vec<Vec3>,
+    pub choices: Vec<PieceId>,
+    pub in_place: bool,
+    pub peaceful: bool,
+    pub condition: Option<Cond>,
+}
+
+impl StepRule for PromotionStep {
+    fn first(&self) -> &[Vec3] {
+        &self.first
+    }
+    fn condition(&self) -> Option<&Cond> {
+        self.condition.as_ref()
+    }
+}
+
 /// A castling rule.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Castle {
@@ -359,6 +386,8 @@ pub(super) struct PieceRules {
     pub drop_zone: Option<usize>,
     pub no_drop_mate: bool,
     pub drop_file_limit: Option<u32>,
+    /// `drop_opposite_colours`: the player's pieces of the type go on cells of different colours.
+    pub drop_opposite_colours: bool,
     pub cannot_hop: Vec<PieceId>,
     pub facing_illegal: bool,
     pub facing_must_break: bool,
@@ -528,6 +557,8 @@ impl Interpreter {
             hand_drops: reserve_flag(|r| r.drops),
             pool_drops: reserve_flag(|r| r.drops && !r.per_player),
             drop_promoted: reserve_flag(|r| r.drops && r.drop_promoted),
+            drops_virgin: reserve_flag(|r| r.drops && r.drops_virgin),
+            opposite_colours: game.pieces.iter().any(|p| p.drop_opposite_colours),
 
             drop_condition: game
                 .reserves
@@ -566,6 +597,7 @@ impl Interpreter {
             attack_plans: Vec::new(),
             stack_moves: Vec::new(),
             merge_moves: Vec::new(),
+            promotion_moves: Vec::new(),
             alias_names: alias_names(&game),
             virgin_matters: 0,
             slider_lines: Vec::new(),
@@ -585,6 +617,7 @@ impl Interpreter {
         interpreter.attack_plans = interpreter.attack_plans();
         interpreter.stack_moves = interpreter.prepare_stack_moves();
         interpreter.merge_moves = interpreter.prepare_merge_moves();
+        interpreter.promotion_moves = interpreter.prepare_promotion_moves();
         interpreter.virgin_matters = interpreter.virgin_relevance();
         interpreter.prepare_legality_shortcut();
         interpreter.start_position = interpreter.build_setup().map_err(|e| e.message)?;
@@ -642,6 +675,34 @@ impl Interpreter {
                     into: merge.into,
                     zone: merge.zone,
                     condition: merge.moves.condition.clone(),
+                })
+                .collect()
+        })
+    }
+
+    fn prepare_promotion_moves(&self) -> Vec<Vec<Vec<PromotionStep>>> {
+        if self
+            .game
+            .pieces
+            .iter()
+            .all(|p| p.promotion_moves.is_empty())
+        {
+            return Vec::new();
+        }
+        self.per_piece_and_player(|piece, frame| {
+            piece
+                .promotion_moves
+                .iter()
+                .map(|rule| PromotionStep {
+                    first: rule
+                        .steps
+                        .as_ref()
+                        .map(|m| self.single_steps(m, frame))
+                        .unwrap_or_default(),
+                    choices: rule.choices.clone(),
+                    in_place: rule.in_place,
+                    peaceful: rule.peaceful,
+                    condition: rule.condition.clone(),
                 })
                 .collect()
         })
@@ -1030,6 +1091,7 @@ fn piece_rules(piece: &crate::model::Piece) -> PieceRules {
         drop_zone: piece.drop_zone,
         no_drop_mate: piece.no_drop_mate,
         drop_file_limit: piece.drop_file_limit,
+        drop_opposite_colours: piece.drop_opposite_colours,
         cannot_hop: piece.cannot_hop.clone(),
         facing_illegal: piece.facing == Some(crate::model::Facing::Illegal),
         facing_must_break: piece.facing == Some(crate::model::Facing::MustBreak),
