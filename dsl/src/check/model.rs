@@ -269,7 +269,12 @@ impl Checker {
             else {
                 continue;
             };
-            let Some(partner) = game.players[index].partner else {
+            // A partner index past the players comes from a player whose declaration failed, which
+            // is reported already.
+            let Some(partner) = game.players[index]
+                .partner
+                .filter(|&p| p < game.players.len())
+            else {
                 continue;
             };
             let detail = if game.players[index].neutral {
