@@ -303,13 +303,7 @@ fn random_games_save_what_they_played() {
     for name in ["chess", "xiangqi", "crazyhouse", "armies-of-faith-5"] {
         let engine = example(name);
         let variant = &engine.variant;
-        let players: Vec<String> = variant
-            .game
-            .players
-            .iter()
-            .filter(|p| !p.neutral)
-            .map(|p| p.name.clone())
-            .collect();
+        let players = engine.info.players.clone();
         let options = vdl_runtime::cli::RandomOptions {
             games: 3,
             seed: 11,

@@ -200,10 +200,9 @@ fn main() -> ExitCode {
         }
         let mut options = options;
         options.max_plies.get_or_insert(1000 * engine.game.turn.moves.max(1) as usize);
-        let players: Vec<String> = engine.game.players.iter().filter(|p| !p.neutral).map(|p| p.name.clone()).collect();
         let info = vdl_runtime::protocol::GameInfo::of(&engine);
         let side = |position: &vdl_runtime::interp::Position| position.side;
-        return match vdl_runtime::cli::play_random_games(&engine, &players, &options, &info, &side) {
+        return match vdl_runtime::cli::play_random_games(&engine, &options, &info, &side) {
             Ok(_) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");

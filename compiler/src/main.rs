@@ -666,23 +666,17 @@ fn play_command(args: &[String]) -> ExitCode {
         Ok(i) => i,
         Err(code) => return code,
     };
-    let players: Vec<String> = interpreter
-        .game
-        .players
-        .iter()
-        .filter(|p| !p.neutral)
-        .map(|p| p.name.clone())
-        .collect();
+    let info = vdl_runtime::protocol::GameInfo::of(&interpreter);
+    let players = info.players.len();
     let mut random = random;
     // By default a game may last 1000 turns (of one or several single moves); with more than two
     // players, 1000 rounds of turns.
-    let rounds = if players.len() > 2 { players.len() } else { 1 };
+    let rounds = if players > 2 { players } else { 1 };
     random
         .max_plies
         .get_or_insert(1000 * rounds * interpreter.game.turn.moves.max(1) as usize);
-    let info = vdl_runtime::protocol::GameInfo::of(&interpreter);
     let side = |position: &vdl_runtime::interp::Position| position.side;
-    match vdl_runtime::cli::play_random_games(&interpreter, &players, &random, &info, &side) {
+    match vdl_runtime::cli::play_random_games(&interpreter, &random, &info, &side) {
         Ok(_) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("error: {message}");

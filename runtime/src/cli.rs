@@ -371,16 +371,16 @@ impl<V: Variant> RandomRecord<'_, V> {
     }
 }
 
-/// [`run_random_games`] on standard output, saving the games as PGN in `options.pgn` when it names a
+/// [`run_random_games`] on standard output for the players `info` names, saving the games as PGN in `options.pgn` when it names a
 /// file (created or truncated first). Returns the number of unfinished games, or a message naming
 /// the file that could not be written.
 pub fn play_random_games<V: Variant>(
     variant: &V,
-    players: &[String],
     options: &RandomOptions,
     info: &crate::protocol::GameInfo,
     side: &dyn Fn(&V::Position) -> usize,
 ) -> Result<usize, String> {
+    let players = &info.players;
     let stdout = &mut std::io::stdout();
     let Some(path) = options.pgn.as_deref() else {
         return Ok(run_random_games(variant, players, options, stdout, None));
