@@ -19,46 +19,91 @@ pub struct Case {
     pub fen: Option<&'static str>,
     /// The depth.
     pub depth: u32,
+    /// Whether Fairy-Stockfish plays the variant under this name (the seed games are vdl's own).
+    pub fairy_stockfish: bool,
 }
 
-/// The positions issue #4 names: chess start (6) and Kiwipete (5), capablanca (5), shatranj (6),
-/// xiangqi (5), shogi (5).
+/// The rows: chess start (6) and Kiwipete (5), capablanca (5), shatranj (6), xiangqi (5), shogi (5),
+/// measured against Fairy-Stockfish; then the five seed games at the depths their compiled engines
+/// are measured against the interpreter: Team-Mate Chess (5), Lords and Vassals (5), Afterlife Chess
+/// (5), BacCanCat (4), Armies of Faith 5 (3).
 pub const CASES: &[Case] = &[
     Case {
         variant: "chess",
         label: "startpos",
         fen: None,
         depth: 6,
+        fairy_stockfish: true,
     },
     Case {
         variant: "chess",
         label: "kiwipete",
         fen: Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
         depth: 5,
+        fairy_stockfish: true,
     },
     Case {
         variant: "capablanca",
         label: "startpos",
         fen: None,
         depth: 5,
+        fairy_stockfish: true,
     },
     Case {
         variant: "shatranj",
         label: "startpos",
         fen: None,
         depth: 6,
+        fairy_stockfish: true,
     },
     Case {
         variant: "xiangqi",
         label: "startpos",
         fen: None,
         depth: 5,
+        fairy_stockfish: true,
     },
     Case {
         variant: "shogi",
         label: "startpos",
         fen: None,
         depth: 5,
+        fairy_stockfish: true,
+    },
+    Case {
+        variant: "team-mate-chess",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+        fairy_stockfish: false,
+    },
+    Case {
+        variant: "lords-and-vassals",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+        fairy_stockfish: false,
+    },
+    Case {
+        variant: "afterlife-chess",
+        label: "startpos",
+        fen: None,
+        depth: 5,
+        fairy_stockfish: false,
+    },
+    Case {
+        variant: "baccancat",
+        label: "startpos",
+        fen: None,
+        depth: 4,
+        fairy_stockfish: false,
+    },
+    Case {
+        variant: "armies-of-faith-5",
+        label: "startpos",
+        fen: None,
+        depth: 3,
+        fairy_stockfish: false,
     },
 ];
 

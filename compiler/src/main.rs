@@ -56,7 +56,8 @@ Usage:
             [--seed S] [--max-plies N] [--variant NAME] [--setup NAME=VALUE]
             [--engine-option NAME=VALUE] [--pgn FILE] [--verbose]
                                            a referee: P is `random`, `search` or `xboard:COMMAND`
-  vdl bench [--quick] [--fsf PROGRAM]      perft speed: interpreter, compiled engine, Fairy-Stockfish
+  vdl bench [--quick] [--only NAME]... [--fsf PROGRAM]
+                                           perft speed: interpreter, compiled engine, Fairy-Stockfish
                                            (and shakmaty on chess, when built with --features shakmaty)
   vdl help                                 this text
 
@@ -424,6 +425,7 @@ fn bench_command(args: &[String]) -> ExitCode {
     use vdl::bench::{Measure, CASES};
     use vdl_runtime::Variant;
     let mut quick = false;
+    let mut only: Vec<String> = Vec::new();
     let mut fsf = std::path::PathBuf::from("/usr/games/fairy-stockfish");
     let mut i = 0;
     while i < args.len() {
@@ -436,15 +438,32 @@ fn bench_command(args: &[String]) -> ExitCode {
                     None => return usage_error("--fsf needs a program"),
                 }
             }
+            "--only" => {
+                i += 1;
+                match args.get(i) {
+                    Some(name) => only.push(name.clone()),
+                    None => return usage_error("--only needs an example name, such as `chess`"),
+                }
+            }
             other => return usage_error(&format!("unknown option `{other}`")),
         }
         i += 1;
     }
+    if let Some(name) = only.iter().find(|n| !CASES.iter().any(|c| c.variant == *n)) {
+        let names: Vec<&str> = CASES.iter().map(|c| c.variant).collect();
+        return usage_error(&format!(
+            "`{name}` has no bench row; the rows are {}",
+            names.join(", ")
+        ));
+    }
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     let cache = vdl::build::cache::Cache::for_user();
-    outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF | shakmaty n/s | compiled / shakmaty |");
-    outln!("|---|---|---|---|---|---|---|---|---|---|---|");
-    for case in CASES {
+    outln!("| variant | position | depth | nodes | interpreter n/s | compiled n/s | compiled / interpreter | Fairy-Stockfish n/s | compiled / FSF | interpreter / FSF | shakmaty n/s | compiled / shakmaty |");
+    outln!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for case in CASES
+        .iter()
+        .filter(|c| only.is_empty() || only.iter().any(|n| n == c.variant))
+    {
         let depth = if quick { case.depth - 1 } else { case.depth };
         let case = vdl::bench::Case {
             depth,
@@ -473,28 +492,37 @@ fn bench_command(args: &[String]) -> ExitCode {
             },
             None => interpreter.start(),
         };
+        // The bench measures the fastest engines vdl builds.
+        let engine_path = match build_engine(&path_text, &cache, true) {
+            Ok((engine, _)) => engine,
+            Err(code) => return code,
+        };
+        eprintln!(
+            "bench: {} {} depth {depth}: interpreter",
+            case.variant, case.label
+        );
         let started = std::time::Instant::now();
         let nodes = vdl_runtime::perft::perft(&interpreter, &mut position, depth);
         let interpreted = Measure {
             nodes,
             seconds: started.elapsed().as_secs_f64(),
         };
-        // The bench measures the fastest engines vdl builds.
-        let engine_path = match build_engine(&path_text, &cache, true) {
-            Ok((engine, _)) => engine,
-            Err(code) => return code,
-        };
+        eprintln!("bench: {} {} depth {depth}: compiled engine", case.variant, case.label);
         let compiled = vdl::bench::engine(&engine_path, &case);
-        let reference = vdl::bench::fairy_stockfish(&fsf, &case);
+        let reference = if case.fairy_stockfish {
+            eprintln!("bench: {} {} depth {depth}: Fairy-Stockfish", case.variant, case.label);
+            vdl::bench::fairy_stockfish(&fsf, &case)
+        } else {
+            Err("not a Fairy-Stockfish variant".to_string())
+        };
         let rate = |m: &Result<Measure, String>| {
             m.as_ref()
                 .map(|m| format!("{:.0}", m.rate()))
                 .unwrap_or_else(|e| format!("({e})"))
         };
-        let ratio = |a: &Result<Measure, String>, b: f64| {
-            a.as_ref()
-                .map(|m| format!("{:.2}", m.rate() / b))
-                .unwrap_or_else(|_| "-".into())
+        let ratio = |a: &Result<Measure, String>, b: f64| match a {
+            Ok(m) if b.is_finite() => format!("{:.2}", m.rate() / b),
+            _ => "-".into(),
         };
         let fsf_rate = reference.as_ref().map(|m| m.rate()).unwrap_or(f64::NAN);
         let (shakmaty, shakmaty_ratio) = if case.variant == "chess" {
@@ -528,15 +556,20 @@ fn bench_command(args: &[String]) -> ExitCode {
                 );
             }
         }
+        let interpreter_over_fsf = if fsf_rate.is_finite() {
+            format!("{:.2}", interpreted.rate() / fsf_rate)
+        } else {
+            "-".to_string()
+        };
         outln!(
-            "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {:.2} | {shakmaty} | {shakmaty_ratio} |",
+            "| {} | {} | {depth} | {nodes} | {:.0} | {} | {} | {} | {} | {interpreter_over_fsf} | {shakmaty} | {shakmaty_ratio} |",
             case.variant,
             case.label,
             interpreted.rate(),
             rate(&compiled),
-            rate(&reference),
+            ratio(&compiled, interpreted.rate()),
+            if case.fairy_stockfish { rate(&reference) } else { "-".to_string() },
             ratio(&compiled, fsf_rate),
-            interpreted.rate() / fsf_rate
         );
     }
     ExitCode::SUCCESS
