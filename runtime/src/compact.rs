@@ -151,6 +151,13 @@ pub trait CompactGame: Send + Sync {
     fn set_hand(&self, position: &mut Self::Position, player: usize, piece: usize, count: u8);
     /// How many pieces of a type a player holds in hand.
     fn hand(&self, position: &Self::Position, player: usize, piece: usize) -> u8;
+    /// The checks each player has given, in games that count them (a `checks` end rule).
+    fn checks(&self, _position: &Self::Position) -> [u32; 2] {
+        [0; 2]
+    }
+    /// Sets the checks each player has given (the hash is refreshed by
+    /// [`CompactGame::refresh_hash`]).
+    fn set_checks(&self, _position: &mut Self::Position, _checks: [u32; 2]) {}
     /// Recomputes the hash from scratch and stores it.
     fn refresh_hash(&self, position: &mut Self::Position);
     /// The incrementally kept hash.
@@ -293,6 +300,8 @@ impl<G: CompactGame> Compiled<G> {
             last: position.last.map(CompactMove::from_interpreter),
         };
         self.game.set_state(&mut compact, state);
+        self.game
+            .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
         self.game.refresh_hash(&mut compact);
         compact
     }
@@ -316,6 +325,7 @@ impl<G: CompactGame> Compiled<G> {
         position.halfmove = state.halfmove;
         position.fullmove = state.fullmove;
         position.last = state.last.map(CompactMove::to_interpreter);
+        position.checks[..2].copy_from_slice(&self.game.checks(compact));
         position.hash = self.interpreter.compute_hash(&position);
         position
     }

@@ -348,7 +348,8 @@ impl Emitter<'_> {
                         let choices = r.choices.iter().map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
                         let pair = r.pair;
                         let switch = Literal::u8_unsuffixed(r.switch.map_or(u8::MAX, |s| s as u8));
-                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch } }
+                        let condition = Literal::u8_unsuffixed(r.condition.map_or(u8::MAX, |s| s as u8));
+                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch, condition: #condition } }
                     });
                     quote! { &[#(#rules),*] }
                 });
@@ -410,7 +411,22 @@ impl Emitter<'_> {
                 .unwrap_or(0)
                 .max(1);
             let most = Literal::usize_unsuffixed(most);
+            let conditions = Literal::usize_unsuffixed(ir.conditions.len());
+            let condition_functions = ir.conditions.iter().enumerate().map(|(k, c)| {
+                let name = format_ident!("promotion_condition_{}", k);
+                let body = self.count_cond(c);
+                quote! {
+                    /// Whether a condition of promotion rules holds for player `own`, before the move.
+                    fn #name(board: &Board, own: usize) -> bool {
+                        let _ = own;
+                        #body
+                    }
+                }
+            });
             quote! {
+                /// The number of promotion conditions on the position.
+                const CONDITIONS: usize = #conditions;
+                #(#condition_functions)*
                 /// One promotion rule of a piece type for one player.
                 struct PromotionRule {
                     /// The targets where it applies.
@@ -425,6 +441,8 @@ impl Emitter<'_> {
                     pair: bool,
                     /// The option switch it needs, or `u8::MAX`.
                     switch: u8,
+                    /// The condition on the position it needs, or `u8::MAX`.
+                    condition: u8,
                 }
                 /// The most promotion choices of one piece type for one player.
                 const MOST_CHOICES: usize = #most;
@@ -432,9 +450,16 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let check_keys = if ir.counts_checks { 2 } else { 0 };
         let key_count = Literal::usize_unsuffixed(
-            (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len(),
+            (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len() + check_keys,
         );
+        if ir.counts_checks {
+            items.push(quote! {
+                /// The keys of the checks each player has given.
+                const CHECK_KEYS: usize = HAND_KEYS + 2 * PIECES;
+            });
+        }
         if let Some(hands) = &ir.hands {
             let types = hands
                 .hand_type
@@ -493,6 +518,25 @@ impl Emitter<'_> {
     }
 
     fn board(&self) -> TokenStream {
+        let (checks_field, checks_hash, checks_key) = if self.ir.counts_checks {
+            (
+                quote! {
+                    /// The checks each player has given.
+                    checks: [u32; 2],
+                },
+                quote! {
+                    hash ^= check_key(0, self.checks[0]) ^ check_key(1, self.checks[1]);
+                },
+                quote! {
+                    /// The key of the number of checks a player has given.
+                    fn check_key(player: usize, count: u32) -> u64 {
+                        KEYS[CHECK_KEYS + player].wrapping_mul(count as u64)
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {}, quote! {})
+        };
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
             quote! { 0 }
@@ -516,6 +560,7 @@ impl Emitter<'_> {
                 halfmove: u32,
                 fullmove: u32,
                 hash: u64,
+                #checks_field
             }
 
             /// What move generation knows about the side to move.
@@ -572,6 +617,7 @@ impl Emitter<'_> {
                             hash ^= hand_key(player, piece, self.hands[player][piece]);
                         }
                     }
+                    #checks_hash
                     hash
                 }
 
@@ -590,6 +636,8 @@ impl Emitter<'_> {
                     self.hands[player][piece] = new;
                 }
             }
+
+            #checks_key
 
             /// The key of a hand count.
             fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
@@ -793,6 +841,37 @@ impl Emitter<'_> {
                 }
             });
         }
+        let safe = if self.ir.royal_all {
+            quote! {
+                /// Tells whether the `royals` are safe from `by` (`royal_safety all`): some of them is
+                /// not attacked, or there is none.
+                fn safe(board: &Board, mut royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
+                    if royals == 0 {
+                        return true;
+                    }
+                    while royals != 0 {
+                        if !attacked(board, royals.trailing_zeros() as usize, by, occupied, them) {
+                            return true;
+                        }
+                        royals &= royals - 1;
+                    }
+                    false
+                }
+            }
+        } else {
+            quote! {
+                /// Tells whether none of the `royals` is attacked by `by`.
+                fn safe(board: &Board, mut royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
+                    while royals != 0 {
+                        if attacked(board, royals.trailing_zeros() as usize, by, occupied, them) {
+                            return false;
+                        }
+                        royals &= royals - 1;
+                    }
+                    true
+                }
+            }
+        };
         quote! {
             /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
             /// attacking.
@@ -803,16 +882,7 @@ impl Emitter<'_> {
                 }
             }
 
-            /// Tells whether none of the `royals` is attacked by `by`.
-            fn safe(board: &Board, mut royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
-                while royals != 0 {
-                    if attacked(board, royals.trailing_zeros() as usize, by, occupied, them) {
-                        return false;
-                    }
-                    royals &= royals - 1;
-                }
-                true
-            }
+            #safe
 
             #(#pin_functions)*
         }
@@ -820,6 +890,9 @@ impl Emitter<'_> {
 
     fn generation(&self) -> TokenStream {
         let ir = self.ir;
+        // Under `must_capture` each generation function also lists captures only (`CAPTURES`): no
+        // cell counts as empty for a target, and castling is left out.
+        let mc = ir.must_capture;
         let mut functions = Vec::new();
         for us_index in 0..2usize {
             let them_index = 1 - us_index;
@@ -872,7 +945,8 @@ impl Emitter<'_> {
                         moves.quiet_slides.contains(&d),
                         moves.capture_slides.contains(&d),
                     ) {
-                        (true, true) if !limited => quote! { !cx.own },
+                        (true, true) if !limited && !mc => quote! { !cx.own },
+                        (true, true) if !limited => quote! { (cx.empty | cx.enemy) },
                         (true, true) => quote! { (cx.empty | #takes) },
                         (true, false) => quote! { cx.empty },
                         _ => quote! { #takes },
@@ -893,15 +967,17 @@ impl Emitter<'_> {
                     let at = self.first(d, quote!(beyond));
                     let quiet = moves.quiet_hops.contains(&d);
                     let capture = moves.capture_hops.contains(&d);
-                    let open = if quiet {
-                        quote! { targets |= after; }
-                    } else {
-                        quote! {}
+                    let open = match (quiet, mc) {
+                        (true, false) => quote! { targets |= after; },
+                        (true, true) => quote! { targets |= after & cx.empty; },
+                        (false, _) => quote! {},
                     };
-                    let quiet_part = if quiet {
-                        quote! { targets |= after ^ #ray[at] ^ bit(at); }
-                    } else {
-                        quote! {}
+                    let quiet_part = match (quiet, mc) {
+                        (true, false) => quote! { targets |= after ^ #ray[at] ^ bit(at); },
+                        (true, true) => {
+                            quote! { targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty; }
+                        }
+                        (false, _) => quote! {},
                     };
                     let capture_part = if capture {
                         quote! { targets |= bit(at) & #takes; }
@@ -1004,7 +1080,7 @@ impl Emitter<'_> {
                     quote! {
                         let zone: Bits = #zone;
                         count += add::<LIST>(board, &cx, them, from, targets & !zone, 0, 0, &[], out);
-                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, out);
+                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, out);
                     }
                 };
                 let add = quote! {
@@ -1061,6 +1137,15 @@ impl Emitter<'_> {
                 }
             };
             let castling = self.castling(us_index);
+            let castling = if mc && !ir.castles.is_empty() {
+                quote! {
+                    if !CAPTURES {
+                        #castling
+                    }
+                }
+            } else {
+                castling
+            };
             let drops = self.drops(us_index);
             let name = format_ident!("generate_{}", us_index);
             let doc =
@@ -1130,9 +1215,33 @@ impl Emitter<'_> {
             } else {
                 quote! { let (check_every, pinned, risky) = (false, 0, 0); }
             };
+            let has_rules = ir
+                .pieces
+                .iter()
+                .any(|p| p.players.iter().any(|m| !m.promotion_rules.is_empty()));
+            let conditions = if has_rules {
+                let values = (0..ir.conditions.len()).map(|k| {
+                    let name = format_ident!("promotion_condition_{}", k);
+                    quote! { #name(board, #us) }
+                });
+                quote! {
+                    let conditions: [bool; CONDITIONS] = [#(#values),*];
+                    let _ = conditions;
+                }
+            } else {
+                quote! {}
+            };
+            let (captures_param, empty) = if mc {
+                (
+                    quote! { , const CAPTURES: bool },
+                    quote! { if CAPTURES { 0 } else { !occupied & ALL } },
+                )
+            } else {
+                (quote! {}, quote! { !occupied & ALL })
+            };
             functions.push(quote! {
                 #[doc = #doc]
-                fn #name<const LIST: bool>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                fn #name<const LIST: bool #captures_param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
                     let _ = switches;
                     let them = #them;
                     let own = board.colors[#us];
@@ -1140,7 +1249,8 @@ impl Emitter<'_> {
                     let occupied = own | enemy;
                     let royals: Bits = #royals;
                     #context
-                    let cx = Context { occupied, own, enemy, empty: !occupied & ALL, royals, check_every, pinned, risky };
+                    let cx = Context { occupied, own, enemy, empty: #empty, royals, check_every, pinned, risky };
+                    #conditions
                     let mut count = 0;
                     #(#pieces)*
                     #en_passant
@@ -1155,13 +1265,47 @@ impl Emitter<'_> {
             .iter()
             .any(|p| p.players.iter().any(|m| !m.promotion_rules.is_empty()))
         {
+            // A promotion to a royal type adds a royal piece on `to` (and on `from` for a pair),
+            // which its legality test counts.
+            let crowns = ir.royal.filter(|&r| {
+                ir.pieces.iter().any(|p| {
+                    p.players.iter().any(|m| {
+                        m.promotion_rules
+                            .iter()
+                            .any(|rule| rule.choices.contains(&r))
+                    })
+                })
+            });
+            let crown = match crowns {
+                Some(r) => {
+                    let code = Literal::u8_unsuffixed(r as u8 + 1);
+                    quote! {
+                        if choice == #code {
+                            let occupied = (cx.occupied & !bit(from)) | bit(to) | if pair { bit(from) } else { 0 };
+                            let mut royals = (cx.royals & !bit(from)) | bit(to);
+                            if pair {
+                                royals |= bit(from);
+                            }
+                            if safe(board, royals, them, occupied, cx.enemy & !bit(to)) {
+                                count += 1;
+                                if LIST {
+                                    let kind = if pair { CompactKind::Pair } else { CompactKind::Normal };
+                                    out.push(CompactMove { kind, ..CompactMove::normal(from, to, choice) });
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
+                None => quote! {},
+            };
             quote! {
                 /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, all in
                 /// the zone of some promotion rule: the rules that apply (switched on, for the target
                 /// or leaving their zone) give the choices, in order; a compulsory one among them
                 /// removes the move without promotion.
                 #[allow(clippy::too_many_arguments)]
-                fn promote<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, mut targets: Bits, rules: &[PromotionRule], switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                fn promote<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, mut targets: Bits, rules: &[PromotionRule], switches: &[bool; SWITCHES], conditions: &[bool; CONDITIONS], out: &mut Vec<CompactMove>) -> u64 {
                     let mut count = 0;
                     while targets != 0 {
                         let to = targets.trailing_zeros() as usize;
@@ -1175,6 +1319,9 @@ impl Emitter<'_> {
                                 continue;
                             }
                             if rule.switch != u8::MAX && !switches[rule.switch as usize] {
+                                continue;
+                            }
+                            if rule.condition != u8::MAX && !conditions[rule.condition as usize] {
                                 continue;
                             }
                             if !rule.optional && rule.choices.is_empty() {
@@ -1209,6 +1356,7 @@ impl Emitter<'_> {
                             &optional[..optional_len]
                         };
                         for &(choice, pair) in choices {
+                            #crown
                             if pair && paired {
                                 count += 1;
                                 if LIST {
@@ -1576,6 +1724,21 @@ impl Emitter<'_> {
                 quote! {},
             )
         };
+        let count_check = match (self.ir.counts_checks, self.ir.royal) {
+            (true, Some(r)) => {
+                let r = self.piece(r);
+                quote! {
+                    // A move that leaves an enemy royal piece attacked is a check given.
+                    let royals = board.pieces[#r] & board.colors[1 - mover];
+                    if !safe(board, royals, mover, board.colors[0] | board.colors[1], board.colors[mover]) {
+                        let given = board.checks[mover];
+                        board.hash ^= check_key(mover, given) ^ check_key(mover, given + 1);
+                        board.checks[mover] = given + 1;
+                    }
+                }
+            }
+            _ => quote! {},
+        };
         quote! {
             #to_hand
 
@@ -1659,8 +1822,148 @@ impl Emitter<'_> {
                 if mover == 1 {
                     board.fullmove += 1;
                 }
+                #count_check
             }
         }
+    }
+
+    /// The `CompactGame` methods listing and counting the legal moves, and the functions they call
+    /// for `must_capture` and `forbid_checks`.
+    fn legal_moves(&self) -> (TokenStream, TokenStream) {
+        let (mc, fc) = (self.ir.must_capture, self.ir.forbid_checks);
+        if !mc && !fc {
+            return (
+                quote! {},
+                quote! {
+                    fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                        if board.side == 0 {
+                            generate_0::<true>(board, &self.switches, moves);
+                        } else {
+                            generate_1::<true>(board, &self.switches, moves);
+                        }
+                    }
+
+                    fn count_legal_moves(&self, board: &Board) -> u64 {
+                        let mut none = Vec::new();
+                        if board.side == 0 {
+                            generate_0::<false>(board, &self.switches, &mut none)
+                        } else {
+                            generate_1::<false>(board, &self.switches, &mut none)
+                        }
+                    }
+                },
+            );
+        }
+        let (param, arg) = if mc {
+            (quote! { , const CAPTURES: bool }, quote! { , CAPTURES })
+        } else {
+            (quote! {}, quote! {})
+        };
+        let mut helpers = quote! {
+            /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
+            /// its royal pieces safe (only captures with `CAPTURES`).
+            fn side_moves<const LIST: bool #param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                if board.side == 0 {
+                    generate_0::<LIST #arg>(board, switches, out)
+                } else {
+                    generate_1::<LIST #arg>(board, switches, out)
+                }
+            }
+        };
+        // The moves as one function of `LIST` (and `CAPTURES`): with `forbid_checks`, the moves
+        // that give check are listed and dropped.
+        let generic = if mc {
+            quote! { <const CAPTURES: bool> }
+        } else {
+            quote! {}
+        };
+        let legal = if fc {
+            let royal = match self.ir.royal {
+                Some(r) => {
+                    let r = self.piece(r);
+                    quote! { after.pieces[#r] & after.colors[1 - mover] }
+                }
+                None => quote! { 0 },
+            };
+            helpers.extend(quote! {
+                /// Tells whether a move leaves an enemy royal piece attacked (`forbid_checks`).
+                fn gives_check(board: &Board, mv: CompactMove) -> bool {
+                    let mover = board.side as usize;
+                    let mut after = *board;
+                    play(&mut after, mv);
+                    let royals: Bits = #royal;
+                    !safe(&after, royals, mover, after.colors[0] | after.colors[1], after.colors[mover])
+                }
+
+                /// Appends the legal moves (only captures with `CAPTURES`): those that give no check.
+                fn without_checks #generic (board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    let start = out.len();
+                    side_moves::<true #arg>(board, switches, out);
+                    let mut kept = start;
+                    for i in start..out.len() {
+                        let mv = out[i];
+                        if !gives_check(board, mv) {
+                            out[kept] = mv;
+                            kept += 1;
+                        }
+                    }
+                    out.truncate(kept);
+                    (kept - start) as u64
+                }
+            });
+            true
+        } else {
+            false
+        };
+        let call = |list: bool, captures: bool, out: TokenStream| -> TokenStream {
+            match (legal, mc) {
+                (true, true) => quote! { without_checks::<#captures>(board, &self.switches, #out) },
+                (true, false) => quote! { without_checks(board, &self.switches, #out) },
+                (false, true) => {
+                    quote! { side_moves::<#list, #captures>(board, &self.switches, #out) }
+                }
+                (false, false) => quote! { side_moves::<#list>(board, &self.switches, #out) },
+            }
+        };
+        let methods = if mc {
+            // `must_capture`: the captures if any is legal, else every move.
+            let list_captures = call(true, true, quote!(moves));
+            let list_all = call(true, false, quote!(moves));
+            let count_captures = call(false, true, quote!(&mut scratch));
+            let count_all = call(false, false, quote!(&mut scratch));
+            quote! {
+                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                    if #list_captures == 0 {
+                        #list_all;
+                    }
+                }
+
+                fn count_legal_moves(&self, board: &Board) -> u64 {
+                    let mut scratch = Vec::new();
+                    let captures = #count_captures;
+                    if captures > 0 {
+                        captures
+                    } else {
+                        scratch.clear();
+                        #count_all
+                    }
+                }
+            }
+        } else {
+            let list = call(true, false, quote!(moves));
+            let count = call(false, false, quote!(&mut scratch));
+            quote! {
+                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                    #list;
+                }
+
+                fn count_legal_moves(&self, board: &Board) -> u64 {
+                    let mut scratch = Vec::new();
+                    #count
+                }
+            }
+        };
+        (helpers, methods)
     }
 
     fn game(&self) -> TokenStream {
@@ -1692,6 +1995,10 @@ impl Emitter<'_> {
                 EarlyEnd::MoveRule(plies) => {
                     let plies = Literal::u32_unsuffixed(*plies);
                     quote! { board.halfmove >= #plies }
+                }
+                EarlyEnd::Checks(n) => {
+                    let n = Literal::u32_unsuffixed(*n);
+                    quote! { board.checks[0] >= #n || board.checks[1] >= #n }
                 }
                 EarlyEnd::Insufficient(condition) => {
                     let name = format_ident!("mating_potential_{}", potentials.len());
@@ -1728,6 +2035,22 @@ impl Emitter<'_> {
             }
             None => quote! { let _ = board; false },
         };
+        let (checks_init, checks_methods) = if self.ir.counts_checks {
+            (
+                quote! { checks: [0; 2], },
+                quote! {
+                    fn checks(&self, board: &Board) -> [u32; 2] {
+                        board.checks
+                    }
+
+                    fn set_checks(&self, board: &mut Board, checks: [u32; 2]) {
+                        board.checks = checks;
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         let switch_list = self.ir.switches.iter().map(|&(piece, rule)| {
             let (piece, rule) = (
                 Literal::usize_unsuffixed(piece),
@@ -1735,7 +2058,9 @@ impl Emitter<'_> {
             );
             quote! { (#piece, #rule) }
         });
+        let (helpers, legal_moves) = self.legal_moves();
         quote! {
+            #helpers
             #(#potentials)*
 
             /// The compact form of this game: the option switches of its promotion rules.
@@ -1775,6 +2100,7 @@ impl Emitter<'_> {
                         halfmove: 0,
                         fullmove: 1,
                         hash: 0,
+                        #checks_init
                     }
                 }
 
@@ -1817,6 +2143,8 @@ impl Emitter<'_> {
                     }
                 }
 
+                #checks_methods
+
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;
                 }
@@ -1833,22 +2161,7 @@ impl Emitter<'_> {
                     board.hash
                 }
 
-                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
-                    if board.side == 0 {
-                        generate_0::<true>(board, &self.switches, moves);
-                    } else {
-                        generate_1::<true>(board, &self.switches, moves);
-                    }
-                }
-
-                fn count_legal_moves(&self, board: &Board) -> u64 {
-                    let mut none = Vec::new();
-                    if board.side == 0 {
-                        generate_0::<false>(board, &self.switches, &mut none)
-                    } else {
-                        generate_1::<false>(board, &self.switches, &mut none)
-                    }
-                }
+                #legal_moves
 
                 fn make(&self, board: &mut Board, mv: CompactMove) {
                     play(board, mv);

@@ -1,14 +1,15 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
-//! move per turn, no triggered rules or turn statements, and pieces without special properties
-//! (`captures_only` aside) whose moves are leaps (lame ones only as non-capturing initial steps),
-//! unlimited slides, cannon hops, en-passant captures and moves of several legs that only pass
-//! empty or occupied cells (unrolled into paths); castling, promotions (in pairs, and switched by
-//! options), hands and drops, and end rules that the interpreter can be asked about cheaply
-//! (checkmate, stalemate, no moves, bare king, flag, extinction, the move rule, repetition,
-//! `insufficient_material` on piece counts). [`fast_profile`] names the first feature that does not
-//! fit.
+//! move per turn, no triggered rules, no turn statements but `must_capture`, `forbid_checks` and
+//! `royal_safety`, and pieces without special properties (`captures_only` aside) whose moves are
+//! leaps (lame ones only as non-capturing initial steps), unlimited slides, cannon hops, en-passant
+//! captures and moves of several legs that only pass empty or occupied cells (unrolled into paths);
+//! castling, promotions (in pairs, switched by options, and under conditions on piece counts),
+//! hands and drops, and end rules that the interpreter can be asked about cheaply (checkmate,
+//! stalemate and no moves, under conditions too, bare king, flag, extinction, the move rule,
+//! repetition, checks given, `insufficient_material` on piece counts). [`fast_profile`] names the
+//! first feature that does not fit.
 
 use std::collections::HashMap;
 
@@ -56,6 +57,18 @@ pub struct FastIr {
     /// The promotion rules whose condition depends on option values only: (piece type, rule
     /// index). The engine holds one switch per entry, set from the option values.
     pub switches: Vec<(usize, usize)>,
+    /// The conditions of promotion rules on the position (piece counts), evaluated on the
+    /// position before the move with the side to move as `own`.
+    pub conditions: Vec<FastCond>,
+    /// `turn { must_capture }`: when a capture is legal, only captures are.
+    pub must_capture: bool,
+    /// `turn { forbid_checks }`: a move that leaves an enemy royal piece attacked is illegal.
+    pub forbid_checks: bool,
+    /// `turn { royal_safety all }`: a move is illegal only when it leaves every royal piece of the
+    /// mover attacked (and a player is in check only when all of them are).
+    pub royal_all: bool,
+    /// Whether positions count the checks each player has given (the game has a `checks` rule).
+    pub counts_checks: bool,
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -69,6 +82,8 @@ pub enum EarlyEnd {
     Extinct(Option<Vec<usize>>),
     /// The half-move counter has reached this many plies (`move_rule N`: 2N).
     MoveRule(u32),
+    /// A player has given this many checks (`checks N`).
+    Checks(u32),
     /// Neither player has mating potential by the rule's condition (`insufficient_material` with
     /// `mating_potential when`), evaluated exactly with the player tested as `own`.
     Insufficient(FastCond),
@@ -219,6 +234,8 @@ pub struct FastPromotionRule {
     pub pair: bool,
     /// The index in [`FastIr::switches`] of the option condition it needs, if any.
     pub switch: Option<usize>,
+    /// The index in [`FastIr::conditions`] of the condition on the position it needs, if any.
+    pub condition: Option<usize>,
 }
 
 /// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
@@ -315,6 +332,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         step: &step,
         directions: Vec::new(),
         switches: Vec::new(),
+        conditions: Vec::new(),
     };
     let mut pieces = Vec::new();
     for piece in &game.pieces {
@@ -382,6 +400,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 PieceSet::Royal => Some(royals.clone()),
             })),
             EndKind::MoveRule(n) => early_ends.push(EarlyEnd::MoveRule(2 * n)),
+            EndKind::Checks(n) => early_ends.push(EarlyEnd::Checks(*n)),
             EndKind::InsufficientMaterial(Some(condition)) => {
                 early_ends.push(EarlyEnd::Insufficient(lower_count_cond(game, condition)?));
             }
@@ -422,12 +441,25 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
     }
     let hands = lowering.lower_hands()?;
+    let royal_all = game.turn.royal_safety == RoyalSafety::All;
+    if royal_all && hands.as_ref().is_some_and(|h| h.drops) {
+        return Err("drops under `royal_safety all`".into());
+    }
     let directions = lowering.directions;
     Ok(FastIr {
         hands,
         facing,
         virgin_matters,
         switches: lowering.switches,
+        conditions: lowering.conditions,
+        must_capture: game.turn.must_capture,
+        forbid_checks: game.turn.forbid_checks,
+        royal_all,
+        // The interpreter counts checks when the game has a `checks` rule, claimed or not.
+        counts_checks: game
+            .end
+            .iter()
+            .any(|r| matches!(r.kind, EndKind::Checks(_))),
         cells: game.cells.len(),
         pieces,
         directions,
@@ -644,13 +676,14 @@ fn check_game(game: &Game) -> Result<(), String> {
             | EndKind::Flag { .. }
             | EndKind::Extinction(_)
             | EndKind::Repetition(_)
-            | EndKind::MoveRule(_) => true,
+            | EndKind::MoveRule(_)
+            // The compact position counts the checks given.
+            | EndKind::Checks(_) => true,
             EndKind::InsufficientMaterial(condition) => match condition {
                 Some(c) => lower_count_cond(game, c).is_ok(),
                 None => true,
             },
             EndKind::RoyalCapture
-            | EndKind::Checks(_)
             | EndKind::PerpetualCheck(_)
             | EndKind::Facing(_)
             | EndKind::Counting(_)
@@ -663,7 +696,13 @@ fn check_game(game: &Game) -> Result<(), String> {
             | EndKind::Formation { .. }
             | EndKind::LastSurvivor => false,
         };
-        if !fits || rule.condition.is_some() {
+        // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
+        // move, and then the interpreter evaluates their conditions (outcomes convert).
+        let no_moves = matches!(
+            rule.kind,
+            EndKind::Checkmate | EndKind::Stalemate | EndKind::NoMoves
+        );
+        if !fits || (rule.condition.is_some() && !no_moves) {
             return Err(format!("the automatic end rule `{}`", rule.kind.keyword()));
         }
     }
@@ -700,11 +739,13 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         && *en_passant_expires == EnPassantExpiry::NextMove
         && *en_passant_right == EnPassantRight::Always
         && *checkmate_test == CheckmateTest::NoMoves
-        && !must_capture
         && must_drop.is_none()
-        && !forbid_checks
-        && *royal_safety == RoyalSafety::Any
         && wall.is_none();
+    // Lowered into the IR: `must_capture`, `forbid_checks` and `royal_safety` (either value).
+    let _ = (must_capture, forbid_checks);
+    match royal_safety {
+        RoyalSafety::Any | RoyalSafety::All => {}
+    }
     if default {
         Ok(())
     } else {
@@ -825,6 +866,7 @@ struct Lowering<'a> {
     step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
     directions: Vec<Direction>,
     switches: Vec<(usize, usize)>,
+    conditions: Vec<FastCond>,
 }
 
 impl Lowering<'_> {
@@ -1291,19 +1333,24 @@ impl Lowering<'_> {
             if promotion.capturing || promotion.reserve.is_some() {
                 return Err("a promotion only on captures or from a reserve".into());
             }
-            if promotion
-                .condition
-                .as_ref()
-                .is_some_and(|c| !options_only(c))
-            {
-                return Err("a promotion under a condition on the position".into());
+            if let Some(c) = promotion.condition.as_ref().filter(|c| !options_only(c)) {
+                lower_count_cond(self.game, c)
+                    .map_err(|_| "a promotion under a condition on more than piece counts")?;
             }
         }
         let choices = dedup(&first.choices);
-        let uniform = piece
-            .promotions
-            .iter()
-            .all(|p| p.pair.is_none() && p.condition.is_none() && dedup(&p.choices) == choices);
+        // A promotion to a royal type adds a royal piece, which the legality test of that choice
+        // counts (rule by rule).
+        let royal_choice = piece.promotions.iter().any(|p| {
+            p.choices
+                .iter()
+                .any(|&c| self.game.pieces[c].royal.is_royal())
+        });
+        let uniform = !royal_choice
+            && piece
+                .promotions
+                .iter()
+                .all(|p| p.pair.is_none() && p.condition.is_none() && dedup(&p.choices) == choices);
         if uniform {
             let mut promotion = FastPromotion {
                 choices,
@@ -1329,7 +1376,19 @@ impl Lowering<'_> {
         }
         for (index, rule) in piece.promotions.iter().enumerate() {
             let zone = zone_of(rule);
+            let mut condition = None;
             let switch = match &rule.condition {
+                Some(c) if !options_only(c) => {
+                    let lowered = lower_count_cond(self.game, c)?;
+                    condition = Some(match self.conditions.iter().position(|x| *x == lowered) {
+                        Some(i) => i,
+                        None => {
+                            self.conditions.push(lowered);
+                            self.conditions.len() - 1
+                        }
+                    });
+                    None
+                }
                 Some(_) => {
                     let key = (piece_index, index);
                     Some(match self.switches.iter().position(|&s| s == key) {
@@ -1349,6 +1408,7 @@ impl Lowering<'_> {
                 choices: rule.choices.clone(),
                 pair: rule.pair.is_some(),
                 switch,
+                condition,
             });
         }
         Ok(())
