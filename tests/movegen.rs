@@ -481,3 +481,47 @@ fn crooked_and_circular_riders_equal_their_legs() {
         }
     }
 }
+
+/// XBetza's `x` (`relay.vdl`): the relay `mNxaN` induces a friend a knight's leap away to leap as a
+/// knight; the king `KxK` borrows the moves of the friends next to it. Counted by hand with White's
+/// relay a1, rook b3, knight d2 and king c1 against Black's king e8: the relay's c2 (b3 is a friend)
+/// and, induced, the rook's knight leaps a5, c5 and d4 (d2 and c1 are friends, a1 straight back); the
+/// rook's fourteen; the knight's b1, c4, e4, f3, f1; the king's b1, b2, c2, d1 and, borrowing the
+/// knight's leaps, a2, d3 and e2.
+#[test]
+fn induction_and_borrowing_by_hand() {
+    exact_moves(
+        "relay",
+        "4k3/8/8/8/8/1R6/3N4/E1K5 w - - 0 1",
+        &[
+            "a1c2", "b3a5", "b3c5", "b3d4", "b3b1", "b3b2", "b3b4", "b3b5", "b3b6", "b3b7", "b3b8",
+            "b3a3", "b3c3", "b3d3", "b3e3", "b3f3", "b3g3", "b3h3", "d2b1", "d2c4", "d2e4", "d2f3",
+            "d2f1", "c1b1", "c1b2", "c1c2", "c1d1", "c1a2", "c1d3", "c1e2",
+        ],
+    );
+}
+
+/// `relay.vdl` against a second move generator written from the pieces' definitions
+/// (`python3 tests/reference/relay.py "FEN" DEPTH`): induced captures and checks, an induced king,
+/// moves borrowed into and out of check, and results reached both by a piece and by its inducer.
+#[test]
+fn induction_and_borrowing_against_a_second_generator() {
+    let rows: &[(&str, &[u64])] = &[
+        (
+            "rnbekbnr/8/8/8/8/8/8/RNBEKBNR w - - 0 1",
+            &[47, 2075, 92737],
+        ),
+        ("4k3/8/8/8/8/8/8/R1E1K3 w - - 0 1", &[17, 80, 1715]),
+        (
+            "r3k2r/8/2n1e3/1N3b2/3E4/1R2B3/4K3/8 w - - 0 1",
+            &[37, 1627, 54196],
+        ),
+        (
+            "r3k2r/8/2n1e3/1N3b2/3E4/1R2B3/4K3/8 b - - 0 1",
+            &[47, 1616, 71244],
+        ),
+        ("4k3/3e4/8/2b1n3/8/3KR3/4E3/8 b - - 0 1", &[27, 344, 7933]),
+        ("3rk3/8/4E3/8/1b6/8/3K4/2E1R3 w - - 0 1", &[14, 348, 7989]),
+    ];
+    perft_rows("relay", rows, false);
+}

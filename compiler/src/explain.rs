@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use vdl_runtime::geometry::{expand_on_empty, Frame, Reach, Shape};
-use vdl_runtime::model::{Game, MovePart, Moves, Piece, Vec3};
+use vdl_runtime::model::{Game, HandOn, MovePart, Moves, Piece, Vec3};
 
 /// A box of cells around the centre, used as an empty board.
 struct Box3 {
@@ -213,6 +213,55 @@ fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
         out,
         "    (@ the piece, X move or capture, m move only, c capture only)"
     );
+    // Induction and borrowing (`x`) need a friendly piece where the `x` leg ends: those cells.
+    let mut handing: Vec<Vec3> = Vec::new();
+    for part in &moves.parts {
+        let upto = match part.hand_on {
+            HandOn::None => continue,
+            HandOn::Induction(leg) => leg,
+            HandOn::Borrowing => part.legs.len() - 1,
+        };
+        let mut legs = part.legs[..=upto].to_vec();
+        legs[upto].modes = "m".into();
+        let path = MovePart {
+            legs,
+            hand_on: HandOn::None,
+            ..part.clone()
+        };
+        for (cell, _) in expand_on_empty(&path, centre, frame, &shape, game.dimensions) {
+            if !handing.contains(&cell) {
+                handing.push(cell);
+            }
+        }
+    }
+    if handing.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "    where a friendly piece takes the move over (`x`):");
+    for z in (0..levels).rev() {
+        if three_d {
+            let _ = writeln!(out, "    level {:+}", z - levels / 2);
+        }
+        for y in (0..2 * radius + 1).rev() {
+            let mut line = String::from("    ");
+            for x in 0..2 * radius + 1 {
+                let at = [x, y, z];
+                line.push(if at == centre {
+                    '@'
+                } else if handing.contains(&at) {
+                    'x'
+                } else {
+                    '.'
+                });
+                line.push(' ');
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    let _ = writeln!(
+        out,
+        "    (x a friendly piece there makes the rest of the move, or lends its moves to the piece)"
+    );
 }
 
 /// Describes a part in words: its legs, atom, range and conditions.
@@ -263,7 +312,10 @@ fn describe_part(part: &MovePart) -> String {
                     'o' => "wrapping around the edge",
                     'u' if i > 0 => "unloading the captured piece where this leg started",
                     'u' => "unloading the captured piece",
-                    'x' => "handing the move on",
+                    'x' if i + 1 < part.legs.len() => {
+                        "onto a friendly piece, which makes the remaining legs"
+                    }
+                    'x' => "onto a friendly piece, whose moves the piece makes from its own cell",
                     't' => "not capturing royals",
                     _ => "turning",
                 }

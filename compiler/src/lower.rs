@@ -5,7 +5,8 @@
 //! A piece is specialised when all its moves are single-leg Betza parts (leapers, riders, lame and
 //! must-jump leaps, cannons and grasshoppers, initial-only, en passant, `from ZONE`) without conditions
 //! or board limits, and captures are unrestricted (they take any piece of another player: no `captures
-//! any`, no neutral side); other pieces stay with the interpreter's generator.
+//! any`, no neutral side); other pieces (those with induction or move borrowing, `x`, among them) stay
+//! with the interpreter's generator.
 
 pub mod fast;
 
@@ -159,8 +160,10 @@ fn lower_piece(
             member
         });
         for part in &moves.parts {
-            // Crooked and circular riders bend: their cells are not a line, the interpreter walks them.
+            // Crooked and circular riders bend: their cells are not a line, the interpreter walks them,
+            // as it does the moves that a friendly piece makes or lends (`x`, never a single plain leg).
             if part.legs.len() != 1
+                || part.hand_on != vdl_runtime::model::HandOn::None
                 || part.vectors.is_empty()
                 || part.path != vdl_runtime::model::RiderPath::Straight
             {

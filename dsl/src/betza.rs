@@ -8,8 +8,10 @@
 //! atoms `W F D N A H C Z G R B Q K O U` and atoms declared with `atom`; directions `f b l r v s h`;
 //! modes `m c d e t p g y n j o u`; `i` (initial), `a` (again); `z` and `q`: before the atom of a part
 //! without `a` they make a crooked or circular rider (`zB`, `qN`), on a later leg they are turn letters
-//! among the directions (opposite to or like the previous turn). The induction mode `x` is recognised and
-//! rejected as unsupported (E1005). `u` on a later leg goes with that leg's capture (E1013).
+//! among the directions (opposite to or like the previous turn). `u` on a later leg goes with that leg's
+//! capture (E1013). `x` ends a leg on a friendly piece: on a leg before the last, that piece makes the
+//! remaining legs (induction, `mNxaN`); on the last leg, the moving piece moves as that piece (move
+//! borrowing, `KxK`); misplaced, E1014.
 
 use crate::error::{Error, ErrorKind};
 use crate::span::Span;
@@ -80,7 +82,7 @@ pub fn builtin_atom(letter: char) -> Option<(&'static [[i32; 3]], u8)> {
 
 const DIRECTIONS: &str = "fblrvsh";
 
-const MODES: &str = "mcdetpgynjou";
+const MODES: &str = "mcdetpgynjoux";
 
 /// Parses a Betza string. `base` is the byte offset of the string's first character in the file, or
 /// `None` when the string had escapes (then errors point at the whole string, `whole`). `custom` lists
@@ -210,13 +212,6 @@ impl BetzaParser<'_> {
                 'i' => initial = true,
                 'z' | 'q' if first_leg => first_turns.push((c, self.pos)),
                 'z' | 'q' => leg.directions.push(c),
-                'x' => self.error(
-                    self.pos,
-                    1,
-                    ErrorKind::BetzaUnsupported {
-                        what: "induction and move borrowing `x`",
-                    },
-                ),
                 c if DIRECTIONS.contains(c) => leg.directions.push(c),
                 c if MODES.contains(c) => leg.modes.push(c),
                 '[' | ']' => self.error(
@@ -304,6 +299,7 @@ impl BetzaParser<'_> {
             self.error(atom_at, 1, ErrorKind::BetzaCastlingRange);
         }
         self.check_legs(&legs, &leg_starts);
+        self.check_hand_on(&legs, &leg_starts, atom);
         let path = self.rider_path(&first_turns, &legs, atom, range);
         Some(Part {
             legs,
@@ -357,6 +353,59 @@ impl BetzaParser<'_> {
             RiderPath::Crooked
         } else {
             RiderPath::Circular
+        }
+    }
+
+    /// Checks the legs of a part with `x` (E1014): one leg carries it, alone among its modes, no
+    /// leg up to it captures or unloads (the piece it ends on makes the move), and the atom has a path.
+    fn check_hand_on(&mut self, legs: &[Leg], leg_starts: &[usize], atom: char) {
+        let with_x: Vec<usize> = (0..legs.len())
+            .filter(|&i| legs[i].modes.contains('x'))
+            .collect();
+        let Some(&first) = with_x.first() else {
+            return;
+        };
+        let find = |this: &Self, leg: usize, letter: char, nth: usize| -> usize {
+            (leg_starts[leg]..this.chars.len())
+                .filter(|&i| this.chars[i].1 == letter)
+                .nth(nth)
+                .unwrap_or(leg_starts[leg])
+        };
+        let reason = if atom == CASTLING || atom == UNIVERSAL {
+            Some((
+                first,
+                0,
+                "castling and the universal leaper have no leg that ends on a piece",
+            ))
+        } else if legs[first].modes.chars().filter(|&c| c == 'x').count() > 1 {
+            Some((first, 1, "`x` is written once"))
+        } else if let Some(&second) = with_x.get(1) {
+            Some((
+                second,
+                0,
+                "a move is handed on once: only one leg may end with `x`",
+            ))
+        } else if legs[first].modes.chars().any(|c| c != 'x') {
+            Some((
+                first,
+                0,
+                "the leg with `x` only ends on a friendly piece; it has no other mode",
+            ))
+        } else if legs[..first]
+            .iter()
+            .any(|l| l.modes.contains(['c', 'd', 'u', 'e']))
+        {
+            Some((
+                first,
+                0,
+                "the legs before `x` only lead to the friendly piece; they may not capture",
+            ))
+        } else {
+            None
+        };
+        if let Some((leg, nth, reason)) = reason {
+            let at = find(self, leg, 'x', nth);
+            self.error(at, 1, ErrorKind::BetzaHandOnMisplaced { reason });
         }
     }
 
@@ -534,6 +583,21 @@ mod tests {
         assert_eq!(codes("cafucR"), vec![("E1013", 3)]);
         assert_eq!(codes("afucaW"), vec![("E1013", 2)]);
         assert_eq!(codes("pafucW"), vec![("E1013", 3)]);
+    }
+
+    #[test]
+    fn induction_and_borrowing() {
+        let relay = parse("mNxaN").expect("valid");
+        assert_eq!(relay.parts[1].legs[0].modes, "x");
+        assert_eq!(relay.parts[1].legs.len(), 2);
+        assert_eq!(parse("KxK").expect("valid").parts[1].legs[0].modes, "x");
+        assert!(parse("mafxW").is_ok());
+        assert!(parse("xRafcW").is_ok());
+        assert_eq!(codes("xaxaN"), vec![("E1014", 2)]);
+        assert_eq!(codes("mxaN"), vec![("E1014", 1)]);
+        assert_eq!(codes("cafxaW"), vec![("E1014", 3)]);
+        assert_eq!(codes("xxK"), vec![("E1014", 1)]);
+        assert_eq!(codes("xU"), vec![("E1014", 0)]);
     }
 
     #[test]

@@ -99,6 +99,8 @@ pub enum ErrorKind {
     BetzaTurnMisplaced { letter: char, reason: &'static str },
     /// An unload (`u`) on a later leg where it means nothing.
     BetzaUnloadMisplaced { reason: &'static str },
+    /// An induction or borrowing leg (`x`) where it means nothing.
+    BetzaHandOnMisplaced { reason: &'static str },
 
     // ---- semantic checks ----
     /// A keyword that is not a statement of this block.
@@ -362,6 +364,7 @@ impl Error {
             BetzaAtomDimension { .. } => "E1011",
             BetzaTurnMisplaced { .. } => "E1012",
             BetzaUnloadMisplaced { .. } => "E1013",
+            BetzaHandOnMisplaced { .. } => "E1014",
             UnknownStatement { .. } => "E2001",
             DuplicateName { .. } => "E2002",
             UnknownName { .. } => "E2003",
@@ -596,6 +599,11 @@ impl Error {
                 format!("`u` cannot be used here: {reason}"),
                 "misplaced unload".into(),
                 Some("on a later leg, `u` goes with that leg's capture (`c` or `d`), the move's only one: the piece it takes reappears where the leg started, e.g. `afucR`".into()),
+            ),
+            BetzaHandOnMisplaced { reason } => (
+                format!("`x` cannot be used here: {reason}"),
+                "misplaced `x`".into(),
+                Some("`x` ends a leg on a friendly piece: before `a`, that piece makes the remaining legs (`mNxaN`, the knight-relay knight); on the last leg, the moving piece moves as that piece (`KxK`); see docs/language.md, section 3.10".into()),
             ),
             UnknownStatement { keyword, context, suggestion } => (
                 format!("unknown statement `{keyword}` in {context}"),

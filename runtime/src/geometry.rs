@@ -372,8 +372,8 @@ pub trait Shape {
 }
 
 /// Lists the cells a move part reaches from `from` on an empty board, with what it may do there.
-/// Legs that need an occupied cell (hops, locust captures, must-jump leaps) reach nothing on an empty
-/// board.
+/// Legs that need an occupied cell (hops, locust captures, must-jump leaps, induction and borrowing
+/// `x`) reach nothing on an empty board.
 pub fn expand_on_empty(
     part: &MovePart,
     from: Vec3,
@@ -479,6 +479,7 @@ fn walk(
     if modes.contains('p')
         || modes.contains('g')
         || modes.contains('j')
+        || modes.contains('x')
         || (!last && modes.contains('c'))
         || (!last && modes.contains('d'))
     {
@@ -553,6 +554,7 @@ mod tests {
             range,
             initial: false,
             path: RiderPath::Straight,
+            hand_on: crate::model::HandOn::None,
         }
     }
 

@@ -352,6 +352,33 @@ pub struct MovePart {
     pub initial: bool,
     /// How a one-leg rider's steps follow one another: straight, crooked (`z`) or circular (`q`).
     pub path: RiderPath,
+    /// Whether a leg ends on a friendly piece that takes the move over (XBetza `x`).
+    pub hand_on: HandOn,
+}
+
+/// What a part with XBetza's `x` does with the friendly piece its `x` leg ends on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HandOn {
+    /// No `x`: the piece makes the whole move itself.
+    #[default]
+    None,
+    /// Induction (`x` on the leg of this index, before the last, as in `mNxaN`): the friendly piece
+    /// that leg ends on makes the remaining legs; the piece that started the move stays.
+    Induction(usize),
+    /// Move borrowing (`x` on the last leg, as in `KxK`): the piece makes, from its own cell, the
+    /// moves of the friendly piece's type (their parts with `x` left out).
+    Borrowing,
+}
+
+impl MovePart {
+    /// The leg of XBetza's `x`, if any, and whether it is the last.
+    pub fn hand_on_from_legs(legs: &[Leg]) -> HandOn {
+        match legs.iter().position(|l| l.modes.contains('x')) {
+            None => HandOn::None,
+            Some(i) if i + 1 == legs.len() => HandOn::Borrowing,
+            Some(i) => HandOn::Induction(i),
+        }
+    }
 }
 
 /// How the steps of a one-leg rider follow one another (XBetza's `z` and `q` before the atom of a part

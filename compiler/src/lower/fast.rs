@@ -951,6 +951,9 @@ impl Lowering<'_> {
             });
             let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]);
             for part in &moves.parts {
+                if part.hand_on != vdl_runtime::model::HandOn::None {
+                    return Err("induction or move borrowing (XBetza `x`)".into());
+                }
                 if part.vectors.is_empty() {
                     return Err("a special move".into());
                 }

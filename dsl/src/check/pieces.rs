@@ -168,20 +168,24 @@ impl Checker {
             .map(|b| {
                 b.parts
                     .into_iter()
-                    .map(|p| MovePart {
-                        legs: p
+                    .map(|p| {
+                        let legs: Vec<Leg> = p
                             .legs
                             .into_iter()
                             .map(|l| Leg {
                                 directions: l.directions,
                                 modes: l.modes,
                             })
-                            .collect(),
-                        atom: p.atom,
-                        vectors: p.vectors,
-                        range: p.range,
-                        initial: p.initial,
-                        path: p.path,
+                            .collect();
+                        MovePart {
+                            hand_on: MovePart::hand_on_from_legs(&legs),
+                            legs,
+                            atom: p.atom,
+                            vectors: p.vectors,
+                            range: p.range,
+                            initial: p.initial,
+                            path: p.path,
+                        }
                     })
                     .collect()
             })

@@ -353,6 +353,10 @@ impl Interpreter {
                 self.piece_moves(pos, cell, occ, side, false, out);
             }
         }
+        if self.induction {
+            // A friend induced to move (`mNxaN`) may repeat its own move or another inducer's.
+            drop_repeats(out, start);
+        }
         if !self.stack_moves.is_empty() {
             self.stacking(pos, out);
         }
@@ -635,7 +639,20 @@ impl Interpreter {
         out: &mut Vec<Move>,
     ) {
         let sets = &self.moves[occ.piece()][frame_index];
-        self.walk_move_sets(pos, cell, occ, frame, sets, attacks, out);
+        self.walk_move_sets(pos, cell, occ, frame, sets, attacks, false, out);
+    }
+
+    /// Move borrowing (`KxK`): the piece of walk `w` makes, from its own cell, the moves of the
+    /// `lender` type (in its own frame, under its own piece rules), their parts with `x` left out.
+    fn borrow(&self, pos: &Position, w: &Walk, lender: usize, out: &mut Vec<Move>) {
+        let occ = pos.cells[w.origin];
+        let Some(per_frame) = self.moves.get(lender) else {
+            return;
+        };
+        let Some(sets) = per_frame.get(w.mover.min(per_frame.len().saturating_sub(1))) else {
+            return;
+        };
+        self.walk_move_sets(pos, w.origin, occ, w.mover, sets, w.attacks, true, out);
     }
 
     /// The moves of `sets` for the piece `occ` on `cell`, in `frame`'s frame (the prepared reach of a
@@ -649,9 +666,11 @@ impl Interpreter {
         sets: &[super::tables::PreparedMoves],
         out: &mut Vec<Move>,
     ) {
-        self.walk_move_sets(pos, cell, occ, frame, sets, false, out);
+        self.walk_move_sets(pos, cell, occ, frame, sets, false, false, out);
     }
 
+    /// The moves of `sets` for the piece `occ` on `cell`; `borrowed`: sets of another type that the
+    /// piece borrows (their parts with `x` are left out, so borrowing never chains).
     #[allow(clippy::too_many_arguments)]
     fn walk_move_sets(
         &self,
@@ -661,6 +680,7 @@ impl Interpreter {
         frame: usize,
         sets: &[super::tables::PreparedMoves],
         attacks: bool,
+        borrowed: bool,
         out: &mut Vec<Move>,
     ) {
         let piece = occ.piece();
@@ -704,6 +724,9 @@ impl Interpreter {
             }
             for part in &prepared.parts {
                 if part.part.initial && !occ.is_virgin() {
+                    continue;
+                }
+                if borrowed && part.part.hand_on != crate::model::HandOn::None {
                     continue;
                 }
                 if part.part.atom == crate::geometry::UNIVERSAL_ATOM {
@@ -861,6 +884,18 @@ impl Interpreter {
             } else {
                 pos.cells[next]
             };
+            if last && has(b'x') {
+                // Move borrowing: the leg ends on a friendly piece, whose type's moves the piece
+                // makes from its own cell.
+                if occ.is_empty() {
+                    current = next;
+                    continue;
+                }
+                if occ.owner() == w.owner {
+                    self.borrow(pos, w, occ.piece(), out);
+                }
+                break;
+            }
             if last {
                 if occ.is_empty() {
                     let reaches = if w.attacks {
@@ -887,9 +922,13 @@ impl Interpreter {
                 // A leg may end on several kinds of cell: empty (`m`, `y`, or no mode letter), any
                 // piece to hop (`p`, `g`), an enemy to capture (`c`), a friend to destroy (`d`).
                 let hops = has(b'p') || has(b'g');
+                // Induction (`x`): the leg ends on a friendly piece, which makes the remaining legs.
+                let induces = has(b'x');
                 let empty_ok = has(b'm')
                     || has(b'y')
-                    || !modes.iter().any(|c| matches!(c, b'p' | b'g' | b'c' | b'd'));
+                    || !modes
+                        .iter()
+                        .any(|c| matches!(c, b'p' | b'g' | b'c' | b'd' | b'x'));
                 let proceeds = if occ.is_empty() {
                     empty_ok
                 } else {
@@ -897,6 +936,21 @@ impl Interpreter {
                         && occ.owner() != w.owner
                         && self.capturable_owner(occ.owner()))
                         || (has(b'd') && occ.owner() == w.owner)
+                        || (induces && occ.owner() == w.owner && !occ.is_frozen())
+                };
+                // The induced friend moves from its cell under its own piece rules.
+                let induced;
+                let w = if induces && !occ.is_empty() {
+                    induced = Walk {
+                        origin: next,
+                        piece: occ.piece(),
+                        hurdle: std::cell::Cell::new(Move::NONE),
+                        unload: std::cell::Cell::new(Move::NONE),
+                        ..*w
+                    };
+                    &induced
+                } else {
+                    w
                 };
                 if proceeds {
                     let captured = if !occ.is_empty() && !hops && (has(b'c') || has(b'd')) {

@@ -70,6 +70,9 @@ pub struct Interpreter {
     pub(super) gating: Option<usize>,
     /// Whether a player may pass.
     pub(super) pass_allowed: bool,
+    /// Whether some piece induces a friend to move (XBetza `x` before the last leg, `mNxaN`): its
+    /// moves start from other pieces' cells, so repeats are removed across pieces.
+    pub(super) induction: bool,
     /// Whether a player with no legal move passes (`turn { pass when_stuck }`).
     pub(super) pass_when_stuck: bool,
     /// The walling rule (`turn { wall ... }`), if the game has one.
@@ -611,6 +614,13 @@ impl Interpreter {
             walls: walls(&game),
             royal_all: turn.royal_safety == crate::model::RoyalSafety::All,
             pass_allowed: turn.pass == Pass::Allowed,
+            induction: game.pieces.iter().any(|p| {
+                p.moves.iter().any(|m| {
+                    m.parts
+                        .iter()
+                        .any(|p| matches!(p.hand_on, crate::model::HandOn::Induction(_)))
+                })
+            }),
             turn_order: game.turn_order(),
             game,
         };
@@ -727,11 +737,20 @@ impl Interpreter {
 
     fn virgin_relevance(&self) -> u64 {
         let mut mask = 0u64;
-        for (piece, rules) in self.pieces.iter().enumerate() {
-            let initial = self.game.pieces[piece]
+        let has_part = |piece: usize, test: &dyn Fn(&MovePart) -> bool| {
+            self.game.pieces[piece]
                 .moves
                 .iter()
-                .any(|m| m.parts.iter().any(|p| p.initial));
+                .any(|m| m.parts.iter().any(test))
+        };
+        // A piece that borrows moves (`KxK`) may borrow initial ones.
+        let any_initial = (0..self.pieces.len()).any(|p| has_part(p, &|part| part.initial));
+        for (piece, rules) in self.pieces.iter().enumerate() {
+            let initial = has_part(piece, &|part| part.initial)
+                || (any_initial
+                    && has_part(piece, &|part| {
+                        part.hand_on == crate::model::HandOn::Borrowing
+                    }));
             let castling = self.castles.iter().any(|c| {
                 c.king == Some(piece) || c.directions.iter().any(|(_, ps)| ps.contains(&piece))
             });

@@ -464,6 +464,7 @@ mod tests {
             range,
             initial,
             path: crate::model::RiderPath::Straight,
+            hand_on: crate::model::HandOn::None,
         }
     }
 
