@@ -107,12 +107,63 @@ pub fn explain(game: &Game, piece: Option<&str>) -> Result<String, String> {
             );
             explain_moves(&mut out, game, &merge.moves, &frame);
         }
+        for promotion in &piece.promotion_moves {
+            explain_promotion_move(&mut out, game, promotion, &frame);
+        }
         for property in properties(game, piece) {
             let _ = writeln!(out, "  {property}");
         }
         out.push('\n');
     }
     Ok(out)
+}
+
+/// A promotion that is a move of its own (`promote_move`): what the piece may become, where, and with
+/// a diagram of its steps (always onto an empty cell).
+fn explain_promotion_move(
+    out: &mut String,
+    game: &Game,
+    promotion: &vdl_runtime::model::PromotionMove,
+    frame: &Frame,
+) {
+    let choices: Vec<&str> = promotion
+        .choices
+        .iter()
+        .filter_map(|p| game.pieces.get(*p))
+        .map(|p| p.name.as_str())
+        .collect();
+    let mut how = Vec::new();
+    if promotion.in_place {
+        how.push("where it stands".to_string());
+    }
+    if promotion.steps.is_some() {
+        how.push("with one step of the moves below onto an empty cell".to_string());
+    }
+    let _ = writeln!(
+        out,
+        "  promotes instead of moving (promote_move) to {}: {}",
+        choices.join(" or "),
+        how.join(", or ")
+    );
+    if promotion.peaceful {
+        let _ = writeln!(
+            out,
+            "    peaceful: the move may not give check, and the new piece may not attack an enemy piece"
+        );
+    }
+    if promotion.condition.is_some() {
+        let _ = writeln!(out, "    only while its condition holds");
+    }
+    if let Some(steps) = &promotion.steps {
+        // The step never captures: drawn as moves to empty cells.
+        let mut quiet = steps.clone();
+        for part in &mut quiet.parts {
+            for leg in &mut part.legs {
+                leg.modes = "m".into();
+            }
+        }
+        explain_moves(out, game, &quiet, frame);
+    }
 }
 
 fn explain_moves(out: &mut String, game: &Game, moves: &Moves, frame: &Frame) {
