@@ -365,6 +365,28 @@ impl Emitter<'_> {
                 let sets = from.iter().map(|&b| self.bits(b));
                 items.push(quote! { static #name: [Bits; 2] = [#(#sets),*]; });
             }
+            if let Some(fixed) = &castle.fixed {
+                for (side, landing) in fixed.iter().enumerate() {
+                    let name = format_ident!("CASTLE_LANDS_{}_{}", index, side);
+                    let players = landing.lands.iter().map(|row| {
+                        let entries = row.iter().map(|entry| match entry {
+                            Some((king, partner, crossed)) => {
+                                let (king, partner) = (
+                                    Literal::u8_unsuffixed(*king as u8),
+                                    Literal::u8_unsuffixed(*partner as u8),
+                                );
+                                let crossed = self.bits(*crossed);
+                                quote! { (#king, #partner, #crossed) }
+                            }
+                            None => quote! { (NO_CELL, NO_CELL, 0) },
+                        });
+                        quote! { [#(#entries),*] }
+                    });
+                    let doc = "Castling with fixed landing cells, per player and cell of the king: the king's landing cell, the partner's, and the cells the king crosses.";
+                    items.push(quote! { #[doc = #doc] static #name: [[(u8, u8, Bits); CELLS]; 2] = [#(#players),*]; });
+                }
+                continue;
+            }
             for &(direction, _) in &castle.sides {
                 let name = format_ident!("LINE_{}", direction);
                 if items
@@ -1519,7 +1541,7 @@ impl Emitter<'_> {
                 quote! {}
             };
             let mut sides = Vec::new();
-            for (direction, partners) in &castle.sides {
+            for (side, (direction, partners)) in castle.sides.iter().enumerate() {
                 let ray = Self::ray(*direction);
                 let line = format_ident!("LINE_{}", direction);
                 let first = self.first(*direction, quote!(blockers));
@@ -1531,6 +1553,81 @@ impl Emitter<'_> {
                         quote! { (#lo..=#hi).contains(&(#ray[cell] ^ #ray[partner]).count_ones()) }
                     }
                 };
+                // An original partner (`requires original`) is unmoved and not promoted.
+                let unusable = if castle.partner_original {
+                    quote! { (board.virgin & !board.promoted) & bit(partner) == 0 }
+                } else {
+                    quote! { board.virgin & bit(partner) == 0 }
+                };
+                if let Some(fixed) = &castle.fixed {
+                    let lands = format_ident!("CASTLE_LANDS_{}_{}", index, side);
+                    let back = Self::ray(fixed[side].back);
+                    let attacks = if castle.check_attacks && self.ir.royal.is_some() {
+                        quote! {
+                            attacked(board, cell, them, cx.occupied, cx.enemy) || {
+                                let mut cells = crossed;
+                                let mut hit = false;
+                                while cells != 0 {
+                                    if attacked(board, cells.trailing_zeros() as usize, them, cx.occupied, cx.enemy) {
+                                        hit = true;
+                                        break;
+                                    }
+                                    cells &= cells - 1;
+                                }
+                                hit
+                            }
+                        }
+                    } else {
+                        quote! { false }
+                    };
+                    sides.push(quote! {
+                        loop {
+                            let blockers = #ray[cell] & cx.occupied;
+                            if blockers == 0 {
+                                break;
+                            }
+                            let partner = #first;
+                            if !(#placed) || #unusable || !matches!(board.cells[partner], #(#codes)|*) {
+                                break;
+                            }
+                            let (king_to, partner_to, crossed) = #lands[#player][cell];
+                            if king_to == NO_CELL {
+                                break;
+                            }
+                            let (king_to, partner_to) = (king_to as usize, partner_to as usize);
+                            // The cells the partner crosses, and its landing cell.
+                            let path = if partner == partner_to {
+                                0
+                            } else if #ray[partner] & bit(partner_to) != 0 {
+                                #ray[partner] ^ #ray[partner_to]
+                            } else {
+                                #back[partner] ^ #back[partner_to]
+                            };
+                            let others = cx.occupied & !bit(cell) & !bit(partner);
+                            if (crossed | path | bit(king_to) | bit(partner_to)) & others != 0 {
+                                break;
+                            }
+                            if #attacks {
+                                break;
+                            }
+                            let occupied = others | bit(king_to) | bit(partner_to);
+                            let royals = if cx.royals & bit(cell) != 0 { (cx.royals & !bit(cell)) | bit(king_to) } else { cx.royals };
+                            if safe(board, royals, them, occupied, cx.enemy) {
+                                count += 1;
+                                if LIST {
+                                    out.push(CompactMove {
+                                        kind: CompactKind::Castle,
+                                        aux: partner as u8,
+                                        aux2: partner_to as u8,
+                                        ..CompactMove::normal(cell, king_to, 0)
+                                    });
+                                }
+                            }
+                            break;
+                        }
+                    });
+                    continue;
+                }
                 let king_to_index = Literal::usize_unsuffixed(castle.king_steps - 1);
                 let partner_to = if castle.partner_steps == 0 {
                     quote! { cell }
@@ -1564,7 +1661,7 @@ impl Emitter<'_> {
                             break;
                         }
                         let partner = #first;
-                        if !(#placed) || board.virgin & bit(partner) == 0 || !matches!(board.cells[partner], #(#codes)|*) {
+                        if !(#placed) || #unusable || !matches!(board.cells[partner], #(#codes)|*) {
                             break;
                         }
                         let line = &#line[cell];
@@ -1597,8 +1694,13 @@ impl Emitter<'_> {
                     }
                 });
             }
+            let original = if castle.king_original {
+                quote! { & !board.promoted }
+            } else {
+                quote! {}
+            };
             blocks.push(quote! {
-                let mut kings = board.pieces[#king] & cx.own & board.virgin #from;
+                let mut kings = board.pieces[#king] & cx.own & board.virgin #original #from;
                 while kings != 0 {
                     let cell = kings.trailing_zeros() as usize;
                     kings &= kings - 1;

@@ -308,6 +308,26 @@ pub struct FastCastle {
     pub check_attacks: bool,
     /// The cells the king may castle from, per player (`None`: any).
     pub from: Option<Vec<Bits>>,
+    /// Whether the king must be an original piece (`requires original`): unmoved and not
+    /// created during the game (not promoted).
+    pub king_original: bool,
+    /// Whether the partner must be an original piece.
+    pub partner_original: bool,
+    /// With fixed landing cells (`king_lands`, `partner_lands`, Chess960): per entry of `sides`,
+    /// where the king and the partner land.
+    pub fixed: Option<Vec<FixedLanding>>,
+}
+
+/// Where castling along one direction puts the king and the partner when their landing cells are
+/// fixed: the cells from the partner to its landing cell are read along the direction or back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixedLanding {
+    /// The direction opposite to the side's (index in [`FastIr::directions`]).
+    pub back: usize,
+    /// Per player, per cell of the king: the king's landing cell, the partner's, and the cells the
+    /// king crosses (strictly between its start and its landing cell, and the landing cell); `None`
+    /// when there is no landing cell for one of them, or both would land on the same cell.
+    pub lands: Vec<Vec<Option<(usize, usize, Bits)>>>,
 }
 
 /// Lowers a game to the compact form, or says which feature does not fit.
@@ -764,22 +784,15 @@ fn check_castle(castle: &Castle) -> Result<(), String> {
         requires,
         check_attacks: _,
         from: _,
-        king_lands,
-        partner_lands,
+        // Lowered by `lower_castle` (`FastCastle::fixed`).
+        king_lands: _,
+        partner_lands: _,
     } = castle;
-    if !king_lands.is_empty() || !partner_lands.is_empty() {
-        return Err("castling to fixed landing cells".into());
-    }
     if partners.iter().any(|p| p.condition.is_some()) {
         return Err("a castling partner under a condition".into());
     }
-    if requires.iter().any(|r| match r.kind {
-        Untouched::Virgin => false,
-        Untouched::Original => true,
-    }) {
-        return Err("castling with original pieces (on their start cells since the start)".into());
-    }
-    // The compact form castles with an unmoved king and partner.
+    // The compact form castles with an unmoved king and partner; an original one (`requires
+    // original`) is also not promoted, as the interpreter decides it.
     let names = |what: CastlePiece| {
         requires.iter().any(|r| {
             r.pieces.iter().any(|p| {
@@ -1563,7 +1576,17 @@ impl Lowering<'_> {
                 }
             }
         }
+        let fixed = if castle.king_lands.is_empty() && castle.partner_lands.is_empty() {
+            None
+        } else {
+            let mut landings = Vec::new();
+            for &(direction, _) in &sides {
+                landings.push(self.fixed_landing(castle, direction)?);
+            }
+            Some(landings)
+        };
         Ok(FastCastle {
+            fixed,
             king,
             sides,
             partner_at,
@@ -1575,7 +1598,92 @@ impl Lowering<'_> {
             },
             check_attacks,
             from,
+            king_original: castle.requires_king(Some(Untouched::Original)),
+            partner_original: castle.requires_partner(Some(Untouched::Original)),
         })
+    }
+}
+
+impl Lowering<'_> {
+    /// The landing cells of castling along one direction with fixed landing cells, as the
+    /// interpreter finds them (`movegen::castling`, `landing`, `line_between`).
+    fn fixed_landing(&mut self, castle: &Castle, direction: usize) -> Result<FixedLanding, String> {
+        let dir = self.directions[direction].vector;
+        if dir.iter().any(|c| c.abs() > 1) {
+            return Err("castling to fixed landing cells along a leap".into());
+        }
+        let back_vector = [-dir[0], -dir[1], -dir[2]];
+        let back = self.direction(back_vector)?;
+        let game = self.game;
+        let step = self.step;
+        let landing = |player: usize, from: usize, cells: &[CellsOrZone]| -> Option<usize> {
+            let listed = |c: usize| {
+                cells.iter().any(|l| match l {
+                    CellsOrZone::Cell(x) => *x == c,
+                    CellsOrZone::Zone(z) => game.zones[*z].cells[player].contains(&c),
+                })
+            };
+            if listed(from) {
+                return Some(from);
+            }
+            for d in [dir, back_vector] {
+                let mut current = from;
+                while let Some(next) = step(current, d) {
+                    if listed(next) {
+                        return Some(next);
+                    }
+                    current = next;
+                }
+            }
+            None
+        };
+        // The cells strictly between `a` and `b` on the line, and `b`.
+        let between = |a: usize, b: usize| -> Bits {
+            let (ca, cb) = (game.cells[a].coord, game.cells[b].coord);
+            let d = [
+                (cb[0] - ca[0]).signum(),
+                (cb[1] - ca[1]).signum(),
+                (cb[2] - ca[2]).signum(),
+            ];
+            let mut out: Bits = 0;
+            let mut current = a;
+            while current != b {
+                match step(current, d) {
+                    Some(next) => {
+                        out |= 1 << next;
+                        current = next;
+                    }
+                    None => break,
+                }
+            }
+            out
+        };
+        let mut lands = Vec::new();
+        for player in 0..2 {
+            let mut row = Vec::new();
+            for cell in 0..game.cells.len() {
+                let king_to = if castle.king_lands.is_empty() {
+                    (0..castle.king_steps).try_fold(cell, |at, _| step(at, dir))
+                } else {
+                    landing(player, cell, &castle.king_lands)
+                };
+                let partner_to = king_to.and_then(|king_to| {
+                    if !castle.partner_lands.is_empty() {
+                        landing(player, cell, &castle.partner_lands)
+                    } else if castle.partner_to == PartnerTo::Beyond {
+                        step(king_to, dir)
+                    } else {
+                        step(king_to, back_vector)
+                    }
+                });
+                row.push(match (king_to, partner_to) {
+                    (Some(k), Some(p)) if k != p => Some((k, p, between(cell, k))),
+                    _ => None,
+                });
+            }
+            lands.push(row);
+        }
+        Ok(FixedLanding { back, lands })
     }
 }
 
