@@ -507,10 +507,16 @@ fn bench_command(args: &[String]) -> ExitCode {
             nodes,
             seconds: started.elapsed().as_secs_f64(),
         };
-        eprintln!("bench: {} {} depth {depth}: compiled engine", case.variant, case.label);
+        eprintln!(
+            "bench: {} {} depth {depth}: compiled engine",
+            case.variant, case.label
+        );
         let compiled = vdl::bench::engine(&engine_path, &case);
         let reference = if case.fairy_stockfish {
-            eprintln!("bench: {} {} depth {depth}: Fairy-Stockfish", case.variant, case.label);
+            eprintln!(
+                "bench: {} {} depth {depth}: Fairy-Stockfish",
+                case.variant, case.label
+            );
             vdl::bench::fairy_stockfish(&fsf, &case)
         } else {
             Err("not a Fairy-Stockfish variant".to_string())

@@ -36,6 +36,21 @@ impl Emitter<'_> {
         self.ir.cells > 64
     }
 
+    /// Whether some step of a piece type needs its player in check or not in check.
+    fn conditional_steps(players: &[FastMoves]) -> bool {
+        players
+            .iter()
+            .any(|m| m.steps.iter().flatten().any(|s| s.in_check.is_some()))
+    }
+
+    /// Whether some step of the game needs its player in check or not in check.
+    fn any_conditional_steps(&self) -> bool {
+        self.ir
+            .pieces
+            .iter()
+            .any(|p| Self::conditional_steps(&p.players))
+    }
+
     /// A bitboard literal, in hexadecimal so that rows of the board can be read off.
     fn bits(&self, value: Bits) -> TokenStream {
         let text = if value == 0 {
@@ -186,6 +201,14 @@ impl Emitter<'_> {
                         .map(|m| m.attacked_from.as_slice())
                         .collect(),
                 ),
+                (
+                    "INITIAL_ATTACKED_FROM",
+                    piece
+                        .players
+                        .iter()
+                        .map(|m| m.initial_attacked_from.as_slice())
+                        .collect(),
+                ),
             ];
             if piece.players.iter().any(|m| m.en_passant_from.is_some()) {
                 let empty = vec![0; ir.cells];
@@ -231,6 +254,7 @@ impl Emitter<'_> {
             if width > 0 {
                 let name = format_ident!("STEPS_{}", index);
                 let w = Literal::usize_unsuffixed(width);
+                let conditional = Self::conditional_steps(&piece.players);
                 let players = piece.players.iter().map(|m| {
                     let rows = m.steps.iter().map(|row| {
                         let entries = (0..width).map(|i| match row.get(i) {
@@ -241,7 +265,19 @@ impl Emitter<'_> {
                                 let ep =
                                     Literal::u8_unsuffixed(s.en_passant.map_or(255, |c| c as u8));
                                 let (initial, quiet, capture) = (s.initial, s.quiet, s.capture);
-                                quote! { (#to, #block, #initial, #ep, #quiet, #capture) }
+                                if conditional {
+                                    let check = Literal::u8_unsuffixed(match s.in_check {
+                                        None => 0,
+                                        Some(false) => 1,
+                                        Some(true) => 2,
+                                    });
+                                    quote! { (#to, #block, #initial, #ep, #quiet, #capture, #check) }
+                                } else {
+                                    quote! { (#to, #block, #initial, #ep, #quiet, #capture) }
+                                }
+                            }
+                            None if conditional => {
+                                quote! { (NO_CELL, NO_CELL, false, NO_CELL, false, false, 0) }
                             }
                             None => quote! { (NO_CELL, NO_CELL, false, NO_CELL, false, false) },
                         });
@@ -249,11 +285,19 @@ impl Emitter<'_> {
                     });
                     quote! { [#(#rows),*] }
                 });
-                let doc = format!(
-                    "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
-                    piece.name
-                );
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+                if conditional {
+                    let doc = format!(
+                        "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing, 1: only when not in check, 2: only in check).",
+                        piece.name
+                    );
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+                } else {
+                    let doc = format!(
+                        "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
+                        piece.name
+                    );
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+                }
             }
             let width = piece
                 .players
@@ -346,10 +390,10 @@ impl Emitter<'_> {
                         let (to, from) = (self.bits(r.to), self.bits(r.from));
                         let optional = r.optional;
                         let choices = r.choices.iter().map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
-                        let pair = r.pair;
+                        let (pair, capturing) = (r.pair, r.capturing);
                         let switch = Literal::u8_unsuffixed(r.switch.map_or(u8::MAX, |s| s as u8));
                         let condition = Literal::u8_unsuffixed(r.condition.map_or(u8::MAX, |s| s as u8));
-                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch, condition: #condition } }
+                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch, condition: #condition, capturing: #capturing } }
                     });
                     quote! { &[#(#rules),*] }
                 });
@@ -465,6 +509,8 @@ impl Emitter<'_> {
                     switch: u8,
                     /// The condition on the position it needs, or `u8::MAX`.
                     condition: u8,
+                    /// Whether it applies to captures only.
+                    capturing: bool,
                 }
                 /// The most promotion choices of one piece type for one player.
                 const MOST_CHOICES: usize = #most;
@@ -750,6 +796,19 @@ impl Emitter<'_> {
                         }
                     });
                 }
+                if piece.players[by_index]
+                    .initial_attacked_from
+                    .iter()
+                    .any(|&b| b != 0)
+                {
+                    let table = format_ident!("INITIAL_ATTACKED_FROM_{}", index);
+                    let piece_index = self.piece(index);
+                    checks.push(quote! {
+                        if #table[#by][cell] & board.pieces[#piece_index] & them & board.virgin != 0 {
+                            return true;
+                        }
+                    });
+                }
             }
             for (index, piece) in self.ir.pieces.iter().enumerate() {
                 if piece.players[by_index]
@@ -1021,16 +1080,35 @@ impl Emitter<'_> {
                         }
                     }});
                 }
+                let mut choices_init = quote! {};
                 let (forced, optional, choices) = match &moves.promotion {
                     Some(p) => {
-                        let choices = p
+                        let list: Vec<Literal> = p
                             .choices
                             .iter()
-                            .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                            .map(|&c| Literal::u8_unsuffixed(c as u8 + 1))
+                            .collect();
+                        let choices = if p.choices.iter().any(|&c| ir.count_limits[c].is_some()) {
+                            // The choices the player may still have one more of (`count_limit`).
+                            let n = Literal::usize_unsuffixed(list.len());
+                            choices_init = quote! {
+                                let mut choice_buf = [0u8; #n];
+                                let mut choice_len = 0;
+                                for &choice in [#(#list),*].iter() {
+                                    if below_limit & (1 << (choice - 1)) != 0 {
+                                        choice_buf[choice_len] = choice;
+                                        choice_len += 1;
+                                    }
+                                }
+                            };
+                            quote! { &choice_buf[..choice_len] }
+                        } else {
+                            quote! { &[#(#list),*] }
+                        };
                         (
                             self.promotion_zone(p.forced_to, p.forced_from),
                             self.promotion_zone(p.optional_to, p.optional_from),
-                            quote! { &[#(#choices),*] },
+                            choices,
                         )
                     }
                     None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
@@ -1064,11 +1142,27 @@ impl Emitter<'_> {
                 // are added once.
                 let steps = if has_steps {
                     let table = format_ident!("STEPS_{}", index);
+                    let (pattern, condition) = if Self::conditional_steps(&piece.players) {
+                        (
+                            quote! { (to, block, initial, ep, quiet, capture, needs) },
+                            quote! {
+                                if (needs == 1 && in_check) || (needs == 2 && !in_check) {
+                                    continue;
+                                }
+                            },
+                        )
+                    } else {
+                        (
+                            quote! { (to, block, initial, ep, quiet, capture) },
+                            quote! {},
+                        )
+                    };
                     quote! {
-                        for &(to, block, initial, ep, quiet, capture) in #table[#us][from].iter() {
+                        for &#pattern in #table[#us][from].iter() {
                             if to == NO_CELL {
                                 break;
                             }
+                            #condition
                             let target = bit(to as usize);
                             if (initial && board.virgin & bit(from) == 0)
                                 || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
@@ -1094,15 +1188,33 @@ impl Emitter<'_> {
                 } else {
                     let table = format_ident!("PROMOTIONS_{}", index);
                     let (mut to_zone, mut from_zone) = (0, 0);
+                    let (mut capture_to, mut capture_from) = (0, 0);
                     for rule in &moves.promotion_rules {
-                        to_zone |= rule.to;
-                        from_zone |= rule.from;
+                        if rule.capturing {
+                            capture_to |= rule.to;
+                            capture_from |= rule.from;
+                        } else {
+                            to_zone |= rule.to;
+                            from_zone |= rule.from;
+                        }
                     }
                     let zone = self.promotion_zone(to_zone, from_zone);
+                    // Rules of captures only (`capturing`) apply to the targets with an enemy piece.
+                    let zone = if capture_to | capture_from == 0 {
+                        zone
+                    } else {
+                        let capture = self.promotion_zone(capture_to, capture_from);
+                        quote! { (#zone) | ((#capture) & cx.enemy) }
+                    };
+                    let limit = if ir.count_limits.iter().any(Option::is_some) {
+                        quote! { below_limit }
+                    } else {
+                        quote! { u64::MAX }
+                    };
                     quote! {
                         let zone: Bits = #zone;
                         count += add::<LIST>(board, &cx, them, from, targets & !zone, 0, 0, &[], out);
-                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, out);
+                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, #limit, out);
                     }
                 };
                 let add = quote! {
@@ -1115,6 +1227,7 @@ impl Emitter<'_> {
                 pieces.push(quote! {
                     {
                         #takes_init
+                        #choices_init
                         let mut movers = board.pieces[#piece_index] & own;
                         while movers != 0 {
                             let from = movers.trailing_zeros() as usize;
@@ -1237,6 +1350,33 @@ impl Emitter<'_> {
             } else {
                 quote! { let (check_every, pinned, risky) = (false, 0, 0); }
             };
+            // The piece types the player may promote to (`count_limit`): bit `t` for type `t`.
+            let mut limits = Vec::new();
+            for (index, limit) in ir.count_limits.iter().enumerate() {
+                if let Some(limit) = limit {
+                    let piece = self.piece(index);
+                    let limit = Literal::u32_unsuffixed(*limit);
+                    limits.push(quote! {
+                        if (board.pieces[#piece] & own).count_ones() >= #limit {
+                            below_limit &= !(1u64 << #piece);
+                        }
+                    });
+                }
+            }
+            let below_limit = if limits.is_empty() {
+                quote! {}
+            } else {
+                quote! {
+                    let mut below_limit: u64 = u64::MAX;
+                    #(#limits)*
+                }
+            };
+            // Whether the player is in check, for moves under that condition.
+            let in_check = if self.any_conditional_steps() {
+                quote! { let in_check = !safe(board, royals, them, occupied, enemy); }
+            } else {
+                quote! {}
+            };
             let has_rules = ir
                 .pieces
                 .iter()
@@ -1271,6 +1411,8 @@ impl Emitter<'_> {
                     let occupied = own | enemy;
                     let royals: Bits = #royals;
                     #context
+                    #in_check
+                    #below_limit
                     let cx = Context { occupied, own, enemy, empty: #empty, royals, check_every, pinned, risky };
                     #conditions
                     let mut count = 0;
@@ -1327,7 +1469,7 @@ impl Emitter<'_> {
                 /// or leaving their zone) give the choices, in order; a compulsory one among them
                 /// removes the move without promotion.
                 #[allow(clippy::too_many_arguments)]
-                fn promote<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, mut targets: Bits, rules: &[PromotionRule], switches: &[bool; SWITCHES], conditions: &[bool; CONDITIONS], out: &mut Vec<CompactMove>) -> u64 {
+                fn promote<const LIST: bool>(board: &Board, cx: &Context, them: usize, from: usize, mut targets: Bits, rules: &[PromotionRule], switches: &[bool; SWITCHES], conditions: &[bool; CONDITIONS], below_limit: u64, out: &mut Vec<CompactMove>) -> u64 {
                     let mut count = 0;
                     while targets != 0 {
                         let to = targets.trailing_zeros() as usize;
@@ -1346,6 +1488,9 @@ impl Emitter<'_> {
                             if rule.condition != u8::MAX && !conditions[rule.condition as usize] {
                                 continue;
                             }
+                            if rule.capturing && cx.enemy & bit(to) == 0 {
+                                continue;
+                            }
                             if !rule.optional && rule.choices.is_empty() {
                                 continue;
                             }
@@ -1356,7 +1501,7 @@ impl Emitter<'_> {
                                 (&mut compulsory, &mut compulsory_len)
                             };
                             for &choice in rule.choices {
-                                if !list[..*len].contains(&(choice, rule.pair)) {
+                                if below_limit & (1 << (choice - 1)) != 0 && !list[..*len].contains(&(choice, rule.pair)) {
                                     list[*len] = (choice, rule.pair);
                                     *len += 1;
                                 }
@@ -1503,8 +1648,10 @@ impl Emitter<'_> {
             };
             let code = Literal::u8_unsuffixed(index as u8 + 1);
             let _ = piece;
+            // Dropped from its own count in hand, or (`drop_promoted`) from its base type's.
+            let held = self.piece(hands.drop_from[index]);
             blocks.push(quote! {
-                if board.hands[#player][#piece_index] > 0 {
+                if board.hands[#player][#held] > 0 {
                     let mut targets = cx.empty & #zone;
                     #files
                     let tested = if cx.check_every { targets } else { targets & cx.risky };
@@ -1797,6 +1944,26 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        // A promotion back to the type a piece was promoted from is a demotion: the piece stands
+        // unpromoted.
+        let promotes = if self.ir.demotes_to.iter().all(Option::is_none) {
+            quote! { mv.piece > 0 || was_promoted }
+        } else {
+            let back = self
+                .ir
+                .demotes_to
+                .iter()
+                .map(|d| Literal::u8_unsuffixed(d.map_or(u8::MAX, |t| t as u8 + 1)));
+            quote! {{
+                /// Per type, the type it is promoted from (plus one) when it may be demoted to it.
+                const DEMOTES_TO: [u8; PIECES] = [#(#back),*];
+                if mv.piece > 0 {
+                    DEMOTES_TO[(code as usize - 1) / 2] != mv.piece
+                } else {
+                    was_promoted
+                }
+            }}
+        };
         let (to_hand, drop) = if self.ir.hands.is_some() {
             (
                 quote! {
@@ -1812,10 +1979,31 @@ impl Emitter<'_> {
                         }
                     }
                 },
-                quote! {
-                    let piece = mv.piece as usize - 1;
-                    board.add_to_hand(mover, piece, -1);
-                    board.place(to, (1 + piece * 2 + mover) as u8);
+                {
+                    let hands = self.ir.hands.as_ref().expect("hands");
+                    if hands.drop_from.iter().enumerate().all(|(i, &f)| i == f) {
+                        quote! {
+                            let piece = mv.piece as usize - 1;
+                            board.add_to_hand(mover, piece, -1);
+                            board.place(to, (1 + piece * 2 + mover) as u8);
+                        }
+                    } else {
+                        let from = hands
+                            .drop_from
+                            .iter()
+                            .map(|&f| Literal::usize_unsuffixed(f));
+                        quote! {
+                            /// The type in hand each type is dropped from (`drop_promoted`: a promoted type
+                            /// from its base, and it stands promoted).
+                            const DROP_FROM: [usize; PIECES] = [#(#from),*];
+                            let piece = mv.piece as usize - 1;
+                            board.add_to_hand(mover, DROP_FROM[piece], -1);
+                            board.place(to, (1 + piece * 2 + mover) as u8);
+                            if DROP_FROM[piece] != piece {
+                                board.promoted |= bit(to);
+                            }
+                        }
+                    }
                 },
             )
         } else {
@@ -1900,7 +2088,7 @@ impl Emitter<'_> {
                         resets |= RESETS_COUNTER[(code as usize - 1) / 2];
                         let was_promoted = board.promoted & bit(from) != 0;
                         board.promoted &= !gone;
-                        if mv.piece > 0 || was_promoted {
+                        if #promotes {
                             board.promoted |= bit(to);
                         }
                         board.virgin &= !gone;

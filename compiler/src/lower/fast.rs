@@ -20,8 +20,8 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     CapturesTo, Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
     EnPassantRight, EndKind, Facing, Game, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece,
-    PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn, Untouched,
-    Vec3,
+    PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn,
+    Untouched, Vec3,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -69,6 +69,12 @@ pub struct FastIr {
     pub royal_all: bool,
     /// Whether positions count the checks each player has given (the game has a `checks` rule).
     pub counts_checks: bool,
+    /// Per piece type: the most pieces of it a player may have for a promotion to it
+    /// (`count_limit`).
+    pub count_limits: Vec<Option<u32>>,
+    /// Per piece type: the type it is promoted from (`promoted_from`), when one of its promotion
+    /// choices goes back to it: that promotion is a demotion, which leaves the piece unpromoted.
+    pub demotes_to: Vec<Option<usize>>,
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -178,6 +184,9 @@ pub struct FastMoves {
     pub capture_leaps: Vec<Bits>,
     /// Per cell: the cells from which this piece attacks it by leaps.
     pub attacked_from: Vec<Bits>,
+    /// Per cell: the cells from which this piece attacks it by leaps while unmoved (initial
+    /// capturing leaps).
+    pub initial_attacked_from: Vec<Bits>,
     /// Per cell: the cells from which it captures en passant onto it.
     pub en_passant_from: Option<Vec<Bits>>,
     /// Quiet slides (direction indices).
@@ -236,6 +245,8 @@ pub struct FastPromotionRule {
     pub switch: Option<usize>,
     /// The index in [`FastIr::conditions`] of the condition on the position it needs, if any.
     pub condition: Option<usize>,
+    /// Whether it applies to captures only (`capturing`).
+    pub capturing: bool,
 }
 
 /// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
@@ -253,6 +264,9 @@ pub struct Step {
     pub quiet: bool,
     /// Whether it may capture.
     pub capture: bool,
+    /// Whether the moves it belongs to need the player in check (`true`) or not in check
+    /// (`false`: `unless in_check(mover.owner)`), if they have that condition.
+    pub in_check: Option<bool>,
 }
 
 /// The promotions of a piece type: every rule offers the same choices; a move is promoted by force
@@ -280,6 +294,9 @@ pub struct FastHands {
     pub captures_to_hand: bool,
     /// Per piece type: the type it takes in hand.
     pub hand_type: Vec<usize>,
+    /// Per piece type: the type in hand it is dropped from (itself, or with `drop_promoted` the
+    /// type it is promoted from; it then stands promoted).
+    pub drop_from: Vec<usize>,
     /// The type a captured promoted piece takes in hand (`demote_promoted`), if any.
     pub promoted_to: Option<usize>,
     /// Per piece type, per player: the cells it may be dropped on.
@@ -466,7 +483,21 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         return Err("drops under `royal_safety all`".into());
     }
     let directions = lowering.directions;
+    let count_limits: Vec<Option<u32>> = game.pieces.iter().map(|p| p.count_limit).collect();
+    if count_limits.iter().any(Option::is_some) && game.pieces.len() > 64 {
+        return Err("`count_limit` with more than 64 piece types".into());
+    }
+    let demotes_to = game
+        .pieces
+        .iter()
+        .map(|p| {
+            p.promoted_from
+                .filter(|from| p.promotions.iter().any(|r| r.choices.contains(from)))
+        })
+        .collect();
     Ok(FastIr {
+        count_limits,
+        demotes_to,
         hands,
         facing,
         virgin_matters,
@@ -580,6 +611,52 @@ fn lower_count_int(game: &Game, int: &IntExpr) -> Result<FastInt, String> {
         | IntExpr::Waited(_)
         | IntExpr::Enclosed(_) => return Err(refuse()),
     })
+}
+
+/// The condition of moves on whether their mover's owner is in check: `Some(true)` for
+/// `when in_check(...)`, `Some(false)` for `unless in_check(...)`, `None` for any other.
+fn check_condition(cond: &Cond) -> Option<bool> {
+    let mover = |p: &PlayerExpr| {
+        matches!(
+            p,
+            PlayerExpr::Own | PlayerExpr::ToMove | PlayerExpr::OwnerOf(PieceRef::Mover)
+        )
+    };
+    match cond {
+        Cond::InCheck(p) if mover(p) => Some(true),
+        Cond::Not(inner) => match inner.as_ref() {
+            Cond::InCheck(p) if mover(p) => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Marks the steps a block of moves under a check condition added since `before` with the
+/// condition; refuses the block when it added anything but quiet steps without an en-passant
+/// right (its moves would need their attacks and results under the condition too).
+fn mark_conditional_steps(
+    before: &FastMoves,
+    out: &mut FastMoves,
+    in_check: Option<bool>,
+) -> Result<(), String> {
+    let refuse = || "moves with a condition or limited to a zone".to_string();
+    let steps_only = FastMoves {
+        steps: out.steps.clone(),
+        ..before.clone()
+    };
+    if steps_only != *out {
+        return Err(refuse());
+    }
+    for (cell, steps) in out.steps.iter_mut().enumerate() {
+        for step in &mut steps[before.steps[cell].len()..] {
+            if step.capture || step.en_passant.is_some() {
+                return Err(refuse());
+            }
+            step.in_check = in_check;
+        }
+    }
+    Ok(())
 }
 
 /// Whether a condition depends on option values only (the interpreter's `option_condition`).
@@ -838,7 +915,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         captures_only: _,
         never_captures,
         immune,
-        count_limit,
+        // Limits promotions (`FastIr::count_limits`); drops ignore it, as in the interpreter.
+        count_limit: _,
         no_drop_mate,
         drop_opposite_colours,
         promotion_moves,
@@ -852,7 +930,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (!movable_by.is_empty(), "`movable_by`"),
         (*never_captures, "`never_captures`"),
         (*immune, "`immune`"),
-        (count_limit.is_some(), "`count_limit`"),
         (*no_drop_mate, "`no_drop_mate`"),
         (*drop_opposite_colours, "`drop_opposite_colours`"),
         (!promotion_moves.is_empty(), "`promote_move`"),
@@ -931,6 +1008,7 @@ impl Lowering<'_> {
             quiet_leaps: vec![0; cells],
             capture_leaps: vec![0; cells],
             attacked_from: vec![0; cells],
+            initial_attacked_from: vec![0; cells],
             steps: vec![Vec::new(); cells],
             lame_attacks: vec![Vec::new(); cells],
             paths: vec![Vec::new(); cells],
@@ -947,13 +1025,19 @@ impl Lowering<'_> {
         });
         let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
         for moves in &piece.moves {
-            if moves.condition.is_some()
-                || moves.within.is_some()
-                || !moves.boards.is_empty()
-                || moves.exclusive
-            {
+            if moves.within.is_some() || !moves.boards.is_empty() || moves.exclusive {
                 return Err("moves with a condition or limited to a zone".into());
             }
+            // Moves under a condition on whether the mover is in check: only quiet steps (the
+            // king's initial leap of Cambodian chess), marked with it.
+            let in_check = match &moves.condition {
+                None => None,
+                Some(condition) => Some(
+                    check_condition(condition)
+                        .ok_or("moves with a condition or limited to a zone")?,
+                ),
+            };
+            let before = in_check.map(|_| out.clone());
             // `from ZONE`: the moves exist only from the zone's cells (leaps only).
             let from_zone: Option<Vec<bool>> = moves.from_zone.map(|z| {
                 let mut member = vec![false; cells];
@@ -974,13 +1058,16 @@ impl Lowering<'_> {
                     return Err("a crooked or circular rider".into());
                 }
                 if part.legs.len() >= 2 {
-                    if confined.is_some() || from_zone.is_some() {
-                        return Err("a confined or zoned two-leg move".into());
-                    }
+                    // `from ZONE` limits the start cells, `confined` the targets (as the
+                    // interpreter's `emit` decides it).
+                    let cells = Cells {
+                        starts: &starts,
+                        allowed: &allowed,
+                    };
                     if is_lame_leap(part) {
-                        self.lower_two_legs(part, frame, &mut out)?;
+                        self.lower_two_legs(part, frame, &cells, &mut out)?;
                     } else {
-                        self.lower_paths(part, frame, &mut out)?;
+                        self.lower_paths(part, frame, &cells, &mut out)?;
                     }
                     continue;
                 }
@@ -1033,8 +1120,11 @@ impl Lowering<'_> {
                     return Err("a hopping leap".into());
                 }
                 let special = has('n') || part.initial;
-                if special && (has('e') || (captures && part.initial)) {
-                    return Err("a capturing initial leap".into());
+                if special && has('e') {
+                    return Err("an initial or lame en-passant capture".into());
+                }
+                if captures && part.initial && has('n') {
+                    return Err("a capturing initial lame leap".into());
                 }
                 let ep_source = part.initial || has('n');
                 for cell in (0..cells).filter(|&c| starts(c)) {
@@ -1066,8 +1156,10 @@ impl Lowering<'_> {
                                 _ => None,
                             };
                             if captures {
-                                if let Some(block) = block {
-                                    out.lame_attacks[to].push((cell, block));
+                                match block {
+                                    Some(block) => out.lame_attacks[to].push((cell, block)),
+                                    // An initial capturing leap attacks while the piece is unmoved.
+                                    None => out.initial_attacked_from[to] |= 1 << cell,
                                 }
                             }
                             let step = Step {
@@ -1077,6 +1169,7 @@ impl Lowering<'_> {
                                 en_passant,
                                 quiet,
                                 capture: captures,
+                                in_check: None,
                             };
                             if !out.steps[cell].contains(&step) {
                                 out.steps[cell].push(step);
@@ -1097,6 +1190,9 @@ impl Lowering<'_> {
                     }
                 }
             }
+            if let Some(before) = before {
+                mark_conditional_steps(&before, &mut out, in_check)?;
+            }
         }
         let index = self
             .game
@@ -1114,6 +1210,7 @@ impl Lowering<'_> {
         &mut self,
         part: &vdl_runtime::model::MovePart,
         frame: &Frame,
+        cells: &Cells,
         out: &mut FastMoves,
     ) -> Result<(), String> {
         let legs = &part.legs;
@@ -1135,7 +1232,7 @@ impl Lowering<'_> {
                 }
             }
         }
-        for cell in 0..self.game.cells.len() {
+        for cell in (0..self.game.cells.len()).filter(|&c| (cells.starts)(c)) {
             let mut paths = Vec::new();
             for &v in &first {
                 let base = part
@@ -1151,6 +1248,7 @@ impl Lowering<'_> {
                 };
                 self.walk_path(&walk, 0, cell, v, part.range != 1, 0, (0, 0), &mut paths)?;
             }
+            paths.retain(|p| (cells.allowed)(p.to));
             for path in merge_paths(paths) {
                 if path.capture {
                     out.path_attacks[path.to].push((cell, path.empty, path.occupied));
@@ -1265,6 +1363,7 @@ impl Lowering<'_> {
         &mut self,
         part: &vdl_runtime::model::MovePart,
         frame: &Frame,
+        cells: &Cells,
         out: &mut FastMoves,
     ) -> Result<(), String> {
         let (first, last) = (&part.legs[0], &part.legs[1]);
@@ -1275,7 +1374,7 @@ impl Lowering<'_> {
         let quiet = last.modes.contains('m') || !explicit;
         let capture = last.modes.contains('c') || !explicit;
         let dims = self.game.dimensions;
-        for cell in 0..self.game.cells.len() {
+        for cell in (0..self.game.cells.len()).filter(|&c| (cells.starts)(c)) {
             let mut seen = Vec::new();
             for base in &part.vectors {
                 let (candidates, straight) = continuation_candidates(*base, dims);
@@ -1296,7 +1395,7 @@ impl Lowering<'_> {
                         if to == cell {
                             return Err("a move back to its start cell".into());
                         }
-                        if seen.contains(&(to, middle)) {
+                        if !(cells.allowed)(to) || seen.contains(&(to, middle)) {
                             continue;
                         }
                         seen.push((to, middle));
@@ -1310,6 +1409,7 @@ impl Lowering<'_> {
                             en_passant: None,
                             quiet,
                             capture,
+                            in_check: None,
                         };
                         if !out.steps[cell].contains(&step) {
                             out.steps[cell].push(step);
@@ -1346,8 +1446,11 @@ impl Lowering<'_> {
                 .fold(0, |m: Bits, &c| m | 1 << c)
         };
         for promotion in &piece.promotions {
-            if promotion.capturing || promotion.reserve.is_some() {
-                return Err("a promotion only on captures or from a reserve".into());
+            if promotion.reserve.is_some() {
+                return Err("a promotion from a reserve".into());
+            }
+            if promotion.capturing && out.en_passant_from.is_some() {
+                return Err("a promotion only on captures, with en passant".into());
             }
             if let Some(c) = promotion.condition.as_ref().filter(|c| !options_only(c)) {
                 lower_count_cond(self.game, c)
@@ -1363,10 +1466,12 @@ impl Lowering<'_> {
                 .any(|&c| self.game.pieces[c].royal.is_royal())
         });
         let uniform = !royal_choice
-            && piece
-                .promotions
-                .iter()
-                .all(|p| p.pair.is_none() && p.condition.is_none() && dedup(&p.choices) == choices);
+            && piece.promotions.iter().all(|p| {
+                p.pair.is_none()
+                    && p.condition.is_none()
+                    && !p.capturing
+                    && dedup(&p.choices) == choices
+            });
         if uniform {
             let mut promotion = FastPromotion {
                 choices,
@@ -1425,6 +1530,7 @@ impl Lowering<'_> {
                 pair: rule.pair.is_some(),
                 switch,
                 condition,
+                capturing: rule.capturing,
             });
         }
         Ok(())
@@ -1452,8 +1558,8 @@ impl Lowering<'_> {
             pick_ups,
             drops_virgin,
         } = reserve;
-        if !per_player || gating.is_some() || *drop_promoted {
-            return Err("a shared reserve, gating or drops of promoted types".into());
+        if !per_player || gating.is_some() {
+            return Err("a shared reserve or gating".into());
         }
         if drop_condition.is_some() {
             return Err("a condition on drops".into());
@@ -1469,6 +1575,17 @@ impl Lowering<'_> {
         }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();
+        let drop_from = game
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(index, piece)| {
+                piece
+                    .promoted_from
+                    .filter(|_| *drop_promoted)
+                    .unwrap_or(index)
+            })
+            .collect();
         let mut drop_zones = Vec::new();
         let mut one_per_file = Vec::new();
         for (index, piece) in game.pieces.iter().enumerate() {
@@ -1523,6 +1640,7 @@ impl Lowering<'_> {
                 Some(CapturesTo::Partner) => return Err("captures to the partner's hand".into()),
             },
             hand_type,
+            drop_from,
             promoted_to,
             drop_zones,
             one_per_file,
@@ -1685,6 +1803,13 @@ impl Lowering<'_> {
         }
         Ok(FixedLanding { back, lands })
     }
+}
+
+/// The cells a move set's moves of several legs start from (`from ZONE`) and may end on
+/// (`confined`).
+struct Cells<'a> {
+    starts: &'a dyn Fn(usize) -> bool,
+    allowed: &'a dyn Fn(usize) -> bool,
 }
 
 /// What [`Lowering::walk_path`] walks: the part, its base vector and the start cell.
