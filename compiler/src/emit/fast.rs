@@ -1964,7 +1964,7 @@ impl Emitter<'_> {
                 }
             }}
         };
-        let (to_hand, drop) = if self.ir.hands.is_some() {
+        let (to_hand, drop) = if let Some(hands) = &self.ir.hands {
             (
                 quote! {
                     /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
@@ -1980,7 +1980,6 @@ impl Emitter<'_> {
                     }
                 },
                 {
-                    let hands = self.ir.hands.as_ref().expect("hands");
                     if hands.drop_from.iter().enumerate().all(|(i, &f)| i == f) {
                         quote! {
                             let piece = mv.piece as usize - 1;

@@ -2,14 +2,15 @@
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
 //! move per turn, no triggered rules, no turn statements but `must_capture`, `forbid_checks` and
-//! `royal_safety`, and pieces without special properties (`captures_only` aside) whose moves are
-//! leaps (lame ones only as non-capturing initial steps), unlimited slides, cannon hops, en-passant
+//! `royal_safety`, and pieces without special properties (`captures_only` and `count_limit` aside)
+//! whose moves are leaps (lame and initial ones too), unlimited slides, cannon hops, en-passant
 //! captures and moves of several legs that only pass empty or occupied cells (unrolled into paths);
-//! castling, promotions (in pairs, switched by options, and under conditions on piece counts),
-//! hands and drops, and end rules that the interpreter can be asked about cheaply (checkmate,
-//! stalemate and no moves, under conditions too, bare king, flag, extinction, the move rule,
-//! repetition, checks given, `insufficient_material` on piece counts). [`fast_profile`] names the
-//! first feature that does not fit.
+//! castling (with original pieces, and to fixed landing cells), promotions (in pairs, on captures
+//! only, switched by options, and under conditions on piece counts), hands and drops, and end rules
+//! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
+//! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
+//! `insufficient_material` on piece counts). [`fast_profile`] names the first feature that does not
+//! fit.
 
 use std::collections::HashMap;
 
