@@ -483,6 +483,15 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     if royal_all && hands.as_ref().is_some_and(|h| h.drops) {
         return Err("drops under `royal_safety all`".into());
     }
+    // `in_check` of moves tests every royal piece under `royal_safety all`.
+    let conditional = pieces.iter().any(|p| {
+        p.players
+            .iter()
+            .any(|m| m.steps.iter().flatten().any(|s| s.in_check.is_some()))
+    });
+    if royal_all && conditional {
+        return Err("moves under an `in_check` condition with `royal_safety all`".into());
+    }
     let directions = lowering.directions;
     let count_limits: Vec<Option<u32>> = game.pieces.iter().map(|p| p.count_limit).collect();
     if count_limits.iter().any(Option::is_some) && game.pieces.len() > 64 {
