@@ -20,9 +20,9 @@ use vdl_runtime::geometry::{
 };
 use vdl_runtime::model::{
     CapturesTo, Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
-    EnPassantRight, EndKind, Facing, Game, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece,
-    PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Sides, Turn,
-    Untouched, Vec3,
+    EnPassantRight, EndKind, Facing, FreezeEvent, Game, IntExpr, PartnerAt, PartnerTo, Pass,
+    Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety,
+    Royalty, Sides, Turn, Untouched, Vec3, WallCells,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -838,25 +838,58 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         royal_safety,
         wall,
     } = turn;
-    let default = order.iter().enumerate().all(|(i, &p)| i == p)
-        && *moves == 1
-        && *pass == Pass::Never
-        && freeze.is_empty()
-        && !end_early_when_stuck
-        && *en_passant_expires == EnPassantExpiry::NextMove
-        && *en_passant_right == EnPassantRight::Always
-        && *checkmate_test == CheckmateTest::NoMoves
-        && must_drop.is_none()
-        && wall.is_none();
     // Lowered into the IR: `must_capture`, `forbid_checks` and `royal_safety` (either value).
     let _ = (must_capture, forbid_checks);
     match royal_safety {
         RoyalSafety::Any | RoyalSafety::All => {}
     }
-    if default {
-        Ok(())
+    // The first turn statement the compact form does not implement, as written.
+    let statement = if !order.iter().enumerate().all(|(i, &p)| i == p) {
+        Some("order".to_string())
+    } else if *moves != 1 {
+        Some(format!("moves {moves}"))
+    } else if *pass != Pass::Never {
+        Some(
+            match pass {
+                Pass::WhenStuck => "pass when_stuck",
+                _ => "pass allowed",
+            }
+            .to_string(),
+        )
+    } else if let Some(event) = freeze.first() {
+        Some(format!(
+            "freeze after {}",
+            match event {
+                FreezeEvent::Move => "move",
+                FreezeEvent::Jump => "jump",
+                FreezeEvent::Unpin => "unpin",
+                FreezeEvent::Capture => "capture",
+                FreezeEvent::Stack => "stack",
+            }
+        ))
+    } else if *end_early_when_stuck {
+        Some("end_early_when_stuck".to_string())
+    } else if *en_passant_expires != EnPassantExpiry::NextMove {
+        Some("en_passant_expires owner_turn".to_string())
+    } else if *en_passant_right != EnPassantRight::Always {
+        Some("en_passant_right when_capturable".to_string())
+    } else if *checkmate_test != CheckmateTest::NoMoves {
+        Some("checkmate_test attacked_at_turn_start".to_string())
+    } else if must_drop.is_some() {
+        Some("must_drop".to_string())
     } else {
-        Err("turn statements".into())
+        wall.as_ref().map(|w| {
+            match w.cells {
+                WallCells::Empty => "wall empty",
+                WallCells::Reach(_) => "wall reach",
+                WallCells::Vacated => "wall vacated",
+            }
+            .to_string()
+        })
+    };
+    match statement {
+        None => Ok(()),
+        Some(statement) => Err(format!("turn {{ {statement} }}")),
     }
 }
 
