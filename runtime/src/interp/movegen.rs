@@ -1830,19 +1830,13 @@ impl Interpreter {
         if !self.evades_as_allowed(pos, mv) {
             return false;
         }
+        if mv.gate != 0 && self.royal_check && !self.gating_base_safe(pos, mv) {
+            return false;
+        }
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
-        let mut legal = if !self.royal_check {
-            true
-        } else if !self.effects.captures_remove_more() {
-            !self.royal_attacked(pos, mover)
-        } else {
-            // Captures remove more than their victim: a move that removes one's own royal piece is
-            // illegal, one that removes every enemy royal piece wins whatever else it exposes.
-            let opponents_alive = self.opponents(mover).all(|o| self.has_royal(pos, o));
-            self.has_royal(pos, mover) && (!opponents_alive || !self.royal_capturable(pos, mover))
-        };
+        let mut legal = !self.royal_check || self.royals_safe(pos, mover);
         if legal && mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate {
             // A drop of this type may not give checkmate (shogi's uchifuzume).
             let opponent = pos.side;
@@ -1875,6 +1869,33 @@ impl Interpreter {
         }
         self.unmake_move(pos, mv, undo);
         legal
+    }
+
+    /// A gating move is safe for the mover's royal pieces only when the same move without the gated
+    /// piece is: the piece brought in from the hand shields nothing (as Fairy-Stockfish plays it).
+    fn gating_base_safe(&self, pos: &mut Position, mv: Move) -> bool {
+        let base = Move {
+            gate: 0,
+            gate_cell: Move::NONE,
+            ..mv
+        };
+        let mover = pos.side;
+        let undo = super::elimination::probing(|| self.make_move(pos, base));
+        let safe = self.royals_safe(pos, mover);
+        self.unmake_move(pos, base, undo);
+        safe
+    }
+
+    /// After a move of `mover`, whether his royal pieces are safe.
+    fn royals_safe(&self, pos: &mut Position, mover: usize) -> bool {
+        if !self.effects.captures_remove_more() {
+            !self.royal_attacked(pos, mover)
+        } else {
+            // Captures remove more than their victim: a move that removes one's own royal piece is
+            // illegal, one that removes every enemy royal piece wins whatever else it exposes.
+            let opponents_alive = self.opponents(mover).all(|o| self.has_royal(pos, o));
+            self.has_royal(pos, mover) && (!opponents_alive || !self.royal_capturable(pos, mover))
+        }
     }
 
     /// `check_evasion capture_checker`: while the mover is in check, a piece with the rule may only
