@@ -31,6 +31,9 @@ pub enum CompactKind {
     /// A pair promotion: a normal move promoting to `piece`, which also puts a piece of the new
     /// type on `from`.
     Pair,
+    /// A pass (`turn { pass allowed }`): nothing moves; `from` and `to` are the cell it is written
+    /// with (the royal piece's, or the first cell).
+    Pass,
 }
 
 /// A move of a compact engine: six bytes, `Copy`.
@@ -69,6 +72,7 @@ impl CompactMove {
         let cell = |c: u16| if c == Move::NONE { NO_CELL } else { c as u8 };
         let kind = match mv.kind {
             MoveKind::Drop => CompactKind::Drop,
+            MoveKind::Pass => CompactKind::Pass,
             MoveKind::Castle => CompactKind::Castle,
             _ if mv.pair => CompactKind::Pair,
             _ if mv.aux != Move::NONE => CompactKind::EnPassant,
@@ -113,6 +117,10 @@ impl CompactMove {
                 ..base
             },
             CompactKind::Pair => Move { pair: true, ..base },
+            CompactKind::Pass => Move {
+                kind: MoveKind::Pass,
+                ..base
+            },
         }
     }
 }
@@ -158,6 +166,13 @@ pub trait CompactGame: Send + Sync {
     /// Sets the checks each player has given (the hash is refreshed by
     /// [`CompactGame::refresh_hash`]).
     fn set_checks(&self, _position: &mut Self::Position, _checks: [u32; 2]) {}
+    /// The passes made in a row up to the position, in games with passing (not part of the hash,
+    /// as in the interpreter).
+    fn passes(&self, _position: &Self::Position) -> u32 {
+        0
+    }
+    /// Sets the passes made in a row.
+    fn set_passes(&self, _position: &mut Self::Position, _passes: u32) {}
     /// Recomputes the hash from scratch and stores it.
     fn refresh_hash(&self, position: &mut Self::Position);
     /// The incrementally kept hash.
@@ -302,6 +317,7 @@ impl<G: CompactGame> Compiled<G> {
         self.game.set_state(&mut compact, state);
         self.game
             .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
+        self.game.set_passes(&mut compact, position.passes);
         self.game.refresh_hash(&mut compact);
         compact
     }
@@ -326,6 +342,7 @@ impl<G: CompactGame> Compiled<G> {
         position.fullmove = state.fullmove;
         position.last = state.last.map(CompactMove::to_interpreter);
         position.checks[..2].copy_from_slice(&self.game.checks(compact));
+        position.passes = self.game.passes(compact);
         position.hash = self.interpreter.compute_hash(&position);
         position
     }
@@ -394,6 +411,8 @@ impl<G: CompactGame> Variant for Compiled<G> {
         state.halfmove += 1;
         state.last = None;
         self.game.set_state(board, state);
+        // The interpreter's null move is no pass of the game: it ends a row of passes.
+        self.game.set_passes(board, 0);
         self.game.refresh_hash(board);
         Some(undo)
     }

@@ -5,7 +5,9 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::lower::fast::{Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners};
+use crate::lower::fast::{
+    Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece,
+};
 use vdl_runtime::model::Compare;
 
 /// Emits the compact form's items.
@@ -172,7 +174,13 @@ impl Emitter<'_> {
                 .map(|line| line.iter().fold(0, |m, &c| m | 1 << c))
                 .collect();
             let table = self.per_cell(&masks);
-            let doc = format!("The cells along {:?} from each cell.", direction.vector);
+            let doc = match direction.within {
+                None => format!("The cells along {:?} from each cell.", direction.vector),
+                Some(_) => format!(
+                    "The cells along {:?} from each cell, within a zone (`moves ... within`).",
+                    direction.vector
+                ),
+            };
             items.push(quote! { #[doc = #doc] static #ray: [Bits; CELLS] = #table; });
         }
         for (index, piece) in ir.pieces.iter().enumerate() {
@@ -605,6 +613,23 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {}, quote! {})
         };
+        let facing_field = if self.ir.facing_break {
+            quote! {
+                /// Whether the royal pieces face each other (`facing must_break`): every move but a
+                /// pass must end it.
+                facing: bool,
+            }
+        } else {
+            quote! {}
+        };
+        let passes_field = if self.ir.pass {
+            quote! {
+                /// The passes made in a row up to this position (not part of the hash).
+                passes: u32,
+            }
+        } else {
+            quote! {}
+        };
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
             quote! { 0 }
@@ -629,6 +654,7 @@ impl Emitter<'_> {
                 fullmove: u32,
                 hash: u64,
                 #checks_field
+                #passes_field
             }
 
             /// What move generation knows about the side to move.
@@ -641,6 +667,7 @@ impl Emitter<'_> {
                 check_every: bool,
                 pinned: Bits,
                 risky: Bits,
+                #facing_field
             }
 
             #[inline]
@@ -734,7 +761,7 @@ impl Emitter<'_> {
                     .ir
                     .directions
                     .iter()
-                    .position(|x| x.vector == v)
+                    .position(|x| x.vector == v && x.within.is_none())
                     .expect("lowering adds the file directions");
                 let code = Self::code(royal, by);
                 match scans.iter_mut().find(|(s, _)| *s == d) {
@@ -746,9 +773,15 @@ impl Emitter<'_> {
         scans
     }
 
-    /// The directions scanned from a cell to find `by`'s hopping attackers, with their mailbox codes.
-    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
-        self.scans(by, |m| &m.capture_hops)
+    /// The directions scanned from a cell to find `by`'s hopping attackers, with their mailbox codes,
+    /// and whether those hoppers may not hop the unhoppable types (`cannot_hop`).
+    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>, bool)> {
+        let mut scans: Vec<(usize, Vec<Literal>, bool)> = Vec::new();
+        for limited in [false, true] {
+            let of = self.scans_of(by, |m| &m.capture_hops, |p| p.cannot_hop == limited);
+            scans.extend(of.into_iter().map(|(d, codes)| (d, codes, limited)));
+        }
+        scans
     }
 
     fn scans(
@@ -756,15 +789,28 @@ impl Emitter<'_> {
         by: usize,
         lines: impl Fn(&FastMoves) -> &Vec<usize>,
     ) -> Vec<(usize, Vec<Literal>)> {
+        self.scans_of(by, lines, |_| true)
+    }
+
+    /// The directions scanned for the attackers among the piece types `filter` selects.
+    fn scans_of(
+        &self,
+        by: usize,
+        lines: impl Fn(&FastMoves) -> &Vec<usize>,
+        filter: impl Fn(&FastPiece) -> bool,
+    ) -> Vec<(usize, Vec<Literal>)> {
         let mut scans: Vec<(usize, Vec<Literal>)> = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
+            if !filter(piece) {
+                continue;
+            }
             for &d in lines(&piece.players[by]) {
-                let v = self.ir.directions[d].vector;
+                let (v, within) = (self.ir.directions[d].vector, self.ir.directions[d].within);
                 let back = self
                     .ir
                     .directions
                     .iter()
-                    .position(|x| x.vector == [-v[0], -v[1], -v[2]])
+                    .position(|x| x.vector == [-v[0], -v[1], -v[2]] && x.within == within)
                     .expect("lowering adds reverse directions");
                 let code = Self::code(index, by);
                 match scans.iter_mut().find(|(s, _)| *s == back) {
@@ -854,13 +900,19 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, codes) in &self.hop_scans(by_index) {
+            for (direction, codes, limited) in &self.hop_scans(by_index) {
                 let ray = Self::ray(*direction);
                 let screen = self.first(*direction, quote!(blockers));
                 let at = self.first(*direction, quote!(beyond));
+                // Hoppers with `cannot_hop` do not attack over an unhoppable screen.
+                let hoppable = if *limited {
+                    quote! { && unhoppable(board) & bit(#screen) == 0 }
+                } else {
+                    quote! {}
+                };
                 checks.push(quote! {{
                     let blockers = #ray[cell] & occupied;
-                    if blockers != 0 {
+                    if blockers != 0 #hoppable {
                         let beyond = #ray[#screen] & occupied;
                         if beyond != 0 {
                             let at = #at;
@@ -953,7 +1005,59 @@ impl Emitter<'_> {
                 }
             }
         };
+        let unhoppable = if self.ir.unhoppable.is_empty() {
+            quote! {}
+        } else {
+            let types = self.ir.unhoppable.iter().map(|&t| self.piece(t));
+            quote! {
+                /// The cells of the pieces that hoppers with `cannot_hop` may not hop.
+                #[inline]
+                fn unhoppable(board: &Board) -> Bits {
+                    0 #(| board.pieces[#types])*
+                }
+            }
+        };
+        let facing = if self.ir.facing_break {
+            let dir = |v: [i32; 3]| {
+                self.ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == v && x.within.is_none())
+                    .expect("lowering adds the file directions")
+            };
+            let (up, down) = (dir([0, 1, 0]), dir([0, -1, 0]));
+            let (up_ray, down_ray) = (Self::ray(up), Self::ray(down));
+            let (up_first, down_first) = (
+                self.first(up, quote!(blockers)),
+                self.first(down, quote!(blockers)),
+            );
+            quote! {
+                /// Whether a royal piece in `own` and one in `enemy` face each other on a file with
+                /// only empty cells between (`facing must_break`).
+                fn royals_facing(occupied: Bits, own: Bits, enemy: Bits) -> bool {
+                    let mut royals = own;
+                    while royals != 0 {
+                        let cell = royals.trailing_zeros() as usize;
+                        royals &= royals - 1;
+                        let blockers = #up_ray[cell] & occupied;
+                        if blockers != 0 && enemy & bit(#up_first) != 0 {
+                            return true;
+                        }
+                        let blockers = #down_ray[cell] & occupied;
+                        if blockers != 0 && enemy & bit(#down_first) != 0 {
+                            return true;
+                        }
+                    }
+                    false
+                }
+            }
+        } else {
+            quote! {}
+        };
         quote! {
+            #unhoppable
+            #facing
+
             /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
             /// attacking.
             fn attacked(board: &Board, cell: usize, by: usize, occupied: Bits, them: Bits) -> bool {
@@ -1065,9 +1169,15 @@ impl Emitter<'_> {
                     } else {
                         quote! {}
                     };
+                    // `cannot_hop`: no hop over an unhoppable screen.
+                    let hoppable = if piece.cannot_hop {
+                        quote! { && unhoppable(board) & bit(#screen) == 0 }
+                    } else {
+                        quote! {}
+                    };
                     targets.push(quote! {{
                         let blockers = #ray[from] & cx.occupied;
-                        if blockers != 0 {
+                        if blockers != 0 #hoppable {
                             let after = #ray[#screen];
                             let beyond = after & cx.occupied;
                             if beyond == 0 {
@@ -1282,6 +1392,26 @@ impl Emitter<'_> {
                 castling
             };
             let drops = self.drops(us_index);
+            // A pass: legal when it leaves the royal pieces safe, written with the first royal
+            // piece's cell (or the first cell); under `must_capture` not among the captures.
+            let pass = if ir.pass {
+                let when = if mc {
+                    quote! { !CAPTURES && safe(board, royals, them, occupied, enemy) }
+                } else {
+                    quote! { safe(board, royals, them, occupied, enemy) }
+                };
+                quote! {
+                    if #when {
+                        count += 1;
+                        if LIST {
+                            let cell = if royals == 0 { 0 } else { royals.trailing_zeros() as usize };
+                            out.push(CompactMove { kind: CompactKind::Pass, ..CompactMove::normal(cell, cell, 0) });
+                        }
+                    }
+                }
+            } else {
+                quote! {}
+            };
             let name = format_ident!("generate_{}", us_index);
             let doc =
                 format!("Counts (and with `LIST`, appends) the legal moves of player {us_index}.");
@@ -1330,7 +1460,7 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, _) in self.hop_scans(them_index) {
+            for (direction, _, _) in self.hop_scans(them_index) {
                 let ray = Self::ray(direction);
                 risky.push(quote! { risky |= #ray[king]; });
             }
@@ -1401,6 +1531,13 @@ impl Emitter<'_> {
             } else {
                 (quote! {}, quote! { !occupied & ALL })
             };
+            let facing_init = match (ir.facing_break, ir.royal) {
+                (true, Some(r)) => {
+                    let r = self.piece(r);
+                    quote! { facing: royals_facing(occupied, royals, board.pieces[#r] & enemy) }
+                }
+                _ => quote! {},
+            };
             functions.push(quote! {
                 #[doc = #doc]
                 fn #name<const LIST: bool #captures_param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
@@ -1413,13 +1550,14 @@ impl Emitter<'_> {
                     #context
                     #in_check
                     #below_limit
-                    let cx = Context { occupied, own, enemy, empty: #empty, royals, check_every, pinned, risky };
+                    let cx = Context { occupied, own, enemy, empty: #empty, royals, check_every, pinned, risky, #facing_init };
                     #conditions
                     let mut count = 0;
                     #(#pieces)*
                     #en_passant
                     #castling
                     #drops
+                    #pass
                     count
                 }
             });
@@ -1543,11 +1681,41 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let every = if ir.facing_break {
+            quote! { cx.check_every || cx.facing }
+        } else {
+            quote! { cx.check_every }
+        };
+        // With `cannot_hop`, the attacks after the move read the screens' types from a copy of the
+        // board where the unhoppable types have moved too.
+        let screens = if ir.unhoppable.is_empty() {
+            quote! {}
+        } else {
+            let types = ir.unhoppable.iter().map(|&t| self.piece(t));
+            quote! {
+                let mut after = *board;
+                let mover = (board.cells[from] as usize - 1) / 2;
+                for piece in [#(#types),*] {
+                    after.pieces[piece] &= !(bit(from) | bit(to) | victim);
+                    if mover == piece {
+                        after.pieces[piece] |= bit(to);
+                    }
+                }
+                let board = &after;
+            }
+        };
+        let facing_after = match (ir.facing_break, ir.royal) {
+            (true, Some(r)) => {
+                let r = self.piece(r);
+                quote! { && !(cx.facing && royals_facing(occupied, royals, board.pieces[#r] & enemy)) }
+            }
+            _ => quote! {},
+        };
         quote! {
             /// Whether a move of the piece on `from` needs the full legality test.
             #[inline]
             fn check(cx: &Context, from: usize) -> bool {
-                cx.check_every || (cx.pinned | cx.royals | cx.risky) & bit(from) != 0
+                #every || (cx.pinned | cx.royals | cx.risky) & bit(from) != 0
             }
 
             /// Tells whether moving from `from` to `to` (also capturing on `victim`) leaves the royal pieces safe.
@@ -1559,7 +1727,8 @@ impl Emitter<'_> {
                 } else {
                     cx.royals
                 };
-                safe(board, royals, them, occupied, enemy)
+                #screens
+                safe(board, royals, them, occupied, enemy) #facing_after
             }
 
             /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions:
@@ -2028,6 +2197,16 @@ impl Emitter<'_> {
             }
             _ => quote! {},
         };
+        let (pass_arm, passes) = if self.ir.pass {
+            (
+                quote! { CompactKind::Pass => {} },
+                quote! {
+                    board.passes = if mv.kind == CompactKind::Pass { board.passes + 1 } else { 0 };
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         quote! {
             #to_hand
 
@@ -2064,6 +2243,7 @@ impl Emitter<'_> {
                     CompactKind::Drop => {
                         #drop
                     }
+                    #pass_arm
                     kind => {
                         let code = board.cells[from];
                         let mut gone = bit(from) | bit(to);
@@ -2111,6 +2291,7 @@ impl Emitter<'_> {
                 if mover == 1 {
                     board.fullmove += 1;
                 }
+                #passes
                 #count_check
             }
         }
@@ -2305,6 +2486,19 @@ impl Emitter<'_> {
                     let mask = mask(pieces);
                     quote! { #mask == 0 }
                 }
+                EarlyEnd::AllPass => quote! { board.passes >= 2 },
+                EarlyEnd::Facing(n) => {
+                    let passes = if self.ir.pass {
+                        quote! { board.passes }
+                    } else {
+                        quote! { 0u32 }
+                    };
+                    let n = Literal::u32_unsuffixed(*n);
+                    let r = self.piece(self.ir.royal.expect("facing needs a royal piece"));
+                    quote! {
+                        #passes + 1 >= #n && royals_facing(board.colors[0] | board.colors[1], board.pieces[#r] & board.colors[0], board.pieces[#r] & board.colors[1])
+                    }
+                }
             });
         }
         let may_end = if tests.is_empty() {
@@ -2334,6 +2528,22 @@ impl Emitter<'_> {
 
                     fn set_checks(&self, board: &mut Board, checks: [u32; 2]) {
                         board.checks = checks;
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
+        let (passes_init, passes_methods) = if self.ir.pass {
+            (
+                quote! { passes: 0, },
+                quote! {
+                    fn passes(&self, board: &Board) -> u32 {
+                        board.passes
+                    }
+
+                    fn set_passes(&self, board: &mut Board, passes: u32) {
+                        board.passes = passes;
                     }
                 },
             )
@@ -2390,6 +2600,7 @@ impl Emitter<'_> {
                         fullmove: 1,
                         hash: 0,
                         #checks_init
+                        #passes_init
                     }
                 }
 
@@ -2433,6 +2644,8 @@ impl Emitter<'_> {
                 }
 
                 #checks_methods
+
+                #passes_methods
 
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;

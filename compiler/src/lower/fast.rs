@@ -1,16 +1,18 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
-//! move per turn, no triggered rules, no turn statements but `must_capture`, `forbid_checks` and
-//! `royal_safety`, and pieces without special properties (`captures_only` and `count_limit` aside)
-//! whose moves are leaps (lame and initial ones too), unlimited slides, cannon hops, en-passant
-//! captures and moves of several legs that only pass empty or occupied cells (unrolled into paths);
+//! move per turn, no triggered rules, no turn statements but `must_capture`, `forbid_checks`,
+//! `royal_safety` and `pass allowed`, and pieces without special properties (`captures_only`,
+//! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
+//! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
+//! en-passant captures and moves of several legs that only pass empty or occupied cells (unrolled
+//! into paths);
 //! castling (with original pieces, and to fixed landing cells), promotions (in pairs, on captures
 //! only, switched by options, and under conditions on piece counts), hands and drops, and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
 //! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
-//! `insufficient_material` on piece counts). [`fast_profile`] names the first feature that does not
-//! fit.
+//! `insufficient_material` on piece counts, `all_pass` and `facing N`). [`fast_profile`] names the
+//! first feature that does not fit.
 
 use std::collections::HashMap;
 
@@ -52,6 +54,11 @@ pub struct FastIr {
     /// Whether royal pieces may not face each other on a file or rank with nothing between
     /// (xiangqi's flying general): each then attacks the other along orthogonal lines.
     pub facing: bool,
+    /// `facing must_break` (janggi's bikjang): a player whose royal piece faces the enemy's on a
+    /// file at the start of his turn must end the facing, or pass.
+    pub facing_break: bool,
+    /// The piece types that hoppers with `cannot_hop` may not hop (one list for all of them).
+    pub unhoppable: Vec<usize>,
     /// The piece types whose unmoved flag belongs to a position's identity (hash and repetition),
     /// as the interpreter decides it: those with initial moves, castling or `virgin_in`.
     pub virgin_matters: Vec<usize>,
@@ -76,6 +83,9 @@ pub struct FastIr {
     /// Per piece type: the type it is promoted from (`promoted_from`), when one of its promotion
     /// choices goes back to it: that promotion is a demotion, which leaves the piece unpromoted.
     pub demotes_to: Vec<Option<usize>>,
+    /// `turn { pass allowed }`: a player may pass (a move that leaves his royal piece safe); the
+    /// position counts the passes in a row, as the interpreter does (`all_pass`, `facing N`).
+    pub pass: bool,
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -97,6 +107,11 @@ pub enum EarlyEnd {
     /// Neither player has a non-royal piece of these types (the built-in mating-material test
     /// can only fail then; the interpreter decides).
     NoneOf(Vec<usize>),
+    /// Both players passed on their latest turn (`all_pass`).
+    AllPass,
+    /// The royal pieces (under `facing must_break`) face each other now, after this many passes in
+    /// a row less one (`facing N`).
+    Facing(u32),
 }
 
 /// A condition on piece counts, for end rules decided by material.
@@ -157,6 +172,9 @@ pub enum FastOwners {
 pub struct Direction {
     /// Its vector.
     pub vector: Vec3,
+    /// The cells a move along it must start, pass and end on (`moves ... within ZONE`), if limited:
+    /// the lines then stop where they leave them.
+    pub within: Option<Bits>,
     /// Per cell, the cells along it.
     pub lines: Vec<Vec<usize>>,
     /// Whether cell indices grow along it (the first blocker is then the lowest bit).
@@ -172,6 +190,8 @@ pub struct FastPiece {
     pub pawn: bool,
     /// The only types it may capture (`captures_only`), if limited; its attacks are not.
     pub captures_only: Option<Vec<usize>>,
+    /// Whether its hops may not go over the types of [`FastIr::unhoppable`] (`cannot_hop`).
+    pub cannot_hop: bool,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -404,6 +424,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             name: piece.name.clone(),
             pawn: piece.pawn,
             captures_only,
+            cannot_hop: !piece.cannot_hop.is_empty(),
             players,
         });
     }
@@ -417,6 +438,30 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         .collect();
     if royals.len() > 1 {
         return Err("more than one royal piece type".into());
+    }
+    let facing_break = game
+        .pieces
+        .iter()
+        .any(|p| p.facing == Some(Facing::MustBreak));
+    let mut unhoppable: Vec<usize> = Vec::new();
+    for piece in game.pieces.iter().filter(|p| !p.cannot_hop.is_empty()) {
+        let mut types = piece.cannot_hop.clone();
+        types.sort_unstable();
+        types.dedup();
+        if !unhoppable.is_empty() && unhoppable != types {
+            return Err("`cannot_hop` with different types for different pieces".into());
+        }
+        unhoppable = types;
+    }
+    let promotes = game.pieces.iter().any(|p| !p.promotions.is_empty());
+    let drops = game.reserves.iter().any(|r| r.drops);
+    if facing_break && (promotes || drops) {
+        // Their legality tests change the board in ways the facing test does not follow.
+        return Err("`facing must_break` with promotions or drops".into());
+    }
+    if !unhoppable.is_empty() && (promotes || drops || !game.castling.is_empty()) {
+        // Their legality tests do not follow the type of a piece that becomes a screen.
+        return Err("`cannot_hop` with promotions, drops or castling".into());
     }
     let mut early_ends = Vec::new();
     for rule in game.end.iter().filter(|r| r.automatic) {
@@ -438,6 +483,9 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 PieceSet::Royal => Some(royals.clone()),
             })),
             EndKind::MoveRule(n) => early_ends.push(EarlyEnd::MoveRule(2 * n)),
+            EndKind::AllPass => early_ends.push(EarlyEnd::AllPass),
+            // Only pieces with `facing must_break` end a game by facing.
+            EndKind::Facing(n) if facing_break => early_ends.push(EarlyEnd::Facing(*n)),
             EndKind::Checks(n) => early_ends.push(EarlyEnd::Checks(*n)),
             EndKind::InsufficientMaterial(Some(condition)) => {
                 early_ends.push(EarlyEnd::Insufficient(lower_count_cond(game, condition)?));
@@ -472,10 +520,13 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                     .any(|c| c.king == Some(t) || c.partners.iter().any(|p| p.pieces.contains(&t)))
         })
         .collect();
-    let facing = game.pieces.iter().any(|p| p.facing.is_some());
-    if facing {
+    let facing = game
+        .pieces
+        .iter()
+        .any(|p| p.facing == Some(Facing::Illegal));
+    if facing || facing_break {
         for v in [[0, 1, 0], [0, -1, 0]] {
-            lowering.direction(v)?;
+            lowering.direction(v, None)?;
         }
     }
     let hands = lowering.lower_hands()?;
@@ -510,10 +561,13 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         demotes_to,
         hands,
         facing,
+        facing_break,
+        unhoppable,
         virgin_matters,
         switches: lowering.switches,
         conditions: lowering.conditions,
         must_capture: game.turn.must_capture,
+        pass: game.turn.pass == Pass::Allowed,
         forbid_checks: game.turn.forbid_checks,
         royal_all,
         // The interpreter counts checks when the game has a `checks` rule, claimed or not.
@@ -786,30 +840,41 @@ fn check_game(game: &Game) -> Result<(), String> {
             | EndKind::MoveRule(_)
             // The compact position counts the checks given.
             | EndKind::Checks(_) => true,
+            // Passes in a row are counted in the compact position, and facing royal pieces are
+            // found on it; the interpreter decides the rule (under a condition on piece counts
+            // too).
+            EndKind::AllPass | EndKind::Facing(_) => rule
+                .condition
+                .as_ref()
+                .is_none_or(|c| lower_count_cond(game, c).is_ok()),
             EndKind::InsufficientMaterial(condition) => match condition {
                 Some(c) => lower_count_cond(game, c).is_ok(),
                 None => true,
             },
             EndKind::RoyalCapture
             | EndKind::PerpetualCheck(_)
-            | EndKind::Facing(_)
             | EndKind::Counting(_)
             | EndKind::MoveLimit(_)
             | EndKind::Result
             | EndKind::Checkmates(_)
             | EndKind::TotalCheckmates(_)
-            | EndKind::AllPass
             | EndKind::Captures(..)
             | EndKind::Formation { .. }
             | EndKind::LastSurvivor => false,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
-        // move, and then the interpreter evaluates their conditions (outcomes convert).
-        let no_moves = matches!(
+        // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
+        // rules on passes once the compact position's cheap test holds (their conditions were
+        // checked above).
+        let conditions_fit = matches!(
             rule.kind,
-            EndKind::Checkmate | EndKind::Stalemate | EndKind::NoMoves
+            EndKind::Checkmate
+                | EndKind::Stalemate
+                | EndKind::NoMoves
+                | EndKind::AllPass
+                | EndKind::Facing(_)
         );
-        if !fits || (rule.condition.is_some() && !no_moves) {
+        if !fits || (rule.condition.is_some() && !conditions_fit) {
             return Err(format!("the automatic end rule `{}`", rule.kind.keyword()));
         }
     }
@@ -848,14 +913,9 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         Some("order".to_string())
     } else if *moves != 1 {
         Some(format!("moves {moves}"))
-    } else if *pass != Pass::Never {
-        Some(
-            match pass {
-                Pass::WhenStuck => "pass when_stuck",
-                _ => "pass allowed",
-            }
-            .to_string(),
-        )
+    } else if *pass == Pass::WhenStuck {
+        // `pass allowed` is lowered (`FastIr::pass`).
+        Some("pass when_stuck".to_string())
     } else if let Some(event) = freeze.first() {
         Some(format!(
             "freeze after {}",
@@ -949,13 +1009,14 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         royal,
         stacks,
         merges,
-        cannot_hop,
         facing,
         check_evasion,
         perspective,
         movable_by,
         // Lowered with the moves: it limits captures, not attacks.
         captures_only: _,
+        // Lowered with the hops (`FastIr::unhoppable`).
+        cannot_hop: _,
         never_captures,
         immune,
         // Limits promotions (`FastIr::count_limits`); drops ignore it, as in the interpreter.
@@ -968,7 +1029,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (matches!(royal, Royalty::When(_)), "`royal when`"),
         (!stacks.is_empty(), "stacking moves"),
         (!merges.is_empty(), "merger moves"),
-        (!cannot_hop.is_empty(), "`cannot_hop`"),
         (*perspective == Perspective::Player, "`perspective player`"),
         (!movable_by.is_empty(), "`movable_by`"),
         (*never_captures, "`never_captures`"),
@@ -981,11 +1041,9 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
         return Err(format!("piece {name} has {what}"));
     }
-    if let Some(facing) = facing {
-        if !royal.is_royal() || *facing != Facing::Illegal {
-            return Err(format!(
-                "piece {name} has `facing` other than a royal's `facing illegal`"
-            ));
+    if facing.is_some() {
+        if !royal.is_royal() {
+            return Err(format!("piece {name} has `facing` but is not royal"));
         }
         if castling {
             return Err("facing royal pieces with castling".into());
@@ -1003,17 +1061,26 @@ struct Lowering<'a> {
 }
 
 impl Lowering<'_> {
-    /// The index of a slide direction, adding it (and checking that bit scans can follow it).
-    fn direction(&mut self, vector: Vec3) -> Result<usize, String> {
-        if let Some(i) = self.directions.iter().position(|d| d.vector == vector) {
+    /// The index of a slide direction, limited to the cells `within` if given, adding it (and
+    /// checking that bit scans can follow it).
+    fn direction(&mut self, vector: Vec3, within: Option<Bits>) -> Result<usize, String> {
+        if let Some(i) = self
+            .directions
+            .iter()
+            .position(|d| d.vector == vector && d.within == within)
+        {
             return Ok(i);
         }
         let cells = self.game.cells.len();
+        let inside = |cell: usize| within.is_none_or(|w| w & (1 << cell) != 0);
         let lines: Vec<Vec<usize>> = (0..cells)
             .map(|cell| {
                 let mut line = Vec::new();
+                if !inside(cell) {
+                    return line;
+                }
                 let mut at = cell;
-                while let Some(next) = (self.step)(at, vector) {
+                while let Some(next) = (self.step)(at, vector).filter(|&n| inside(n)) {
                     line.push(next);
                     at = next;
                 }
@@ -1034,6 +1101,7 @@ impl Lowering<'_> {
         }
         self.directions.push(Direction {
             vector,
+            within,
             lines,
             ascending,
         });
@@ -1068,9 +1136,17 @@ impl Lowering<'_> {
         });
         let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
         for moves in &piece.moves {
-            if moves.within.is_some() || !moves.boards.is_empty() || moves.exclusive {
+            if !moves.boards.is_empty() || moves.exclusive {
                 return Err("moves with a condition or limited to a zone".into());
             }
+            // `within ZONE`: the moves start, pass and end on the zone's cells (leaps: start and
+            // end there; slides and hops along lines cut where they leave it).
+            let within: Option<Bits> = moves.within.map(|z| {
+                self.game.zones[z].cells[player]
+                    .iter()
+                    .fold(0, |m: Bits, &c| m | 1 << c)
+            });
+            let inside = |cell: usize| within.is_none_or(|w| w & (1 << cell) != 0);
             // Moves under a condition on whether the mover is in check: only quiet steps (the
             // king's initial leap of Cambodian chess), marked with it.
             let in_check = match &moves.condition {
@@ -1089,7 +1165,8 @@ impl Lowering<'_> {
                 }
                 member
             });
-            let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]);
+            let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]) && inside(from);
+            let allowed = |to: usize| allowed(to) && inside(to);
             for part in &moves.parts {
                 if part.hand_on != vdl_runtime::model::HandOn::None {
                     return Err("induction or move borrowing (XBetza `x`)".into());
@@ -1101,6 +1178,9 @@ impl Lowering<'_> {
                     return Err("a crooked or circular rider".into());
                 }
                 if part.legs.len() >= 2 {
+                    if within.is_some() {
+                        return Err("a move of several legs within a zone".into());
+                    }
                     // `from ZONE` limits the start cells, `confined` the targets (as the
                     // interpreter's `emit` decides it).
                     let cells = Cells {
@@ -1143,8 +1223,8 @@ impl Lowering<'_> {
                         return Err("a limited, lame, initial, confined or zoned slide".into());
                     }
                     for v in vectors {
-                        let d = self.direction(v)?;
-                        self.direction([-v[0], -v[1], -v[2]])?;
+                        let d = self.direction(v, within)?;
+                        self.direction([-v[0], -v[1], -v[2]], within)?;
                         let (quiet_list, capture_list) = if has('p') {
                             (&mut out.quiet_hops, &mut out.capture_hops)
                         } else {
@@ -1163,6 +1243,9 @@ impl Lowering<'_> {
                     return Err("a hopping leap".into());
                 }
                 let special = has('n') || part.initial;
+                if special && within.is_some() {
+                    return Err("a lame or initial leap within a zone".into());
+                }
                 if special && has('e') {
                     return Err("an initial or lame en-passant capture".into());
                 }
@@ -1730,7 +1813,7 @@ impl Lowering<'_> {
         for (types, dirs) in partners {
             let dirs = if dirs.is_empty() { along.clone() } else { dirs };
             for dir in dirs {
-                let index = self.direction(dir)?;
+                let index = self.direction(dir, None)?;
                 match sides.iter_mut().find(|(d, _)| *d == index) {
                     Some((_, list)) => list.extend(types.iter().copied()),
                     None => sides.push((index, types.clone())),
@@ -1774,7 +1857,7 @@ impl Lowering<'_> {
             return Err("castling to fixed landing cells along a leap".into());
         }
         let back_vector = [-dir[0], -dir[1], -dir[2]];
-        let back = self.direction(back_vector)?;
+        let back = self.direction(back_vector, None)?;
         let game = self.game;
         let step = self.step;
         let landing = |player: usize, from: usize, cells: &[CellsOrZone]| -> Option<usize> {
