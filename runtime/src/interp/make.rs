@@ -359,7 +359,7 @@ impl Interpreter {
             self.keep_en_passant_until_owner_turn(pos, &undo, turn_over);
         }
         if self.has_checks_rule || self.tracks_check_history {
-            let gave_check = self.opponents(mover).any(|o| self.royal_attacked(pos, o));
+            let gave_check = self.gives_check(pos, mover);
             if gave_check && self.has_checks_rule {
                 pos.checks[mover] += 1;
             }

@@ -1785,6 +1785,30 @@ impl Interpreter {
 
     /// Tells whether any royal piece of `player` is attacked by an opponent.
     pub(super) fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
+        self.royals_attacked(pos, player, |cell| {
+            self.opponents(player)
+                .any(|o| self.cell_attacked(pos, cell, o))
+        })
+    }
+
+    /// Tells whether `mover` gives check: a royal piece of one of his opponents (his partner is not
+    /// one) is attacked by a piece of his. With two players this is the opponent's being in check;
+    /// with four on two boards, a check given on the other board by its own players is not his.
+    pub(super) fn gives_check(&self, pos: &Position, mover: usize) -> bool {
+        let partner = self.partner(mover);
+        self.opponents(mover)
+            .filter(|&o| Some(o) != partner)
+            .any(|o| self.royals_attacked(pos, o, |cell| self.cell_attacked(pos, cell, mover)))
+    }
+
+    /// Tells whether `player` is in check, `attacked` telling which cells are attacked: some royal
+    /// piece of his stands on one, or under `royal_safety all` every one of them does.
+    fn royals_attacked(
+        &self,
+        pos: &Position,
+        player: usize,
+        attacked: impl Fn(CellId) -> bool,
+    ) -> bool {
         let mut royals = pos
             .cells
             .iter()
@@ -1793,12 +1817,7 @@ impl Interpreter {
                 !occ.is_empty() && occ.owner() == player && self.is_royal_at(pos, cell)
             })
             .map(|(cell, _)| cell);
-        let attacked = |cell: usize| {
-            self.opponents(player)
-                .any(|o| self.cell_attacked(pos, cell, o))
-        };
         if self.royal_all {
-            // `royal_safety all`: in check only when every royal piece is attacked.
             let mut any = false;
             royals.all(|cell| {
                 any = true;
@@ -1847,7 +1866,7 @@ impl Interpreter {
             }
         }
         if legal && (self.forbid_checks || drop_check_rule || mv.peaceful) {
-            legal = !self.opponents(mover).any(|o| self.royal_attacked(pos, o));
+            legal = !self.gives_check(pos, mover);
         }
         if legal && mv.peaceful {
             // The new piece may not attack an enemy piece.
