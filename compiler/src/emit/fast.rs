@@ -1392,13 +1392,20 @@ impl Emitter<'_> {
                 castling
             };
             let drops = self.drops(us_index);
-            // A pass: legal when it leaves the royal pieces safe, written with the first royal
+            // A pass: legal when it leaves the royal pieces safe (or ends no facing under `facing
+            // must_break`), written with the first royal
             // piece's cell (or the first cell); under `must_capture` not among the captures.
             let pass = if ir.pass {
-                let when = if mc {
-                    quote! { !CAPTURES && safe(board, royals, them, occupied, enemy) }
+                // Under `facing must_break` a player facing may pass even in check.
+                let safe = if ir.facing_break {
+                    quote! { (cx.facing || safe(board, royals, them, occupied, enemy)) }
                 } else {
                     quote! { safe(board, royals, them, occupied, enemy) }
+                };
+                let when = if mc {
+                    quote! { !CAPTURES && #safe }
+                } else {
+                    quote! { #safe }
                 };
                 quote! {
                     if #when {

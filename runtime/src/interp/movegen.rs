@@ -1854,6 +1854,10 @@ impl Interpreter {
         }
         // Under `facing must_break`, a player who starts the turn facing must end it (or pass).
         let must_break = self.facing_break && self.royals_facing(pos, true);
+        if must_break && mv.kind == MoveKind::Pass {
+            // That pass is legal even in check (Fairy-Stockfish's bikjang).
+            return true;
+        }
         let undo = super::elimination::probing(|| self.make_move(pos, mv));
         let mut legal = !self.royal_check || self.royals_safe(pos, mover);
         if legal && mv.kind == MoveKind::Drop && self.pieces[mv.piece as usize - 1].no_drop_mate {
