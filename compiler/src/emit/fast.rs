@@ -1327,11 +1327,31 @@ impl Emitter<'_> {
                         count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, #limit, out);
                     }
                 };
+                // `check_evasion capture_checker`: in check, only the captures after which the
+                // royal pieces, the mover still in its place, are safe: those of the only checker.
+                let evasion = if piece.captures_checker {
+                    quote! {
+                        if !safe(board, cx.royals, them, cx.occupied, cx.enemy) {
+                            let mut captures = targets & cx.enemy;
+                            targets = 0;
+                            while captures != 0 {
+                                let at = captures.trailing_zeros() as usize;
+                                captures &= captures - 1;
+                                if safe(board, cx.royals, them, cx.occupied & !bit(at), cx.enemy & !bit(at)) {
+                                    targets |= bit(at);
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
                 let add = quote! {
                     let mut targets: Bits = 0;
                     #(#targets)*
                     #steps
                     #paths
+                    #evasion
                     #added
                 };
                 pieces.push(quote! {
@@ -2116,6 +2136,23 @@ impl Emitter<'_> {
                 });
                 quote! { (0i64 #(+ #counts)*) }
             }
+            FastInt::Held { owner, piece } => {
+                let owner = match owner {
+                    FastOwners::Own => quote! { own },
+                    FastOwners::Opponent => quote! { (1 - own) },
+                    FastOwners::ToMove => quote! { (board.side as usize) },
+                    FastOwners::Player(p) => {
+                        let p = Literal::usize_unsuffixed(*p);
+                        quote! { #p }
+                    }
+                    FastOwners::Both => {
+                        let piece = self.piece(*piece);
+                        return quote! { (board.hands[0][#piece] as i64 + board.hands[1][#piece] as i64) };
+                    }
+                };
+                let piece = self.piece(*piece);
+                quote! { (board.hands[#owner][#piece] as i64) }
+            }
         }
     }
 
@@ -2305,107 +2342,163 @@ impl Emitter<'_> {
     }
 
     /// The `CompactGame` methods listing and counting the legal moves, and the functions they call
-    /// for `must_capture` and `forbid_checks`.
+    /// for `must_capture`, `forbid_checks`, `no_drop_check` and `must_drop`.
     fn legal_moves(&self) -> (TokenStream, TokenStream) {
-        let (mc, fc) = (self.ir.must_capture, self.ir.forbid_checks);
-        if !mc && !fc {
+        let mc = self.ir.must_capture;
+        // `no_drop_check` forbids the checks of drops only.
+        let drop_checks = self.ir.hands.as_ref().is_some_and(|h| h.no_drop_check);
+        let fc = self.ir.forbid_checks || drop_checks;
+        let mut helpers = quote! {};
+        // A call that counts (and with `list`, appends to `out`) the legal moves, or only the
+        // captures with `captures`.
+        let call: Box<dyn Fn(bool, bool, TokenStream) -> TokenStream> = if !mc && !fc {
+            Box::new(|list: bool, _: bool, out: TokenStream| {
+                quote! {
+                    if board.side == 0 {
+                        generate_0::<#list>(board, &self.switches, #out)
+                    } else {
+                        generate_1::<#list>(board, &self.switches, #out)
+                    }
+                }
+            })
+        } else {
+            let (param, arg) = if mc {
+                (quote! { , const CAPTURES: bool }, quote! { , CAPTURES })
+            } else {
+                (quote! {}, quote! {})
+            };
+            helpers.extend(quote! {
+                /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
+                /// its royal pieces safe (only captures with `CAPTURES`).
+                fn side_moves<const LIST: bool #param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    if board.side == 0 {
+                        generate_0::<LIST #arg>(board, switches, out)
+                    } else {
+                        generate_1::<LIST #arg>(board, switches, out)
+                    }
+                }
+            });
+            if fc {
+                // The moves as one function of `CAPTURES`: those that give check are listed and
+                // dropped.
+                let generic = if mc {
+                    quote! { <const CAPTURES: bool> }
+                } else {
+                    quote! {}
+                };
+                let tested = if self.ir.forbid_checks {
+                    quote! { true }
+                } else {
+                    quote! { mv.kind == CompactKind::Drop }
+                };
+                let royal = match self.ir.royal {
+                    Some(r) => {
+                        let r = self.piece(r);
+                        quote! { after.pieces[#r] & after.colors[1 - mover] }
+                    }
+                    None => quote! { 0 },
+                };
+                helpers.extend(quote! {
+                    /// Tells whether a move leaves an enemy royal piece attacked (`forbid_checks`,
+                    /// `no_drop_check`).
+                    fn gives_check(board: &Board, mv: CompactMove) -> bool {
+                        let mover = board.side as usize;
+                        let mut after = *board;
+                        play(&mut after, mv);
+                        let royals: Bits = #royal;
+                        !safe(&after, royals, mover, after.colors[0] | after.colors[1], after.colors[mover])
+                    }
+
+                    /// Appends the legal moves (only captures with `CAPTURES`): those that give no check
+                    /// (with `no_drop_check`, the drops that give none and every other move).
+                    fn without_checks #generic (board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                        let start = out.len();
+                        side_moves::<true #arg>(board, switches, out);
+                        let mut kept = start;
+                        for i in start..out.len() {
+                            let mv = out[i];
+                            if !(#tested && gives_check(board, mv)) {
+                                out[kept] = mv;
+                                kept += 1;
+                            }
+                        }
+                        out.truncate(kept);
+                        (kept - start) as u64
+                    }
+                });
+            }
+            Box::new(
+                move |list: bool, captures: bool, out: TokenStream| match (fc, mc) {
+                    (true, true) => {
+                        quote! { without_checks::<#captures>(board, &self.switches, #out) }
+                    }
+                    (true, false) => quote! { without_checks(board, &self.switches, #out) },
+                    (false, true) => {
+                        quote! { side_moves::<#list, #captures>(board, &self.switches, #out) }
+                    }
+                    (false, false) => quote! { side_moves::<#list>(board, &self.switches, #out) },
+                },
+            )
+        };
+        let list_all = call(true, false, quote!(moves));
+        if let Some(condition) = &self.ir.must_drop {
+            let body = self.count_cond(condition);
+            helpers.extend(quote! {
+                /// Whether the `must_drop` condition holds for player `own`.
+                fn must_drop_holds(board: &Board, own: usize) -> bool {
+                    let _ = own;
+                    #body
+                }
+
+                /// `must_drop`: keeps only the drops among the moves from `start` on, if one of
+                /// them is a drop and the condition holds for the side to move.
+                fn keep_drops(board: &Board, moves: &mut Vec<CompactMove>, start: usize) {
+                    if moves[start..].iter().any(|m| m.kind == CompactKind::Drop) && must_drop_holds(board, board.side as usize) {
+                        let mut kept = start;
+                        for i in start..moves.len() {
+                            if moves[i].kind == CompactKind::Drop {
+                                moves[kept] = moves[i];
+                                kept += 1;
+                            }
+                        }
+                        moves.truncate(kept);
+                    }
+                }
+            });
+            let all = quote! {
+                let start = moves.len();
+                #list_all;
+                keep_drops(board, moves, start);
+            };
+            // Under `must_capture`, the drops are kept only when no capture is legal.
+            let listed = if mc {
+                let list_captures = call(true, true, quote!(moves));
+                quote! {
+                    if #list_captures == 0 {
+                        #all
+                    }
+                }
+            } else {
+                all
+            };
             return (
-                quote! {},
+                helpers,
                 quote! {
                     fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
-                        if board.side == 0 {
-                            generate_0::<true>(board, &self.switches, moves);
-                        } else {
-                            generate_1::<true>(board, &self.switches, moves);
-                        }
+                        #listed
                     }
 
                     fn count_legal_moves(&self, board: &Board) -> u64 {
-                        let mut none = Vec::new();
-                        if board.side == 0 {
-                            generate_0::<false>(board, &self.switches, &mut none)
-                        } else {
-                            generate_1::<false>(board, &self.switches, &mut none)
-                        }
+                        let mut moves = Vec::new();
+                        self.legal_moves(board, &mut moves);
+                        moves.len() as u64
                     }
                 },
             );
         }
-        let (param, arg) = if mc {
-            (quote! { , const CAPTURES: bool }, quote! { , CAPTURES })
-        } else {
-            (quote! {}, quote! {})
-        };
-        let mut helpers = quote! {
-            /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
-            /// its royal pieces safe (only captures with `CAPTURES`).
-            fn side_moves<const LIST: bool #param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
-                if board.side == 0 {
-                    generate_0::<LIST #arg>(board, switches, out)
-                } else {
-                    generate_1::<LIST #arg>(board, switches, out)
-                }
-            }
-        };
-        // The moves as one function of `LIST` (and `CAPTURES`): with `forbid_checks`, the moves
-        // that give check are listed and dropped.
-        let generic = if mc {
-            quote! { <const CAPTURES: bool> }
-        } else {
-            quote! {}
-        };
-        let legal = if fc {
-            let royal = match self.ir.royal {
-                Some(r) => {
-                    let r = self.piece(r);
-                    quote! { after.pieces[#r] & after.colors[1 - mover] }
-                }
-                None => quote! { 0 },
-            };
-            helpers.extend(quote! {
-                /// Tells whether a move leaves an enemy royal piece attacked (`forbid_checks`).
-                fn gives_check(board: &Board, mv: CompactMove) -> bool {
-                    let mover = board.side as usize;
-                    let mut after = *board;
-                    play(&mut after, mv);
-                    let royals: Bits = #royal;
-                    !safe(&after, royals, mover, after.colors[0] | after.colors[1], after.colors[mover])
-                }
-
-                /// Appends the legal moves (only captures with `CAPTURES`): those that give no check.
-                fn without_checks #generic (board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
-                    let start = out.len();
-                    side_moves::<true #arg>(board, switches, out);
-                    let mut kept = start;
-                    for i in start..out.len() {
-                        let mv = out[i];
-                        if !gives_check(board, mv) {
-                            out[kept] = mv;
-                            kept += 1;
-                        }
-                    }
-                    out.truncate(kept);
-                    (kept - start) as u64
-                }
-            });
-            true
-        } else {
-            false
-        };
-        let call = |list: bool, captures: bool, out: TokenStream| -> TokenStream {
-            match (legal, mc) {
-                (true, true) => quote! { without_checks::<#captures>(board, &self.switches, #out) },
-                (true, false) => quote! { without_checks(board, &self.switches, #out) },
-                (false, true) => {
-                    quote! { side_moves::<#list, #captures>(board, &self.switches, #out) }
-                }
-                (false, false) => quote! { side_moves::<#list>(board, &self.switches, #out) },
-            }
-        };
         let methods = if mc {
             // `must_capture`: the captures if any is legal, else every move.
             let list_captures = call(true, true, quote!(moves));
-            let list_all = call(true, false, quote!(moves));
             let count_captures = call(false, true, quote!(&mut scratch));
             let count_all = call(false, false, quote!(&mut scratch));
             quote! {
@@ -2427,11 +2520,10 @@ impl Emitter<'_> {
                 }
             }
         } else {
-            let list = call(true, false, quote!(moves));
             let count = call(false, false, quote!(&mut scratch));
             quote! {
                 fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
-                    #list;
+                    #list_all;
                 }
 
                 fn count_legal_moves(&self, board: &Board) -> u64 {
@@ -2505,6 +2597,17 @@ impl Emitter<'_> {
                     quote! {
                         #passes + 1 >= #n && royals_facing(board.colors[0] | board.colors[1], board.pieces[#r] & board.colors[0], board.pieces[#r] & board.colors[1])
                     }
+                EarlyEnd::Result(condition) => {
+                    let name = format_ident!("result_{}", potentials.len());
+                    let body = self.count_cond(condition);
+                    potentials.push(quote! {
+                        /// Whether the condition of a `result` rule holds, with the side to move as `own`.
+                        fn #name(board: &Board, own: usize) -> bool {
+                            let _ = own;
+                            #body
+                        }
+                    });
+                    quote! { #name(board, board.side as usize) }
                 }
             });
         }

@@ -21,10 +21,10 @@ use vdl_runtime::geometry::{
     lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    CapturesTo, Castle, CastlePiece, CellsOrZone, CheckmateTest, Compare, Cond, EnPassantExpiry,
-    EnPassantRight, EndKind, Facing, FreezeEvent, Game, IntExpr, PartnerAt, PartnerTo, Pass,
-    Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve, RoyalSafety,
-    Royalty, Sides, Turn, Untouched, Vec3, WallCells,
+    CapturesTo, Castle, CastlePiece, CellsOrZone, CheckEvasion, CheckmateTest, Compare, Cond,
+    EnPassantExpiry, EnPassantRight, EndKind, Facing, FreezeEvent, Game, IntExpr, PartnerAt,
+    PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve,
+    RoyalSafety, Royalty, Sides, Turn, Untouched, Vec3, WallCells,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -70,6 +70,9 @@ pub struct FastIr {
     pub conditions: Vec<FastCond>,
     /// `turn { must_capture }`: when a capture is legal, only captures are.
     pub must_capture: bool,
+    /// `turn { must_drop (when COND)? }`: while the condition holds (with the side to move as
+    /// `own`) and a drop is legal, only drops are.
+    pub must_drop: Option<FastCond>,
     /// `turn { forbid_checks }`: a move that leaves an enemy royal piece attacked is illegal.
     pub forbid_checks: bool,
     /// `turn { royal_safety all }`: a move is illegal only when it leaves every royal piece of the
@@ -112,6 +115,8 @@ pub enum EarlyEnd {
     /// The royal pieces (under `facing must_break`) face each other now, after this many passes in
     /// a row less one (`facing N`).
     Facing(u32),
+    /// The condition of a `result` rule holds, with the side to move as `own`.
+    Result(FastCond),
 }
 
 /// A condition on piece counts, for end rules decided by material.
@@ -149,6 +154,13 @@ pub enum FastInt {
         pieces: Vec<usize>,
         /// Per player, the zone's cells for that player's pieces.
         zone: Option<Vec<Bits>>,
+    },
+    /// The number of pieces of a type that a player holds in hand (`held`).
+    Held {
+        /// Whose hand.
+        owner: FastOwners,
+        /// Of which type.
+        piece: usize,
     },
 }
 
@@ -192,6 +204,9 @@ pub struct FastPiece {
     pub captures_only: Option<Vec<usize>>,
     /// Whether its hops may not go over the types of [`FastIr::unhoppable`] (`cannot_hop`).
     pub cannot_hop: bool,
+    /// `check_evasion capture_checker`: while its owner is in check, it only captures the piece
+    /// giving check, and does not move at all when several do.
+    pub captures_checker: bool,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -327,6 +342,8 @@ pub struct FastHands {
     pub one_per_file: Vec<bool>,
     /// Per cell: the cells of its file.
     pub files: Vec<Bits>,
+    /// `no_drop_check`: a drop may not leave an enemy royal piece attacked.
+    pub no_drop_check: bool,
 }
 
 /// A castling rule.
@@ -425,6 +442,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             pawn: piece.pawn,
             captures_only,
             cannot_hop: !piece.cannot_hop.is_empty(),
+            captures_checker: piece.check_evasion == Some(CheckEvasion::CaptureChecker),
             players,
         });
     }
@@ -433,6 +451,19 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         .iter()
         .map(|d| lowering.lower_castle(d))
         .collect::<Result<Vec<_>, _>>()?;
+    // The evasion limit applies to targets: not to double steps or castling, which are listed apart.
+    for (index, piece) in pieces.iter().enumerate() {
+        let double_steps = piece
+            .players
+            .iter()
+            .any(|m| m.steps.iter().flatten().any(|s| s.en_passant.is_some()));
+        if piece.captures_checker && (double_steps || castles.iter().any(|c| c.king == index)) {
+            return Err(format!(
+                "piece {} has `check_evasion` with double steps or castling",
+                piece.name
+            ));
+        }
+    }
     let royals: Vec<usize> = (0..game.pieces.len())
         .filter(|&p| game.pieces[p].royal.is_royal())
         .collect();
@@ -489,6 +520,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             EndKind::Checks(n) => early_ends.push(EarlyEnd::Checks(*n)),
             EndKind::InsufficientMaterial(Some(condition)) => {
                 early_ends.push(EarlyEnd::Insufficient(lower_count_cond(game, condition)?));
+            }
+            EndKind::Result => {
+                if let Some(condition) = &rule.condition {
+                    early_ends.push(EarlyEnd::Result(lower_count_cond(game, condition)?));
+                }
             }
             EndKind::InsufficientMaterial(None) => {
                 // The built-in test: a player with only knights (`N`) and bishops (`B`) besides
@@ -568,6 +604,15 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         conditions: lowering.conditions,
         must_capture: game.turn.must_capture,
         pass: game.turn.pass == Pass::Allowed,
+        must_drop: game
+            .turn
+            .must_drop
+            .as_ref()
+            .map(|c| {
+                lower_count_cond(game, c)
+                    .map_err(|_| "a `must_drop` condition on more than piece counts".to_string())
+            })
+            .transpose()?,
         forbid_checks: game.turn.forbid_checks,
         royal_all,
         // The interpreter counts checks when the game has a `checks` rule, claimed or not.
@@ -586,7 +631,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
 
 /// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
 fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
-    let refuse = || "an insufficient-material condition on more than piece counts".to_string();
+    let refuse = || "an end condition on more than piece counts".to_string();
     Ok(match cond {
         Cond::Const(b) => FastCond::Const(*b),
         Cond::Not(c) => FastCond::Not(Box::new(lower_count_cond(game, c)?)),
@@ -620,7 +665,7 @@ fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
 }
 
 fn lower_count_int(game: &Game, int: &IntExpr) -> Result<FastInt, String> {
-    let refuse = || "an insufficient-material condition on more than piece counts".to_string();
+    let refuse = || "an end condition on more than piece counts".to_string();
     Ok(match int {
         IntExpr::Const(n) => FastInt::Const(*n),
         IntExpr::Add(a, b) => FastInt::Add(
@@ -666,11 +711,27 @@ fn lower_count_int(game: &Game, int: &IntExpr) -> Result<FastInt, String> {
                 zone,
             }
         }
+        IntExpr::Held(reserve, piece, player) => {
+            // The compact form holds one reserve per player (`FastIr::hands`).
+            if !game.reserves.get(*reserve).is_some_and(|r| r.per_player) {
+                return Err(refuse());
+            }
+            let owner = match player {
+                None | Some(PlayerExpr::Own) => FastOwners::Own,
+                Some(PlayerExpr::Opponent) => FastOwners::Opponent,
+                Some(PlayerExpr::ToMove) => FastOwners::ToMove,
+                Some(PlayerExpr::Literal(p)) => FastOwners::Player(*p),
+                Some(_) => return Err(refuse()),
+            };
+            FastInt::Held {
+                owner,
+                piece: *piece,
+            }
+        }
         IntExpr::Option(_)
         | IntExpr::Distance(..)
         | IntExpr::Colour(_)
         | IntExpr::LegalMoves(_)
-        | IntExpr::Held(..)
         | IntExpr::StackCount(_)
         | IntExpr::Waited(_)
         | IntExpr::Enclosed(_) => return Err(refuse()),
@@ -851,11 +912,15 @@ fn check_game(game: &Game) -> Result<(), String> {
                 Some(c) => lower_count_cond(game, c).is_ok(),
                 None => true,
             },
+            // Decided by its condition on piece counts (`EarlyEnd::Result`).
+            EndKind::Result => rule
+                .condition
+                .as_ref()
+                .is_some_and(|c| lower_count_cond(game, c).is_ok()),
             EndKind::RoyalCapture
             | EndKind::PerpetualCheck(_)
             | EndKind::Counting(_)
             | EndKind::MoveLimit(_)
-            | EndKind::Result
             | EndKind::Checkmates(_)
             | EndKind::TotalCheckmates(_)
             | EndKind::Captures(..)
@@ -874,7 +939,8 @@ fn check_game(game: &Game) -> Result<(), String> {
                 | EndKind::AllPass
                 | EndKind::Facing(_)
         );
-        if !fits || (rule.condition.is_some() && !conditions_fit) {
+        let conditional = rule.condition.is_some() && !conditions_fit && rule.kind != EndKind::Result;
+        if !fits || conditional {
             return Err(format!("the automatic end rule `{}`", rule.kind.keyword()));
         }
     }
@@ -903,8 +969,9 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         royal_safety,
         wall,
     } = turn;
-    // Lowered into the IR: `must_capture`, `forbid_checks` and `royal_safety` (either value).
-    let _ = (must_capture, forbid_checks);
+    // Lowered into the IR: `must_capture`, `must_drop`, `forbid_checks` and `royal_safety` (either
+    // value).
+    let _ = (must_capture, must_drop, forbid_checks);
     match royal_safety {
         RoyalSafety::Any | RoyalSafety::All => {}
     }
@@ -935,8 +1002,6 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         Some("en_passant_right when_capturable".to_string())
     } else if *checkmate_test != CheckmateTest::NoMoves {
         Some("checkmate_test attacked_at_turn_start".to_string())
-    } else if must_drop.is_some() {
-        Some("must_drop".to_string())
     } else {
         wall.as_ref().map(|w| {
             match w.cells {
@@ -1010,7 +1075,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         stacks,
         merges,
         facing,
-        check_evasion,
+        // Lowered with the moves (`FastPiece::captures_checker`).
+        check_evasion: _,
         perspective,
         movable_by,
         // Lowered with the moves: it limits captures, not attacks.
@@ -1036,7 +1102,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*no_drop_mate, "`no_drop_mate`"),
         (*drop_opposite_colours, "`drop_opposite_colours`"),
         (!promotion_moves.is_empty(), "`promote_move`"),
-        (check_evasion.is_some(), "`check_evasion`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
         return Err(format!("piece {name} has {what}"));
@@ -1690,9 +1755,6 @@ impl Lowering<'_> {
         if drop_condition.is_some() {
             return Err("a condition on drops".into());
         }
-        if *no_drop_check {
-            return Err("`no_drop_check`".into());
-        }
         if !pick_ups.is_empty() {
             return Err("pick-up moves".into());
         }
@@ -1770,6 +1832,7 @@ impl Lowering<'_> {
             promoted_to,
             drop_zones,
             one_per_file,
+            no_drop_check: *no_drop_check,
             files,
         }))
     }
