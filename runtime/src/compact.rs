@@ -36,7 +36,7 @@ pub enum CompactKind {
     Pass,
 }
 
-/// A move of a compact engine: six bytes, `Copy`.
+/// A move of a compact engine: eight bytes, `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CompactMove {
     /// How it is played.
@@ -51,6 +51,10 @@ pub struct CompactMove {
     pub aux: u8,
     /// The castling partner's target; `NO_CELL` if unused.
     pub aux2: u8,
+    /// The type gated from the hand plus one (gating); 0 for none.
+    pub gate: u8,
+    /// The cell the gated piece is put on; `NO_CELL` if unused.
+    pub gate_cell: u8,
 }
 
 impl CompactMove {
@@ -64,6 +68,8 @@ impl CompactMove {
             piece,
             aux: NO_CELL,
             aux2: NO_CELL,
+            gate: 0,
+            gate_cell: NO_CELL,
         }
     }
 
@@ -86,6 +92,8 @@ impl CompactMove {
             piece: mv.piece,
             aux: cell(mv.aux),
             aux2: cell(mv.aux2),
+            gate: mv.gate,
+            gate_cell: cell(mv.gate_cell),
         }
     }
 
@@ -94,6 +102,8 @@ impl CompactMove {
         let cell = |c: u8| if c == NO_CELL { Move::NONE } else { c as u16 };
         let base = Move {
             piece: self.piece,
+            gate: self.gate,
+            gate_cell: cell(self.gate_cell),
             ..Move::normal(self.from as usize, self.to as usize)
         };
         match self.kind {

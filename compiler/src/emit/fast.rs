@@ -2251,6 +2251,18 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {})
         };
+        let gate = if self.ir.hands.as_ref().is_some_and(|h| h.gating.is_some()) {
+            quote! {
+                if mv.gate > 0 {
+                    // Gating: the hand piece onto the vacated cell, neither unmoved nor promoted.
+                    let piece = mv.gate as usize - 1;
+                    board.add_to_hand(mover, piece, -1);
+                    board.place(mv.gate_cell as usize, (1 + piece * 2 + mover) as u8);
+                }
+            }
+        } else {
+            quote! {}
+        };
         quote! {
             #to_hand
 
@@ -2326,6 +2338,7 @@ impl Emitter<'_> {
                         }
                     }
                 }
+                #gate
                 board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
                 board.halfmove = if resets { 0 } else { board.halfmove + 1 };
@@ -2441,7 +2454,58 @@ impl Emitter<'_> {
             )
         };
         let list_all = call(true, false, quote!(moves));
+        let gating = self.ir.hands.as_ref().and_then(|h| h.gating.as_ref());
+        if self.ir.must_drop.is_none() && gating.is_none() {
+            return (helpers, self.plain_methods(mc, &call, list_all));
+        }
+        let mut gate = quote! {};
+        if let (Some(zone), Some(hands)) = (gating, self.ir.hands.as_ref()) {
+            // Per type and player: the cells it may be gated on (the zone and its drop zone).
+            let zones = hands.drop_zones.iter().map(|per_player| {
+                let cells = (0..2).map(|p| self.bits(per_player[p] & zone[p]));
+                quote! { [#(#cells),*] }
+            });
+            helpers.extend(quote! {
+                /// Per type and player: the cells where it may be gated.
+                const GATE_CELLS: [[Bits; 2]; PIECES] = [#(#zones),*];
+
+                /// Gating: adds, for each move from `start` on of a piece leaving its unmoved cell in
+                /// the zone (for castling, the king's or the partner's), the same move bringing each
+                /// type held onto that cell. Its legality is the move's: the gated piece shields
+                /// nothing.
+                fn add_gatings(board: &Board, moves: &mut Vec<CompactMove>, start: usize) {
+                    let side = board.side as usize;
+                    let hand = board.hands[side];
+                    if hand.iter().all(|&n| n == 0) {
+                        return;
+                    }
+                    let end = moves.len();
+                    for i in start..end {
+                        let mv = moves[i];
+                        let cells = match mv.kind {
+                            CompactKind::Normal => [mv.from, NO_CELL],
+                            CompactKind::Castle => [mv.from, mv.aux],
+                            _ => continue,
+                        };
+                        for cell in cells {
+                            // A cell the move vacates, its piece unmoved.
+                            if cell == NO_CELL || cell == mv.to || cell == mv.aux2 || board.virgin & bit(cell as usize) == 0 {
+                                continue;
+                            }
+                            for piece in 0..PIECES {
+                                if hand[piece] > 0 && GATE_CELLS[piece][side] & bit(cell as usize) != 0 {
+                                    moves.push(CompactMove { gate: piece as u8 + 1, gate_cell: cell, ..mv });
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+            gate = quote! { add_gatings(board, moves, start); };
+        }
+        let mut keep = quote! {};
         if let Some(condition) = &self.ir.must_drop {
+            keep = quote! { keep_drops(board, moves, start); };
             let body = self.count_cond(condition);
             helpers.extend(quote! {
                 /// Whether the `must_drop` condition holds for player `own`.
@@ -2465,38 +2529,50 @@ impl Emitter<'_> {
                     }
                 }
             });
-            let all = quote! {
-                let start = moves.len();
-                #list_all;
-                keep_drops(board, moves, start);
-            };
-            // Under `must_capture`, the drops are kept only when no capture is legal.
-            let listed = if mc {
-                let list_captures = call(true, true, quote!(moves));
-                quote! {
-                    if #list_captures == 0 {
-                        #all
-                    }
-                }
-            } else {
-                all
-            };
-            return (
-                helpers,
-                quote! {
-                    fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
-                        #listed
-                    }
-
-                    fn count_legal_moves(&self, board: &Board) -> u64 {
-                        let mut moves = Vec::new();
-                        self.legal_moves(board, &mut moves);
-                        moves.len() as u64
-                    }
-                },
-            );
         }
-        let methods = if mc {
+        // Gating adds to the moves listed, captures included; under `must_capture`, `must_drop`
+        // keeps the drops only when no capture is legal (as the interpreter decides).
+        let all = quote! {
+            let start = moves.len();
+            #list_all;
+            #gate
+            #keep
+        };
+        let listed = if mc {
+            let list_captures = call(true, true, quote!(moves));
+            quote! {
+                let start = moves.len();
+                if #list_captures == 0 {
+                    #all
+                } else {
+                    #gate
+                }
+            }
+        } else {
+            all
+        };
+        let methods = quote! {
+            fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                #listed
+            }
+
+            fn count_legal_moves(&self, board: &Board) -> u64 {
+                let mut moves = Vec::new();
+                self.legal_moves(board, &mut moves);
+                moves.len() as u64
+            }
+        };
+        (helpers, methods)
+    }
+
+    /// The legal-move methods without gating or `must_drop`: counted in bulk where they can be.
+    fn plain_methods(
+        &self,
+        mc: bool,
+        call: &dyn Fn(bool, bool, TokenStream) -> TokenStream,
+        list_all: TokenStream,
+    ) -> TokenStream {
+        if mc {
             // `must_capture`: the captures if any is legal, else every move.
             let list_captures = call(true, true, quote!(moves));
             let count_captures = call(false, true, quote!(&mut scratch));
@@ -2531,8 +2607,7 @@ impl Emitter<'_> {
                     #count
                 }
             }
-        };
-        (helpers, methods)
+        }
     }
 
     fn game(&self) -> TokenStream {

@@ -344,6 +344,9 @@ pub struct FastHands {
     pub files: Vec<Bits>,
     /// `no_drop_check`: a drop may not leave an enemy royal piece attacked.
     pub no_drop_check: bool,
+    /// `gating ZONE`: per player, the zone's cells, where a piece leaving its start cell may bring
+    /// a hand piece onto the cell it vacates.
+    pub gating: Option<Vec<Bits>>,
 }
 
 /// A castling rule.
@@ -566,6 +569,12 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
     }
     let hands = lowering.lower_hands()?;
+    // Under gating, any piece on a start cell of the zone carries the gating right.
+    let virgin_matters = if hands.as_ref().is_some_and(|h| h.gating.is_some()) {
+        (0..game.pieces.len()).collect()
+    } else {
+        virgin_matters
+    };
     let royal_all = game.turn.royal_safety == RoyalSafety::All;
     if royal_all && hands.as_ref().is_some_and(|h| h.drops) {
         return Err("drops under `royal_safety all`".into());
@@ -1749,8 +1758,11 @@ impl Lowering<'_> {
             pick_ups,
             drops_virgin,
         } = reserve;
-        if !per_player || gating.is_some() {
-            return Err("a shared reserve or gating".into());
+        if !per_player {
+            return Err("a shared reserve".into());
+        }
+        if gating.is_some() && *drop_promoted {
+            return Err("gating with `drop_promoted`".into());
         }
         if drop_condition.is_some() {
             return Err("a condition on drops".into());
@@ -1833,6 +1845,15 @@ impl Lowering<'_> {
             drop_zones,
             one_per_file,
             no_drop_check: *no_drop_check,
+            gating: gating.map(|z| {
+                (0..2)
+                    .map(|player| {
+                        game.zones[z].cells[player]
+                            .iter()
+                            .fold(0, |m, &c| m | 1 << c)
+                    })
+                    .collect()
+            }),
             files,
         }))
     }

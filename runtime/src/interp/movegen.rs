@@ -559,7 +559,9 @@ impl Interpreter {
             };
             for cell in cells {
                 let occ = pos.cells[cell as usize];
-                if !occ.is_virgin() || !self.in_zone(zone, side, cell as usize) {
+                // A cell the move vacates (castling may land on the other's cell), its piece unmoved.
+                let refilled = cell == mv.to || (mv.kind == MoveKind::Castle && cell == mv.aux2);
+                if refilled || !occ.is_virgin() || !self.in_zone(zone, side, cell as usize) {
                     continue;
                 }
                 // A piece is gated only where it could be dropped (its `drop_zone`).
