@@ -560,6 +560,63 @@ impl Emitter<'_> {
                 /// The cells of each cell's file.
                 static FILES: [Bits; CELLS] = #files;
             });
+            if hands.opposite_colours.iter().any(|&o| o) {
+                let opposite = &hands.opposite_colours;
+                let colours = hands.colours.map(|c| self.bits(c));
+                let zones = hands.drop_zones.iter().map(|per_player| {
+                    let cells = per_player.iter().map(|&b| self.bits(b));
+                    quote! { [#(#cells),*] }
+                });
+                items.push(quote! {
+                    /// Per type: `drop_opposite_colours`.
+                    const OPPOSITE_COLOURS: [bool; PIECES] = [#(#opposite),*];
+                    /// The cells of each colour.
+                    const COLOURS: [Bits; 2] = [#(#colours),*];
+                    /// Per type and player: the cells it may be dropped on.
+                    const DROP_CELLS: [[Bits; 2]; PIECES] = [#(#zones),*];
+
+                    /// `drop_opposite_colours`: the cells where player `us` may drop a piece of type
+                    /// `dropped`: not a colour on which one of his pieces of that type stands, if it has
+                    /// the rule, and for each other type with the rule that he holds, only cells that
+                    /// leave at least as many colours with a free cell for it (none of its pieces on
+                    /// that colour, an empty cell of its drop zone) as he holds.
+                    fn colour_room(board: &Board, own: Bits, empty: Bits, us: usize, dropped: usize) -> Bits {
+                        let mut allowed = ALL;
+                        for t in 0..PIECES {
+                            if !OPPOSITE_COLOURS[t] {
+                                continue;
+                            }
+                            let mine = board.pieces[t] & own;
+                            let taken = [mine & COLOURS[0] != 0, mine & COLOURS[1] != 0];
+                            if t == dropped {
+                                for k in 0..2 {
+                                    if taken[k] {
+                                        allowed &= !COLOURS[k];
+                                    }
+                                }
+                                continue;
+                            }
+                            let held = board.hands[us][t] as usize;
+                            if held == 0 {
+                                continue;
+                            }
+                            let zone = DROP_CELLS[t][us];
+                            let free = [0, 1].map(|k| (empty & zone & COLOURS[k]).count_ones() as usize);
+                            for k in 0..2 {
+                                for inside in [true, false] {
+                                    let open = (0..2)
+                                        .filter(|&j| !taken[j] && free[j] > usize::from(inside && j == k))
+                                        .count();
+                                    if open < held {
+                                        allowed &= !(COLOURS[k] & if inside { zone } else { !zone });
+                                    }
+                                }
+                            }
+                        }
+                        allowed
+                    }
+                });
+            }
         }
         quote! {
             /// A bitboard: bit `i` stands for cell `i`.
@@ -1846,10 +1903,17 @@ impl Emitter<'_> {
             let _ = piece;
             // Dropped from its own count in hand, or (`drop_promoted`) from its base type's.
             let held = self.piece(hands.drop_from[index]);
+            let colours = if hands.opposite_colours.iter().any(|&o| o) {
+                let index = Literal::usize_unsuffixed(index);
+                quote! { targets &= colour_room(board, cx.own, cx.empty, #player, #index); }
+            } else {
+                quote! {}
+            };
             blocks.push(quote! {
                 if board.hands[#player][#held] > 0 {
                     let mut targets = cx.empty & #zone;
                     #files
+                    #colours
                     let tested = if cx.check_every { targets } else { targets & cx.risky };
                     if !LIST {
                         count += (targets & !tested).count_ones() as u64;
@@ -2225,6 +2289,15 @@ impl Emitter<'_> {
                 },
                 quote! {},
             )
+        };
+        // `drops_virgin`: a dropped piece stands unmoved.
+        let drop = if self.ir.hands.as_ref().is_some_and(|h| h.drops_virgin) {
+            quote! {
+                #drop
+                board.virgin |= bit(to);
+            }
+        } else {
+            drop
         };
         let count_check = match (self.ir.counts_checks, self.ir.royal) {
             (true, Some(r)) => {

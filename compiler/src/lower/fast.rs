@@ -347,6 +347,13 @@ pub struct FastHands {
     /// `gating ZONE`: per player, the zone's cells, where a piece leaving its start cell may bring
     /// a hand piece onto the cell it vacates.
     pub gating: Option<Vec<Bits>>,
+    /// `drops_virgin`: a dropped piece stands unmoved.
+    pub drops_virgin: bool,
+    /// Per piece type: `drop_opposite_colours` (its pieces of one player are dropped on cells of
+    /// different colours, and other drops leave room for them).
+    pub opposite_colours: Vec<bool>,
+    /// The cells of each colour (the parity of the sum of the coordinates).
+    pub colours: [Bits; 2],
 }
 
 /// A castling rule.
@@ -1097,7 +1104,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         // Limits promotions (`FastIr::count_limits`); drops ignore it, as in the interpreter.
         count_limit: _,
         no_drop_mate,
-        drop_opposite_colours,
+        // Lowered with the hands (`FastHands::opposite_colours`).
+        drop_opposite_colours: _,
         promotion_moves,
     } = piece;
     let unsupported = [
@@ -1109,7 +1117,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*never_captures, "`never_captures`"),
         (*immune, "`immune`"),
         (*no_drop_mate, "`no_drop_mate`"),
-        (*drop_opposite_colours, "`drop_opposite_colours`"),
         (!promotion_moves.is_empty(), "`promote_move`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
@@ -1770,9 +1777,6 @@ impl Lowering<'_> {
         if !pick_ups.is_empty() {
             return Err("pick-up moves".into());
         }
-        if *drops_virgin {
-            return Err("the reserve statement `drops_virgin`".into());
-        }
         let cells = game.cells.len();
         let mut hand_type = Vec::new();
         let drop_from = game
@@ -1853,6 +1857,20 @@ impl Lowering<'_> {
                             .fold(0, |m, &c| m | 1 << c)
                     })
                     .collect()
+            }),
+            drops_virgin: *drops_virgin,
+            opposite_colours: game
+                .pieces
+                .iter()
+                .map(|p| p.drop_opposite_colours)
+                .collect(),
+            colours: [0, 1].map(|k| {
+                (0..cells)
+                    .filter(|&c| {
+                        let [x, y, z] = game.cells[c].coord;
+                        ((x + y + z) & 1) as usize == k
+                    })
+                    .fold(0, |m, c| m | 1 << c)
             }),
             files,
         }))
