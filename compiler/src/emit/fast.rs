@@ -239,6 +239,20 @@ impl Emitter<'_> {
                 let players = rows.iter().map(|r| self.per_cell(r));
                 items.push(quote! { static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
             }
+            for (k, rule) in piece.promotion_moves.iter().enumerate() {
+                if rule.steps.iter().flatten().all(|&b| b == 0) {
+                    continue;
+                }
+                let name = format_ident!("PROMOTION_STEPS_{}_{}", index, k);
+                let players = rule.steps.iter().map(|r| self.per_cell(r));
+                let doc = format!(
+                    "The steps of a promotion move of the {} for each player, per cell.",
+                    piece.name
+                );
+                items.push(
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                );
+            }
             for (kind, rows) in tables.drain(..) {
                 if rows.iter().all(|r| r.iter().all(|&b| b == 0)) {
                     continue;
@@ -1424,6 +1438,65 @@ impl Emitter<'_> {
                     }
                 });
             }
+            // `promote_move`: promotions as moves of their own, each tested by playing it.
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                let piece_index = self.piece(index);
+                for (k, rule) in piece.promotion_moves.iter().enumerate() {
+                    let condition = match &rule.condition {
+                        Some(c) => {
+                            let c = self.count_cond(c);
+                            quote! {{ let own = #us; let _ = own; #c }}
+                        }
+                        None => quote! { true },
+                    };
+                    let in_place = if rule.in_place {
+                        quote! { bit(from) }
+                    } else {
+                        quote! { 0 }
+                    };
+                    let steps = if rule.steps.iter().flatten().any(|&b| b != 0) {
+                        let table = format_ident!("PROMOTION_STEPS_{}_{}", index, k);
+                        quote! { | (#table[#us][from] & cx.empty) }
+                    } else {
+                        quote! {}
+                    };
+                    let choices = rule
+                        .choices
+                        .iter()
+                        .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                    let peaceful = rule.peaceful;
+                    // A peaceful promotion is a kind of its own (the interpreter's `peaceful` move).
+                    let kind = if peaceful {
+                        quote! { CompactKind::Promote }
+                    } else {
+                        quote! { CompactKind::Normal }
+                    };
+                    pieces.push(quote! {{
+                        let mut movers = board.pieces[#piece_index] & own;
+                        while movers != 0 {
+                            let from = movers.trailing_zeros() as usize;
+                            movers &= movers - 1;
+                            if !#condition {
+                                continue;
+                            }
+                            let mut targets: Bits = #in_place #steps;
+                            while targets != 0 {
+                                let to = targets.trailing_zeros() as usize;
+                                targets &= targets - 1;
+                                for &choice in &[#(#choices),*] {
+                                    let mv = CompactMove { kind: #kind, ..CompactMove::normal(from, to, choice) };
+                                    if promotion_move_legal(board, mv, #peaceful) {
+                                        count += 1;
+                                        if LIST {
+                                            out.push(mv);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }});
+                }
+            }
             let mut en_passant = Vec::new();
             for (index, piece) in ir.pieces.iter().enumerate() {
                 if piece.players[us_index].en_passant_from.is_none() {
@@ -1795,7 +1868,10 @@ impl Emitter<'_> {
             }
             _ => quote! {},
         };
+        let promotion_moves = self.promotion_move_legality();
         quote! {
+            #promotion_moves
+
             /// Whether a move of the piece on `from` needs the full legality test.
             #[inline]
             fn check(cx: &Context, from: usize) -> bool {
@@ -1879,6 +1955,77 @@ impl Emitter<'_> {
     }
 
     /// Drops from the hand of player `us`.
+    /// The legality test of `promote_move` moves, if the game has them: played on a copy, the
+    /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
+    /// by the new piece (whose attacks are leaps, as the lowering ensures).
+    fn promotion_move_legality(&self) -> TokenStream {
+        let ir = self.ir;
+        let choices: Vec<usize> = {
+            let mut all: Vec<usize> = ir
+                .pieces
+                .iter()
+                .flat_map(|p| {
+                    p.promotion_moves
+                        .iter()
+                        .flat_map(|r| r.choices.iter().copied())
+                })
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        };
+        if ir.pieces.iter().all(|p| p.promotion_moves.is_empty()) {
+            return quote! {};
+        }
+        let arms = choices.iter().filter_map(|&c| {
+            let leaps = ir.pieces[c]
+                .players
+                .iter()
+                .any(|m| m.capture_leaps.iter().any(|&b| b != 0));
+            leaps.then(|| {
+                let code = Literal::u8_unsuffixed(c as u8 + 1);
+                let table = format_ident!("CAPTURE_{}", c);
+                quote! { #code => #table[mover][to], }
+            })
+        });
+        let (own_royals, enemy_royals) = match ir.royal {
+            Some(r) => {
+                let r = self.piece(r);
+                (
+                    quote! { after.pieces[#r] & after.colors[mover] },
+                    quote! { after.pieces[#r] & after.colors[them] },
+                )
+            }
+            None => (quote! { 0 }, quote! { 0 }),
+        };
+        quote! {
+            /// `promote_move`: whether the promotion move leaves the mover's royal pieces safe, and
+            /// with `peaceful`, gives no check and leaves the new piece attacking no enemy piece.
+            fn promotion_move_legal(board: &Board, mv: CompactMove, peaceful: bool) -> bool {
+                let mover = board.side as usize;
+                let them = 1 - mover;
+                let mut after = *board;
+                play(&mut after, mv);
+                let occupied = after.colors[0] | after.colors[1];
+                if !safe(&after, #own_royals, them, occupied, after.colors[them]) {
+                    return false;
+                }
+                if !peaceful {
+                    return true;
+                }
+                if !safe(&after, #enemy_royals, mover, occupied, after.colors[mover]) {
+                    return false;
+                }
+                let to = mv.to as usize;
+                let attacks: Bits = match mv.piece {
+                    #(#arms)*
+                    _ => 0,
+                };
+                attacks & after.colors[them] == 0
+            }
+        }
+    }
+
     fn drops(&self, us: usize) -> TokenStream {
         let player = Literal::usize_unsuffixed(us);
         let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
@@ -2148,6 +2295,10 @@ impl Emitter<'_> {
                 };
                 quote! { ((#a) #op (#b)) }
             }
+            FastCond::MoverIn(cells) => {
+                let cells = cells.iter().map(|&b| self.bits(b));
+                quote! { ([#(#cells),*][own] & bit(from) != 0) }
+            }
             FastCond::Between(n, lo, hi) => {
                 let n = self.count_int(n);
                 let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
@@ -2376,7 +2527,7 @@ impl Emitter<'_> {
                     kind => {
                         let code = board.cells[from];
                         let mut gone = bit(from) | bit(to);
-                        if board.cells[to] != EMPTY {
+                        if to != from && board.cells[to] != EMPTY {
                             to_hand(board, mover, to);
                             board.remove(to);
                             resets = true;

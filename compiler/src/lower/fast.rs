@@ -134,6 +134,8 @@ pub enum FastCond {
     Compare(Compare, FastInt, FastInt),
     /// A number within a range (inclusive).
     Between(FastInt, i64, i64),
+    /// The piece the condition is about (on `from`) stands in a zone: per player, its cells.
+    MoverIn(Vec<Bits>),
 }
 
 /// A number in a [`FastCond`].
@@ -207,6 +209,8 @@ pub struct FastPiece {
     /// `check_evasion capture_checker`: while its owner is in check, it only captures the piece
     /// giving check, and does not move at all when several do.
     pub captures_checker: bool,
+    /// Its promotions that are moves of their own (`promote_move`).
+    pub promotion_moves: Vec<FastPromotionMove>,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -356,6 +360,21 @@ pub struct FastHands {
     pub colours: [Bits; 2],
 }
 
+/// A promotion that is a move of its own (`promote_move`): never a capture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPromotionMove {
+    /// The types it may become, each a separate move.
+    pub choices: Vec<usize>,
+    /// Whether it may promote on its own cell.
+    pub in_place: bool,
+    /// Per player, per cell: the cells one of its steps reaches (onto empty cells only).
+    pub steps: Vec<Vec<Bits>>,
+    /// The move may give no check, and the new piece may attack no enemy piece (`peaceful`).
+    pub peaceful: bool,
+    /// When it is allowed, with `own` the owner and the promoting piece on `from`.
+    pub condition: Option<FastCond>,
+}
+
 /// A castling rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FastCastle {
@@ -447,7 +466,14 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 .filter(|t| types.contains(t) || (*royal && game.pieces[*t].royal.is_royal()))
                 .collect()
         });
+        let promotion_moves = piece
+            .promotion_moves
+            .iter()
+            .map(|rule| lowering.lower_promotion_move(piece, rule))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("piece {}: {e}", piece.name))?;
         pieces.push(FastPiece {
+            promotion_moves,
             name: piece.name.clone(),
             pawn: piece.pawn,
             captures_only,
@@ -647,19 +673,33 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
 
 /// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
 fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
+    lower_cond(game, cond, false)
+}
+
+/// A condition on piece counts, and with `mover` on the zone the piece it is about stands in.
+fn lower_cond(game: &Game, cond: &Cond, mover: bool) -> Result<FastCond, String> {
     let refuse = || "an end condition on more than piece counts".to_string();
     Ok(match cond {
         Cond::Const(b) => FastCond::Const(*b),
-        Cond::Not(c) => FastCond::Not(Box::new(lower_count_cond(game, c)?)),
+        Cond::Not(c) => FastCond::Not(Box::new(lower_cond(game, c, mover)?)),
         Cond::All(cs) => FastCond::All(
             cs.iter()
-                .map(|c| lower_count_cond(game, c))
+                .map(|c| lower_cond(game, c, mover))
                 .collect::<Result<_, _>>()?,
         ),
         Cond::Any(cs) => FastCond::Any(
             cs.iter()
-                .map(|c| lower_count_cond(game, c))
+                .map(|c| lower_cond(game, c, mover))
                 .collect::<Result<_, _>>()?,
+        ),
+        Cond::InZone(PieceRef::Mover, zone, None) if mover => FastCond::MoverIn(
+            (0..2)
+                .map(|p| {
+                    game.zones[*zone].cells[p]
+                        .iter()
+                        .fold(0, |m, &c| m | 1 << c)
+                })
+                .collect(),
         ),
         Cond::Compare(op, a, b) => {
             FastCond::Compare(*op, lower_count_int(game, a)?, lower_count_int(game, b)?)
@@ -1106,7 +1146,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         no_drop_mate,
         // Lowered with the hands (`FastHands::opposite_colours`).
         drop_opposite_colours: _,
-        promotion_moves,
+        // Lowered with the moves (`FastPiece::promotion_moves`).
+        promotion_moves: _,
     } = piece;
     let unsupported = [
         (matches!(royal, Royalty::When(_)), "`royal when`"),
@@ -1117,7 +1158,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*never_captures, "`never_captures`"),
         (*immune, "`immune`"),
         (*no_drop_mate, "`no_drop_mate`"),
-        (!promotion_moves.is_empty(), "`promote_move`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
         return Err(format!("piece {name} has {what}"));
@@ -1190,6 +1230,24 @@ impl Lowering<'_> {
     }
 
     fn lower_moves(
+        &mut self,
+        piece: &Piece,
+        player: usize,
+        frame: &Frame,
+    ) -> Result<FastMoves, String> {
+        let mut out = self.lower_move_lists(piece, player, frame)?;
+        let index = self
+            .game
+            .pieces
+            .iter()
+            .position(|p| std::ptr::eq(p, piece))
+            .ok_or("a piece outside the game")?;
+        self.lower_promotion(piece, index, player, &mut out)?;
+        Ok(out)
+    }
+
+    /// The moves of a piece's `moves` lines (without its promotions).
+    fn lower_move_lists(
         &mut self,
         piece: &Piece,
         player: usize,
@@ -1401,13 +1459,6 @@ impl Lowering<'_> {
                 mark_conditional_steps(&before, &mut out, in_check)?;
             }
         }
-        let index = self
-            .game
-            .pieces
-            .iter()
-            .position(|p| std::ptr::eq(p, piece))
-            .ok_or("a piece outside the game")?;
-        self.lower_promotion(piece, index, player, &mut out)?;
         Ok(out)
     }
 
@@ -1741,6 +1792,66 @@ impl Lowering<'_> {
             });
         }
         Ok(())
+    }
+
+    fn lower_promotion_move(
+        &mut self,
+        piece: &Piece,
+        rule: &vdl_runtime::model::PromotionMove,
+    ) -> Result<FastPromotionMove, String> {
+        let game = self.game;
+        for &choice in &rule.choices {
+            let new = &game.pieces[choice];
+            // The new piece's attacks, for `peaceful`, are its leaps (`FastMoves::capture_leaps`).
+            let leaps_only = new.moves.iter().all(|m| {
+                m.condition.is_none()
+                    && m.parts.iter().all(|p| {
+                        p.legs.len() == 1
+                            && p.range == 1
+                            && !p.initial
+                            && !p.legs[0].modes.contains(['n', 'p', 'e'])
+                    })
+            });
+            if new.royal.is_royal() || new.count_limit.is_some() || !leaps_only {
+                return Err("`promote_move` to a royal, limited or not leaping type".into());
+            }
+        }
+        let steps = match &rule.steps {
+            None => vec![vec![0; game.cells.len()]; game.players.len()],
+            Some(moves) => {
+                let stepper = Piece {
+                    moves: vec![moves.clone()],
+                    confined: None,
+                    ..piece.clone()
+                };
+                let mut per_player = Vec::new();
+                for (player, info) in game.players.iter().enumerate() {
+                    let frame = Frame {
+                        forward: info.forward.clone(),
+                    };
+                    let lowered = self.lower_move_lists(&stepper, player, &frame)?;
+                    per_player.push(
+                        (0..game.cells.len())
+                            .map(|c| lowered.quiet_leaps[c] | lowered.capture_leaps[c])
+                            .collect(),
+                    );
+                }
+                per_player
+            }
+        };
+        let condition = rule
+            .condition
+            .as_ref()
+            .map(|c| lower_cond(game, c, true))
+            .transpose()
+            .map_err(|_| "a `promote_move` condition on more than counts and the mover's zone")?;
+        Ok(FastPromotionMove {
+            choices: rule.choices.clone(),
+            in_place: rule.in_place,
+            steps,
+            peaceful: rule.peaceful,
+            condition,
+        })
     }
 
     fn lower_hands(&self) -> Result<Option<FastHands>, String> {
