@@ -31,15 +31,12 @@ pub enum CompactKind {
     /// A pair promotion: a normal move promoting to `piece`, which also puts a piece of the new
     /// type on `from`.
     Pair,
-<<<<<<< HEAD
     /// A pass (`turn { pass allowed }`): nothing moves; `from` and `to` are the cell it is written
     /// with (the royal piece's, or the first cell).
     Pass,
-=======
     /// A promotion that is a move of its own (`promote_move`): the piece on `from` becomes `piece`
     /// on `to`, its own cell or an empty one; it captures nothing.
     Promote,
->>>>>>> 58ebf39 (Compact form: promote_move (sittuyin): promotions in place or by a step, under conditions on counts and the mover's zone, peaceful ones tested for checks and attacks of the new piece; perft rows of promotions from Fairy-Stockfish 11.1)
 }
 
 /// A move of a compact engine: eight bytes, `Copy`.
@@ -134,13 +131,12 @@ impl CompactMove {
                 ..base
             },
             CompactKind::Pair => Move { pair: true, ..base },
-<<<<<<< HEAD
             CompactKind::Pass => Move {
                 kind: MoveKind::Pass,
-=======
+                ..base
+            },
             CompactKind::Promote => Move {
                 peaceful: true,
->>>>>>> 58ebf39 (Compact form: promote_move (sittuyin): promotions in place or by a step, under conditions on counts and the mover's zone, peaceful ones tested for checks and attacks of the new piece; perft rows of promotions from Fairy-Stockfish 11.1)
                 ..base
             },
         }
