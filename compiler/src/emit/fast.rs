@@ -2896,6 +2896,7 @@ impl Emitter<'_> {
                     quote! {
                         #passes + 1 >= #n && royals_facing(board.colors[0] | board.colors[1], board.pieces[#r] & board.colors[0], board.pieces[#r] & board.colors[1])
                     }
+                }
                 EarlyEnd::Result(condition) => {
                     let name = format_ident!("result_{}", potentials.len());
                     let body = self.count_cond(condition);

@@ -995,7 +995,8 @@ fn check_game(game: &Game) -> Result<(), String> {
                 | EndKind::AllPass
                 | EndKind::Facing(_)
         );
-        let conditional = rule.condition.is_some() && !conditions_fit && rule.kind != EndKind::Result;
+        let conditional =
+            rule.condition.is_some() && !conditions_fit && rule.kind != EndKind::Result;
         if !fits || conditional {
             return Err(format!("the automatic end rule `{}`", rule.kind.keyword()));
         }
