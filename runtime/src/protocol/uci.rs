@@ -252,9 +252,9 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
         }
     }
 
-    fn from_protocol(&self, text: &str) -> String {
+    fn protocol_to_own(&self, text: &str) -> String {
         match &self.usi {
-            Some(usi) => usi.from_usi(text),
+            Some(usi) => usi.usi_to_own(text),
             None => text.to_string(),
         }
     }
@@ -372,7 +372,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
                 )
             }
         };
-        let moves: Vec<String> = moves.iter().map(|m| self.from_protocol(m)).collect();
+        let moves: Vec<String> = moves.iter().map(|m| self.protocol_to_own(m)).collect();
         let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
         play_all(variant, &position, &texts)
             .map(|(position, _)| position)
@@ -449,7 +449,7 @@ impl<V: Variant + Clone, E: Evaluator<V> + Clone> Uci<V, E> {
                         break;
                     }
                     words.next();
-                    let own = self.from_protocol(text);
+                    let own = self.protocol_to_own(text);
                     let mut position = self.position.clone();
                     match self.engine.variant.parse_move(&mut position, &own) {
                         Ok(mv) => among.push(mv),
@@ -631,7 +631,7 @@ impl Usi {
         replace_names(text, &self.to_usi, self.longest_game).replace('@', "*")
     }
 
-    fn from_usi(&self, text: &str) -> String {
+    fn usi_to_own(&self, text: &str) -> String {
         replace_names(&text.replace('*', "@"), &self.to_game, self.longest_usi)
     }
 
