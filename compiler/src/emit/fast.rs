@@ -2837,6 +2837,20 @@ impl Emitter<'_> {
     fn game(&self) -> TokenStream {
         let mut tests = Vec::new();
         let mut potentials = Vec::new();
+        // An end condition as a function of the board and `own`, added to `functions`; its name.
+        let condition_fn =
+            |functions: &mut Vec<TokenStream>, prefix: &str, doc: &str, condition: &FastCond| {
+                let name = format_ident!("{}_{}", prefix, functions.len());
+                let body = self.count_cond(condition);
+                functions.push(quote! {
+                    #[doc = #doc]
+                    fn #name(board: &Board, own: usize) -> bool {
+                        let _ = own;
+                        #body
+                    }
+                });
+                name
+            };
         for end in &self.ir.early_ends {
             let mask = |pieces: &[usize]| {
                 let items = pieces.iter().map(|&p| self.piece(p));
@@ -2869,15 +2883,12 @@ impl Emitter<'_> {
                     quote! { board.checks[0] >= #n || board.checks[1] >= #n }
                 }
                 EarlyEnd::Insufficient(condition) => {
-                    let name = format_ident!("mating_potential_{}", potentials.len());
-                    let body = self.count_cond(condition);
-                    potentials.push(quote! {
-                        /// Whether player `own` has mating potential by the `insufficient_material` rule.
-                        fn #name(board: &Board, own: usize) -> bool {
-                            let _ = own;
-                            #body
-                        }
-                    });
+                    let name = condition_fn(
+                        &mut potentials,
+                        "mating_potential",
+                        " Whether player `own` has mating potential by the `insufficient_material` rule.",
+                        condition,
+                    );
                     quote! { !#name(board, 0) && !#name(board, 1) }
                 }
                 EarlyEnd::NoneOf(pieces) => {
@@ -2898,15 +2909,12 @@ impl Emitter<'_> {
                     }
                 }
                 EarlyEnd::Result(condition) => {
-                    let name = format_ident!("result_{}", potentials.len());
-                    let body = self.count_cond(condition);
-                    potentials.push(quote! {
-                        /// Whether the condition of a `result` rule holds, with the side to move as `own`.
-                        fn #name(board: &Board, own: usize) -> bool {
-                            let _ = own;
-                            #body
-                        }
-                    });
+                    let name = condition_fn(
+                        &mut potentials,
+                        "result",
+                        " Whether the condition of a `result` rule holds, with the side to move as `own`.",
+                        condition,
+                    );
                     quote! { #name(board, board.side as usize) }
                 }
             });
