@@ -550,6 +550,13 @@ impl Emitter<'_> {
                 const CHECK_KEYS: usize = HAND_KEYS + 2 * PIECES;
             });
         }
+        if let Some(explosion) = &ir.explosion {
+            let table = self.per_cell(&explosion.neighbours);
+            items.push(quote! {
+                /// The cells one king step around each cell (the reach of an explosion).
+                static NEIGHBOURS: [Bits; CELLS] = #table;
+            });
+        }
         if let Some(hands) = &ir.hands {
             let types = hands
                 .hand_type
@@ -1076,6 +1083,55 @@ impl Emitter<'_> {
                 }
             }
         };
+        let spared = match &self.ir.explosion {
+            Some(explosion) => {
+                let immune = explosion.immune.iter().map(|&t| self.piece(t));
+                quote! {
+                    /// The pieces an explosion leaves standing around its centre (`except`).
+                    #[inline]
+                    fn spared(board: &Board) -> Bits {
+                        0 #(| board.pieces[#immune])*
+                    }
+                }
+            }
+            None => quote! {},
+        };
+        let survives = match (&self.ir.explosion, self.ir.royal) {
+            (Some(_), Some(r)) => {
+                let r = self.piece(r);
+                quote! {
+                    /// After a move, in a game whose captures explode: whether the `royals` of the
+                    /// player who moved are safe from `by`, with `occupied` standing and `them` being
+                    /// `by`'s pieces. He must keep one; when `by` has none left he is safe, otherwise
+                    /// no capture by `by` may blow up all of his while one of `by`'s survives (the
+                    /// capturing piece and its neighbours go, so royal pieces that touch cannot take
+                    /// each other).
+                    fn survives(board: &Board, royals: Bits, by: usize, occupied: Bits, them: Bits) -> bool {
+                        if royals == 0 {
+                            return false;
+                        }
+                        let enemy_royals = board.pieces[#r] & them;
+                        let mut targets = royals;
+                        while targets != 0 {
+                            let cell = targets.trailing_zeros() as usize;
+                            targets &= targets - 1;
+                            let blast = bit(cell) | NEIGHBOURS[cell];
+                            let left = enemy_royals & !blast;
+                            if royals & !blast != 0 || left == 0 {
+                                continue;
+                            }
+                            // With one enemy royal piece left, it may not be the capturing piece.
+                            let attackers = if left & (left - 1) == 0 { them & !left } else { them };
+                            if attacked(board, cell, by, occupied, attackers) {
+                                return false;
+                            }
+                        }
+                        true
+                    }
+                }
+            }
+            _ => quote! {},
+        };
         let unhoppable = if self.ir.unhoppable.is_empty() {
             quote! {}
         } else {
@@ -1139,6 +1195,8 @@ impl Emitter<'_> {
             }
 
             #safe
+            #spared
+            #survives
 
             #(#pin_functions)*
         }
@@ -1637,6 +1695,18 @@ impl Emitter<'_> {
             } else {
                 quote! { let (check_every, pinned, risky) = (false, 0, 0); }
             };
+            // When captures explode, a player without a royal piece has no legal move, and every
+            // capture is tested (its blast may open lines or take royal pieces).
+            let context = match (&ir.explosion, ir.royal) {
+                (Some(_), Some(_)) => quote! {
+                    if royals == 0 {
+                        return 0;
+                    }
+                    #context
+                    let risky = risky | enemy;
+                },
+                _ => context,
+            };
             // The piece types the player may promote to (`count_limit`): bit `t` for type `t`.
             let mut limits = Vec::new();
             for (index, limit) in ir.count_limits.iter().enumerate() {
@@ -1869,6 +1939,19 @@ impl Emitter<'_> {
             _ => quote! {},
         };
         let promotion_moves = self.promotion_move_legality();
+        let safe_after = self.safe_after();
+        // A capture explodes: the capturing piece, the victim and the neighbours of `to` but the
+        // spared types go.
+        let blast = if ir.explosion.is_some() && ir.royal.is_some() {
+            quote! {
+                if (cx.enemy & bit(to)) | victim != 0 {
+                    let gone = (NEIGHBOURS[to] & cx.occupied & !spared(board)) | bit(from) | bit(to) | victim;
+                    return survives(board, cx.royals & !gone, them, cx.occupied & !gone, cx.enemy & !gone);
+                }
+            }
+        } else {
+            quote! {}
+        };
         quote! {
             #promotion_moves
 
@@ -1880,6 +1963,7 @@ impl Emitter<'_> {
 
             /// Tells whether moving from `from` to `to` (also capturing on `victim`) leaves the royal pieces safe.
             fn legal_after(board: &Board, cx: &Context, them: usize, from: usize, to: usize, victim: Bits) -> bool {
+                #blast
                 let occupied = (cx.occupied & !bit(from) & !victim) | bit(to);
                 let enemy = cx.enemy & !bit(to) & !victim;
                 let royals = if cx.royals & bit(from) != 0 {
@@ -1888,7 +1972,7 @@ impl Emitter<'_> {
                     cx.royals
                 };
                 #screens
-                safe(board, royals, them, occupied, enemy) #facing_after
+                #safe_after(board, royals, them, occupied, enemy) #facing_after
             }
 
             /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, with promotions:
@@ -2083,8 +2167,19 @@ impl Emitter<'_> {
         quote! { #(#blocks)* }
     }
 
+    /// The test of the royal pieces' safety after a move: [`Self::attacks`]'s `safe`, or `survives`
+    /// when captures explode.
+    fn safe_after(&self) -> proc_macro2::Ident {
+        if self.ir.explosion.is_some() && self.ir.royal.is_some() {
+            format_ident!("survives")
+        } else {
+            format_ident!("safe")
+        }
+    }
+
     fn castling(&self, us: usize) -> TokenStream {
         let player = Literal::usize_unsuffixed(us);
+        let safe_after = self.safe_after();
         let mut blocks = Vec::new();
         for (index, castle) in self.ir.castles.iter().enumerate() {
             let king = self.piece(castle.king);
@@ -2166,7 +2261,7 @@ impl Emitter<'_> {
                             }
                             let occupied = others | bit(king_to) | bit(partner_to);
                             let royals = if cx.royals & bit(cell) != 0 { (cx.royals & !bit(cell)) | bit(king_to) } else { cx.royals };
-                            if safe(board, royals, them, occupied, cx.enemy) {
+                            if #safe_after(board, royals, them, occupied, cx.enemy) {
                                 count += 1;
                                 if LIST {
                                     out.push(CompactMove {
@@ -2233,7 +2328,7 @@ impl Emitter<'_> {
                         }
                         let occupied = (cx.occupied & !bit(cell) & !bit(partner)) | bit(king_to) | bit(partner_to);
                         let royals = if cx.royals & bit(cell) != 0 { (cx.royals & !bit(cell)) | bit(king_to) } else { cx.royals };
-                        if safe(board, royals, them, occupied, cx.enemy) {
+                        if #safe_after(board, royals, them, occupied, cx.enemy) {
                             count += 1;
                             if LIST {
                                 out.push(CompactMove {
@@ -2487,6 +2582,29 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        // A capture explodes: the capturing piece on `to` and its neighbours but the spared types
+        // leave the game.
+        let (captures, explode) = if self.ir.explosion.is_some() {
+            (
+                quote! {
+                    let captured = (to != from && board.cells[to] != EMPTY)
+                        || (kind == CompactKind::EnPassant && board.cells[mv.aux as usize] != EMPTY);
+                },
+                quote! {
+                    if captured {
+                        let mut blast = (NEIGHBOURS[to] & (board.colors[0] | board.colors[1]) & !spared(board)) | bit(to);
+                        board.promoted &= !blast;
+                        board.virgin &= !blast;
+                        while blast != 0 {
+                            board.remove(blast.trailing_zeros() as usize);
+                            blast &= blast - 1;
+                        }
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         quote! {
             #to_hand
 
@@ -2526,6 +2644,7 @@ impl Emitter<'_> {
                     #pass_arm
                     kind => {
                         let code = board.cells[from];
+                        #captures
                         let mut gone = bit(from) | bit(to);
                         if to != from && board.cells[to] != EMPTY {
                             to_hand(board, mover, to);
@@ -2560,6 +2679,7 @@ impl Emitter<'_> {
                             board.victim = mv.to;
                             board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
                         }
+                        #explode
                     }
                 }
                 #gate

@@ -1,8 +1,8 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
-//! move per turn, no triggered rules, no turn statements but `must_capture`, `forbid_checks`,
-//! `royal_safety` and `pass allowed`, and pieces without special properties (`captures_only`,
+//! move per turn, no triggered rule but captures that explode (atomic chess), no turn statements
+//! but `must_capture`, `forbid_checks`, `royal_safety` and `pass allowed`, and pieces without special properties (`captures_only`,
 //! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
 //! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
 //! en-passant captures and moves of several legs that only pass empty or occupied cells (unrolled
@@ -22,9 +22,9 @@ use vdl_runtime::geometry::{
 };
 use vdl_runtime::model::{
     CapturesTo, Castle, CastlePiece, CellsOrZone, CheckEvasion, CheckmateTest, Compare, Cond,
-    EnPassantExpiry, EnPassantRight, EndKind, Facing, FreezeEvent, Game, IntExpr, PartnerAt,
-    PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr, Reserve,
-    RoyalSafety, Royalty, Sides, Turn, Untouched, Vec3, WallCells,
+    Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game, IntExpr,
+    PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr,
+    Reserve, RoyalSafety, Royalty, Rule, Sides, Target, Turn, Untouched, Vec3, WallCells, Who,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -89,6 +89,19 @@ pub struct FastIr {
     /// `turn { pass allowed }`: a player may pass (a move that leaves his royal piece safe); the
     /// position counts the passes in a row, as the interpreter does (`all_pass`, `facing N`).
     pub pass: bool,
+    /// Captures explode (the one triggered rule the compact form implements, atomic chess's).
+    pub explosion: Option<Explosion>,
+}
+
+/// A capture that explodes: `rule NAME { on capture; remove adjacent moved except PIECES; remove
+/// moved }`. After the capture the capturing piece leaves the game, and so does every piece, of
+/// either side, one king step around its arrival cell, except the `immune` types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explosion {
+    /// The types the blast leaves alone (`except`); the royal type is never one of them.
+    pub immune: Vec<usize>,
+    /// Per cell, the cells one king step around it.
+    pub neighbours: Vec<Bits>,
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -420,7 +433,7 @@ pub struct FixedLanding {
 ///
 /// Returns the reason the game falls back to the interpreter-based engine.
 pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
-    check_game(game)?;
+    let explodes = check_game(game)?;
     let index: HashMap<[i32; 3], usize> = game
         .cells
         .iter()
@@ -634,7 +647,75 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 .filter(|from| p.promotions.iter().any(|r| r.choices.contains(from)))
         })
         .collect();
+    let counts_checks = game
+        .end
+        .iter()
+        .any(|r| matches!(r.kind, EndKind::Checks(_)));
+    let explosion = match explodes {
+        Some(immune) => {
+            // The legality tests of these features do not follow a blast.
+            let crowns = royals.iter().any(|r| {
+                pieces.iter().any(|p| {
+                    p.players.iter().any(|m| {
+                        m.promotion.as_ref().is_some_and(|p| p.choices.contains(r))
+                            || m.promotion_rules
+                                .iter()
+                                .any(|rule| rule.choices.contains(r))
+                    })
+                })
+            });
+            let pairs = pieces.iter().any(|p| {
+                p.players
+                    .iter()
+                    .any(|m| m.promotion_rules.iter().any(|rule| rule.pair))
+            });
+            let feature = [
+                (hands.is_some(), "hands"),
+                (game.turn.must_capture, "`must_capture`"),
+                (game.turn.forbid_checks, "`forbid_checks`"),
+                (royal_all, "`royal_safety all`"),
+                (game.turn.pass == Pass::Allowed, "passes"),
+                (facing || facing_break, "`facing`"),
+                (counts_checks, "a `checks` rule"),
+                (conditional, "moves under an `in_check` condition"),
+                (
+                    pieces.iter().any(|p| p.captures_checker),
+                    "`check_evasion capture_checker`",
+                ),
+                (
+                    pieces.iter().any(|p| !p.promotion_moves.is_empty()),
+                    "`promote_move`",
+                ),
+                (pairs, "pair promotions"),
+                (crowns, "promotions to a royal piece"),
+                (!unhoppable.is_empty(), "`cannot_hop`"),
+            ]
+            .into_iter()
+            .find_map(|(present, name)| present.then_some(name));
+            if let Some(feature) = feature {
+                return Err(format!("captures that explode, with {feature}"));
+            }
+            let neighbours = (0..game.cells.len())
+                .map(|cell| {
+                    let mut around: Bits = 0;
+                    for dy in -1..=1 {
+                        for dx in -1..=1 {
+                            if (dx, dy) != (0, 0) {
+                                if let Some(next) = step(cell, [dx, dy, 0]) {
+                                    around |= 1 << next;
+                                }
+                            }
+                        }
+                    }
+                    around
+                })
+                .collect();
+            Some(Explosion { immune, neighbours })
+        }
+        None => None,
+    };
     Ok(FastIr {
+        explosion,
         count_limits,
         demotes_to,
         hands,
@@ -658,10 +739,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         forbid_checks: game.turn.forbid_checks,
         royal_all,
         // The interpreter counts checks when the game has a `checks` rule, claimed or not.
-        counts_checks: game
-            .end
-            .iter()
-            .any(|r| matches!(r.kind, EndKind::Checks(_))),
+        counts_checks,
         cells: game.cells.len(),
         pieces,
         directions,
@@ -862,7 +940,7 @@ fn options_only(cond: &Cond) -> bool {
 /// Game-level features outside the profile. Every part of the model is looked at: what the compact
 /// form does not implement sends the game to the hook form, and what only the interpreter reads
 /// (text, options, outcomes beyond the position) is named as such.
-fn check_game(game: &Game) -> Result<(), String> {
+fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let Game {
         // Names, text, options, setup and scoring: the interpreter reads and writes them for every
         // form.
@@ -931,9 +1009,7 @@ fn check_game(game: &Game) -> Result<(), String> {
         }
     }
     check_turn(turn)?;
-    if let Some(rule) = rules.first() {
-        return Err(format!("the triggered rule `{}`", rule.name));
-    }
+    let explosion = explosion_rule(rules, pieces)?;
     if custodian.is_some() {
         return Err("custodian capture".into());
     }
@@ -1007,7 +1083,59 @@ fn check_game(game: &Game) -> Result<(), String> {
     for piece in pieces {
         check_piece(piece, !castling.is_empty())?;
     }
-    Ok(())
+    Ok(explosion)
+}
+
+/// The types spared by the explosion of captures, when the game's triggered rules are one explosion
+/// (atomic chess's `on capture; remove adjacent moved except PIECES; remove moved`, without
+/// conditions, sparing no royal type); `None` without triggered rules. Any other rule keeps the game
+/// out of the compact form.
+fn explosion_rule(rules: &[Rule], pieces: &[Piece]) -> Result<Option<Vec<usize>>, String> {
+    let rule = match rules {
+        [] => return Ok(None),
+        [rule] => rule,
+        [_, second, ..] => {
+            return Err(format!(
+                "the triggered rule `{}` (the compact form implements one rule)",
+                second.name
+            ))
+        }
+    };
+    let Rule {
+        name,
+        events,
+        conditions,
+        effects,
+    } = rule;
+    let refuse = |what: &str| {
+        Err(format!(
+            "the triggered rule `{name}` ({what}; the compact form implements only \
+             `on capture; remove adjacent moved except PIECES; remove moved`)"
+        ))
+    };
+    if events.as_slice() != [Event::Capture] {
+        return refuse("an event other than `capture`");
+    }
+    if !conditions.is_empty() || effects.iter().any(|e| e.condition.is_some()) {
+        return refuse("a condition");
+    }
+    let items: Vec<&Effect> = effects.iter().map(|e| &e.item).collect();
+    let mut immune = match items.as_slice() {
+        [Effect::Remove(Target {
+            who: Who::Adjacent(PieceRef::Mover),
+            except,
+        }), Effect::Remove(Target {
+            who: Who::Piece(PieceRef::Mover),
+            except: spared,
+        })] if spared.is_empty() => except.clone(),
+        _ => return refuse("other effects"),
+    };
+    if immune.iter().any(|&t| pieces[t].royal.is_royal()) {
+        return refuse("a royal type spared by the blast");
+    }
+    immune.sort_unstable();
+    immune.dedup();
+    Ok(Some(immune))
 }
 
 fn check_turn(turn: &Turn) -> Result<(), String> {
