@@ -939,7 +939,8 @@ fn options_only(cond: &Cond) -> bool {
 
 /// Game-level features outside the profile. Every part of the model is looked at: what the compact
 /// form does not implement sends the game to the hook form, and what only the interpreter reads
-/// (text, options, outcomes beyond the position) is named as such.
+/// (text, options, outcomes beyond the position) is named as such. Returns the types an explosion
+/// spares when captures explode ([`explosion_rule`]).
 fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let Game {
         // Names, text, options, setup and scoring: the interpreter reads and writes them for every
@@ -1091,15 +1092,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
 /// conditions, sparing no royal type); `None` without triggered rules. Any other rule keeps the game
 /// out of the compact form.
 fn explosion_rule(rules: &[Rule], pieces: &[Piece]) -> Result<Option<Vec<usize>>, String> {
-    let rule = match rules {
-        [] => return Ok(None),
-        [rule] => rule,
-        [_, second, ..] => {
-            return Err(format!(
-                "the triggered rule `{}` (the compact form implements one rule)",
-                second.name
-            ))
-        }
+    let Some(rule) = rules.first() else {
+        return Ok(None);
     };
     let Rule {
         name,
@@ -1132,6 +1126,12 @@ fn explosion_rule(rules: &[Rule], pieces: &[Piece]) -> Result<Option<Vec<usize>>
     };
     if immune.iter().any(|&t| pieces[t].royal.is_royal()) {
         return refuse("a royal type spared by the blast");
+    }
+    if let Some(other) = rules.get(1) {
+        return Err(format!(
+            "the triggered rule `{}` (the compact form implements one rule, an explosion)",
+            other.name
+        ));
     }
     immune.sort_unstable();
     immune.dedup();
