@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 
 use vdl_runtime::geometry::{
-    continuation_candidates, continuation_selects, continuation_selects_after, first_leg_selects,
+    bent_step, continuation_candidates, continuation_selects, continuation_selects_after, first_leg_selects,
     lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
@@ -1443,7 +1443,15 @@ impl Lowering<'_> {
                     return Err("a special move".into());
                 }
                 if part.path != vdl_runtime::model::RiderPath::Straight {
-                    return Err("a crooked or circular rider".into());
+                    if within.is_some() || part.initial {
+                        return Err("a crooked or circular rider that is initial or zoned".into());
+                    }
+                    let cells = Cells {
+                        starts: &starts,
+                        allowed: &allowed,
+                    };
+                    self.lower_bent(part, frame, &cells, &mut out)?;
+                    continue;
                 }
                 if part.legs.len() >= 2 {
                     if within.is_some() {
@@ -1636,6 +1644,71 @@ impl Lowering<'_> {
                 self.walk_path(&walk, 0, cell, v, part.range != 1, 0, (0, 0), &mut paths)?;
             }
             paths.retain(|p| (cells.allowed)(p.to));
+            for path in merge_paths(paths) {
+                if path.capture {
+                    out.path_attacks[path.to].push((cell, path.empty, path.occupied));
+                }
+                out.paths[cell].push(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// A crooked or circular rider (`zB`, `qNN`) as paths from every cell: each cell of a bent
+    /// path, as the interpreter's `bent_ride` walks it (both bends of every first step, up to the
+    /// edge, the range or the start cell), is the target of a path whose earlier cells must be
+    /// empty.
+    fn lower_bent(
+        &mut self,
+        part: &vdl_runtime::model::MovePart,
+        frame: &Frame,
+        cells: &Cells,
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
+        let modes = part.legs[0].modes.as_str();
+        if modes.chars().any(|c| !"mc".contains(c)) {
+            return Err(format!(
+                "a crooked or circular rider with the modes `{modes}`"
+            ));
+        }
+        let quiet = modes.contains('m') || !modes.contains('c');
+        let capture = modes.contains('c') || !modes.contains('m');
+        let max_steps = match part.range {
+            0 => usize::MAX,
+            n => n as usize,
+        };
+        let mut first = Vec::new();
+        for base in &part.vectors {
+            for v in symmetric_variants(*base, self.game.dimensions) {
+                if first_leg_selects(&part.legs[0].directions, v, frame) && !first.contains(&v) {
+                    first.push(v);
+                }
+            }
+        }
+        for cell in (0..self.game.cells.len()).filter(|&c| (cells.starts)(c)) {
+            let mut paths = Vec::new();
+            for &v in &first {
+                for side in [1, -1] {
+                    let (mut current, mut step, mut empty): (usize, Vec3, Bits) = (cell, v, 0);
+                    for _ in 0..max_steps {
+                        let Some(next) = (self.step)(current, step).filter(|&n| n != cell) else {
+                            break;
+                        };
+                        if (cells.allowed)(next) {
+                            paths.push(Path {
+                                to: next,
+                                empty,
+                                occupied: 0,
+                                quiet,
+                                capture,
+                            });
+                        }
+                        empty |= 1 << next;
+                        current = next;
+                        step = bent_step(part.path, v, step, side);
+                    }
+                }
+            }
             for path in merge_paths(paths) {
                 if path.capture {
                     out.path_attacks[path.to].push((cell, path.empty, path.occupied));
