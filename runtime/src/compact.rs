@@ -37,6 +37,9 @@ pub enum CompactKind {
     /// A promotion that is a move of its own (`promote_move`): the piece on `from` becomes `piece`
     /// on `to`, its own cell or an empty one; it captures nothing.
     Promote,
+    /// An unload (XBetza `u`, the tug's pull): a normal move whose captured piece is put down on
+    /// `aux2` instead of leaving the board.
+    Unload,
 }
 
 /// A move of a compact engine: eight bytes, `Copy`.
@@ -52,7 +55,8 @@ pub struct CompactMove {
     pub piece: u8,
     /// The en-passant cell, the captured pawn's cell or the castling partner's start; `NO_CELL` if unused.
     pub aux: u8,
-    /// The castling partner's target; `NO_CELL` if unused.
+    /// The castling partner's target, or the cell an unloaded piece is put down on; `NO_CELL` if
+    /// unused.
     pub aux2: u8,
     /// The type gated from the hand plus one (gating); 0 for none.
     pub gate: u8,
@@ -83,6 +87,7 @@ impl CompactMove {
             MoveKind::Drop => CompactKind::Drop,
             MoveKind::Pass => CompactKind::Pass,
             MoveKind::Castle => CompactKind::Castle,
+            _ if mv.aux2 != Move::NONE => CompactKind::Unload,
             _ if mv.pair => CompactKind::Pair,
             _ if mv.peaceful => CompactKind::Promote,
             _ if mv.aux != Move::NONE => CompactKind::EnPassant,
@@ -137,6 +142,10 @@ impl CompactMove {
             },
             CompactKind::Promote => Move {
                 peaceful: true,
+                ..base
+            },
+            CompactKind::Unload => Move {
+                aux2: cell(self.aux2),
                 ..base
             },
         }

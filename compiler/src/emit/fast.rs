@@ -1354,7 +1354,7 @@ impl Emitter<'_> {
                 };
                 let has_steps = moves.steps.iter().any(|s| !s.is_empty());
                 let has_paths = moves.paths.iter().any(|s| !s.is_empty());
-                if targets.is_empty() && !has_steps && !has_paths {
+                if targets.is_empty() && !has_steps && !has_paths && moves.pulls.is_empty() {
                     continue;
                 }
                 let paths = if has_paths {
@@ -1475,6 +1475,20 @@ impl Emitter<'_> {
                 } else {
                     quote! {}
                 };
+                // Pulls: to the first piece along the direction, an enemy put down on a cell
+                // passed.
+                let pulls = moves.pulls.iter().map(|&d| {
+                    let ray = Self::ray(d);
+                    let at = self.first(d, quote!(blockers));
+                    quote! {{
+                        let blockers = #ray[from] & cx.occupied;
+                        if blockers != 0 {
+                            let at = #at;
+                            let passed = #ray[from] & !#ray[at] & !bit(at);
+                            count += pulls::<LIST>(board, from, at, passed, #takes, out);
+                        }
+                    }}
+                });
                 let add = quote! {
                     let mut targets: Bits = 0;
                     #(#targets)*
@@ -1482,6 +1496,7 @@ impl Emitter<'_> {
                     #paths
                     #evasion
                     #added
+                    #(#pulls)*
                 };
                 pieces.push(quote! {
                     {
@@ -1952,8 +1967,10 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let played = self.played_legality();
         quote! {
             #promotion_moves
+            #played
 
             /// Whether a move of the piece on `from` needs the full legality test.
             #[inline]
@@ -2042,6 +2059,59 @@ impl Emitter<'_> {
     /// The legality test of `promote_move` moves, if the game has them: played on a copy, the
     /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
     /// by the new piece (whose attacks are leaps, as the lowering ensures).
+    /// `pulls` and `played_legal`, the pulls' generation and legality test (the move played on a
+    /// copy), when a piece has them.
+    fn played_legality(&self) -> TokenStream {
+        let ir = self.ir;
+        if ir
+            .pieces
+            .iter()
+            .all(|p| p.players.iter().all(|m| m.pulls.is_empty()))
+        {
+            return quote! {};
+        }
+        let own_royals = match ir.royal {
+            Some(r) => {
+                let r = self.piece(r);
+                quote! { after.pieces[#r] & after.colors[mover] }
+            }
+            None => quote! { 0 },
+        };
+        quote! {
+            /// Whether a move that also moves an enemy piece (a pull) leaves the mover's royal
+            /// pieces safe, played on a copy.
+            fn played_legal(board: &Board, mv: CompactMove) -> bool {
+                let mover = board.side as usize;
+                let them = 1 - mover;
+                let mut after = *board;
+                play(&mut after, mv);
+                safe(&after, #own_royals, them, after.colors[0] | after.colors[1], after.colors[them])
+            }
+
+            /// Counts (and with `LIST`, appends) the legal pulls of the piece on `from` to `at`, the
+            /// first piece along a line, when it is one of `takes`: it is put down on one of the
+            /// `passed` cells.
+            fn pulls<const LIST: bool>(board: &Board, from: usize, at: usize, mut passed: Bits, takes: Bits, out: &mut Vec<CompactMove>) -> u64 {
+                if takes & bit(at) == 0 {
+                    return 0;
+                }
+                let mut count = 0;
+                while passed != 0 {
+                    let back = passed.trailing_zeros() as usize;
+                    passed &= passed - 1;
+                    let mv = CompactMove { kind: CompactKind::Unload, aux2: back as u8, ..CompactMove::normal(from, at, 0) };
+                    if played_legal(board, mv) {
+                        count += 1;
+                        if LIST {
+                            out.push(mv);
+                        }
+                    }
+                }
+                count
+            }
+        }
+    }
+
     fn promotion_move_legality(&self) -> TokenStream {
         let ir = self.ir;
         let choices: Vec<usize> = {
@@ -2570,6 +2640,37 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {})
         };
+        let pulls = self
+            .ir
+            .pieces
+            .iter()
+            .any(|p| p.players.iter().any(|m| !m.pulls.is_empty()));
+        // An unload: the captured piece is put down on `aux2`, moved, with its promoted flag;
+        // nothing goes to a hand, and the move counter restarts.
+        let unload_arm = if pulls {
+            quote! {
+                CompactKind::Unload => {
+                    let back = mv.aux2 as usize;
+                    let (code, victim) = (board.cells[from], board.cells[to]);
+                    board.remove(to);
+                    board.remove(from);
+                    board.place(to, code);
+                    board.place(back, victim);
+                    let promoted = board.promoted;
+                    board.promoted &= !(bit(from) | bit(to) | bit(back));
+                    if promoted & bit(from) != 0 {
+                        board.promoted |= bit(to);
+                    }
+                    if promoted & bit(to) != 0 {
+                        board.promoted |= bit(back);
+                    }
+                    board.virgin &= !(bit(from) | bit(to) | bit(back));
+                    resets = true;
+                }
+            }
+        } else {
+            quote! {}
+        };
         let gate = if self.ir.hands.as_ref().is_some_and(|h| h.gating.is_some()) {
             quote! {
                 if mv.gate > 0 {
@@ -2641,6 +2742,7 @@ impl Emitter<'_> {
                     CompactKind::Drop => {
                         #drop
                     }
+                    #unload_arm
                     #pass_arm
                     kind => {
                         let code = board.cells[from];

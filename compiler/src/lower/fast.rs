@@ -250,6 +250,11 @@ pub struct FastMoves {
     pub quiet_hops: Vec<usize>,
     /// Capturing cannon hops (direction indices).
     pub capture_hops: Vec<usize>,
+    /// Pulls (`afucR`, the tug's): along these directions (indices), a slide over empty cells to
+    /// one of them and on to the first piece, an enemy, which is taken and put down on the cell
+    /// where the second slide began. Each direction is also a capturing slide, whose attacks cover
+    /// the pull's.
+    pub pulls: Vec<usize>,
     /// Per cell: (cell, cell that must be empty) from which this piece captures it by lame leaps.
     pub lame_attacks: Vec<Vec<(usize, usize)>>,
     /// Steps of an unmoved piece or over an empty cell: per cell, the list.
@@ -509,6 +514,28 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         if piece.captures_checker && (double_steps || castles.iter().any(|c| c.king == index)) {
             return Err(format!(
                 "piece {} has `check_evasion` with double steps or castling",
+                piece.name
+            ));
+        }
+    }
+    // Pulls are listed apart from the targets and tested by playing them: not under the rules
+    // that filter or extend the targets or change what a capture does (`must_capture`,
+    // `check_evasion`, gating, facing, explosions).
+    if let Some(piece) = pieces
+        .iter()
+        .find(|p| p.players.iter().any(|m| !m.pulls.is_empty()))
+    {
+        let gating = game.reserves.iter().any(|r| r.gating.is_some());
+        let facing = game.pieces.iter().any(|p| p.facing.is_some());
+        if game.turn.must_capture
+            || gating
+            || facing
+            || piece.captures_checker
+            || explodes.is_some()
+        {
+            return Err(format!(
+                "piece {}: a pull with `must_capture`, `check_evasion`, gating, facing or \
+                 explosions",
                 piece.name
             ));
         }
@@ -1453,6 +1480,23 @@ impl Lowering<'_> {
                     self.lower_bent(part, frame, &cells, &mut out)?;
                     continue;
                 }
+                if let Some(vectors) = pull_vectors(part, frame, self.game.dimensions) {
+                    if within.is_some()
+                        || part.initial
+                        || confined.is_some()
+                        || from_zone.is_some()
+                        || !piece.promotions.is_empty()
+                    {
+                        return Err("a pull that is initial, confined, zoned or promotes".into());
+                    }
+                    for v in vectors {
+                        let d = self.direction(v, None)?;
+                        if !out.pulls.contains(&d) {
+                            out.pulls.push(d);
+                        }
+                    }
+                    continue;
+                }
                 if part.legs.len() >= 2 {
                     if within.is_some() {
                         return Err("a move of several legs within a zone".into());
@@ -1595,6 +1639,9 @@ impl Lowering<'_> {
             if let Some(before) = before {
                 mark_conditional_steps(&before, &mut out, in_check)?;
             }
+        }
+        if out.pulls.iter().any(|d| !out.capture_slides.contains(d)) {
+            return Err("a pull without a capturing slide the same way".into());
         }
         Ok(out)
     }
@@ -2358,6 +2405,43 @@ struct PathWalk<'a> {
     part: &'a vdl_runtime::model::MovePart,
     base: Vec3,
     origin: usize,
+}
+
+/// The directions of a pull (`afucR`, XBetza's unload on a later leg): two unlimited rider legs,
+/// the first moving over empty cells, the second going straight on and capturing with `u`; `None`
+/// for any other part.
+fn pull_vectors(
+    part: &vdl_runtime::model::MovePart,
+    frame: &Frame,
+    dimensions: usize,
+) -> Option<Vec<Vec3>> {
+    let [first, second] = part.legs.as_slice() else {
+        return None;
+    };
+    let mut modes: Vec<char> = second.modes.chars().collect();
+    modes.sort_unstable();
+    if part.range != 0 || !matches!(first.modes.as_str(), "" | "m") || modes != ['c', 'u'] {
+        return None;
+    }
+    let mut vectors = Vec::new();
+    for base in &part.vectors {
+        let (candidates, straight) = continuation_candidates(*base, dimensions);
+        for v in symmetric_variants(*base, dimensions) {
+            if !first_leg_selects(&first.directions, v, frame) || vectors.contains(&v) {
+                continue;
+            }
+            // The second leg goes straight on, and only straight on.
+            let on: Vec<&Vec3> = candidates
+                .iter()
+                .filter(|&&c| continuation_selects(&second.directions, v, c, straight))
+                .collect();
+            if on != [&v] {
+                return None;
+            }
+            vectors.push(v);
+        }
+    }
+    Some(vectors)
 }
 
 /// Whether a two-leg part is a lame leap: a first step onto an empty cell, then one more step.
