@@ -5,8 +5,8 @@
 //! but `must_capture`, `forbid_checks`, `royal_safety` and `pass allowed`, and pieces without special properties (`captures_only`,
 //! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
 //! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
-//! en-passant captures and moves of several legs that only pass empty or occupied cells (unrolled
-//! into paths);
+//! en-passant captures, moves of several legs that only pass empty or occupied cells, and crooked
+//! and circular riders (both unrolled into paths), and pulls (`afucR`, an unload on a later leg);
 //! castling (with original pieces, and to fixed landing cells), promotions (in pairs, on captures
 //! only, switched by options, and under conditions on piece counts), hands and drops, and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
@@ -259,7 +259,7 @@ pub struct FastMoves {
     pub lame_attacks: Vec<Vec<(usize, usize)>>,
     /// Steps of an unmoved piece or over an empty cell: per cell, the list.
     pub steps: Vec<Vec<Step>>,
-    /// Multi-leg moves as paths: per cell, the list.
+    /// Multi-leg moves and crooked and circular riders as paths: per cell, the list.
     pub paths: Vec<Vec<Path>>,
     /// Per cell: (cell, cells that must be empty, cells that must be occupied) from which this
     /// piece captures it by a path.
