@@ -2055,10 +2055,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// Drops from the hand of player `us`.
-    /// The legality test of `promote_move` moves, if the game has them: played on a copy, the
-    /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
-    /// by the new piece (whose attacks are leaps, as the lowering ensures).
     /// `pulls` and `played_legal`, the pulls' generation and legality test (the move played on a
     /// copy), when a piece has them.
     fn played_legality(&self) -> TokenStream {
@@ -2112,6 +2108,9 @@ impl Emitter<'_> {
         }
     }
 
+    /// The legality test of `promote_move` moves, if the game has them: played on a copy, the
+    /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
+    /// by the new piece (whose attacks are leaps, as the lowering ensures).
     fn promotion_move_legality(&self) -> TokenStream {
         let ir = self.ir;
         let choices: Vec<usize> = {
@@ -2180,6 +2179,7 @@ impl Emitter<'_> {
         }
     }
 
+    /// Drops from the hand of player `us`.
     fn drops(&self, us: usize) -> TokenStream {
         let player = Literal::usize_unsuffixed(us);
         let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {

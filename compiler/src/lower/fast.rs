@@ -17,8 +17,8 @@
 use std::collections::HashMap;
 
 use vdl_runtime::geometry::{
-    bent_step, continuation_candidates, continuation_selects, continuation_selects_after, first_leg_selects,
-    lame_path, side_after, symmetric_variants, Frame,
+    bent_step, continuation_candidates, continuation_selects, continuation_selects_after,
+    first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
     CapturesTo, Castle, CastlePiece, CellsOrZone, CheckEvasion, CheckmateTest, Compare, Cond,
