@@ -42,7 +42,7 @@ pub enum CompactKind {
     Unload,
 }
 
-/// A move of a compact engine: eight bytes, `Copy`.
+/// A move of a compact engine: nine bytes, `Copy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CompactMove {
     /// How it is played.
@@ -62,6 +62,8 @@ pub struct CompactMove {
     pub gate: u8,
     /// The cell the gated piece is put on; `NO_CELL` if unused.
     pub gate_cell: u8,
+    /// The cell the move's wall is put on (`turn { wall ... }`); `NO_CELL` if none.
+    pub wall: u8,
 }
 
 impl CompactMove {
@@ -77,6 +79,7 @@ impl CompactMove {
             aux2: NO_CELL,
             gate: 0,
             gate_cell: NO_CELL,
+            wall: NO_CELL,
         }
     }
 
@@ -103,6 +106,7 @@ impl CompactMove {
             aux2: cell(mv.aux2),
             gate: mv.gate,
             gate_cell: cell(mv.gate_cell),
+            wall: cell(mv.wall),
         }
     }
 
@@ -113,6 +117,7 @@ impl CompactMove {
             piece: self.piece,
             gate: self.gate,
             gate_cell: cell(self.gate_cell),
+            wall: cell(self.wall),
             ..Move::normal(self.from as usize, self.to as usize)
         };
         match self.kind {

@@ -6,7 +6,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::fast::{
-    Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece,
+    Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece, FastWallCells,
 };
 use vdl_runtime::model::Compare;
 
@@ -18,6 +18,7 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
     let attacks = e.attacks();
     let generation = e.generation();
     let make = e.make();
+    let walls = e.walls();
     let game = e.game();
     quote! {
         #tables
@@ -25,6 +26,7 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
         #attacks
         #generation
         #make
+        #walls
         #game
     }
 }
@@ -1259,7 +1261,8 @@ impl Emitter<'_> {
                         moves.quiet_slides.contains(&d),
                         moves.capture_slides.contains(&d),
                     ) {
-                        (true, true) if !limited && !mc => quote! { !cx.own },
+                        // Walls are neither own nor enemy pieces.
+                        (true, true) if !limited && !mc && ir.walls.is_none() => quote! { !cx.own },
                         (true, true) if !limited => quote! { (cx.empty | cx.enemy) },
                         (true, true) => quote! { (cx.empty | #takes) },
                         (true, false) => quote! { cx.empty },
@@ -1765,6 +1768,11 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            // Walls block every move and are nobody's.
+            let wall_bits = match &ir.walls {
+                Some(_) => quote! { | board.pieces[WALL] },
+                None => quote! {},
+            };
             let (captures_param, empty) = if mc {
                 (
                     quote! { , const CAPTURES: bool },
@@ -1787,7 +1795,7 @@ impl Emitter<'_> {
                     let them = #them;
                     let own = board.colors[#us];
                     let enemy = board.colors[#them];
-                    let occupied = own | enemy;
+                    let occupied = own | enemy #wall_bits;
                     let royals: Bits = #royals;
                     #context
                     #in_check
@@ -2706,6 +2714,29 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {})
         };
+        let wall = match &self.ir.walls {
+            Some(walls) => {
+                let clear = if walls.single {
+                    quote! {
+                        // One wall only: the previous one is taken away.
+                        let mut old = board.pieces[WALL];
+                        while old != 0 {
+                            board.remove_wall(old.trailing_zeros() as usize);
+                            old &= old - 1;
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
+                quote! {
+                    if mv.wall != NO_CELL {
+                        #clear
+                        board.place_wall(mv.wall as usize);
+                    }
+                }
+            }
+            None => quote! {},
+        };
         quote! {
             #to_hand
 
@@ -2785,6 +2816,7 @@ impl Emitter<'_> {
                     }
                 }
                 #gate
+                #wall
                 board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
                 board.halfmove = if resets { 0 } else { board.halfmove + 1 };
@@ -2900,6 +2932,31 @@ impl Emitter<'_> {
             )
         };
         let list_all = call(true, false, quote!(moves));
+        if self.ir.walls.is_some() {
+            // Each move is listed with a wall on each cell it may go on (the profile leaves out
+            // hands and `must_capture`).
+            let list_base = call(true, false, quote!(moves));
+            let methods = quote! {
+                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                    let start = moves.len();
+                    #list_all;
+                    add_walls(board, moves, start);
+                }
+
+                fn count_legal_moves(&self, board: &Board) -> u64 {
+                    thread_local! {
+                        /// The moves counted, without their walls (kept to spare an allocation per count).
+                        static SCRATCH: std::cell::RefCell<Vec<CompactMove>> = const { std::cell::RefCell::new(Vec::new()) };
+                    }
+                    SCRATCH.with_borrow_mut(|moves| {
+                        moves.clear();
+                        #list_base;
+                        count_walls(board, moves)
+                    })
+                }
+            };
+            return (helpers, methods);
+        }
         let gating = self.ir.hands.as_ref().and_then(|h| h.gating.as_ref());
         if self.ir.must_drop.is_none() && gating.is_none() {
             return (helpers, self.plain_methods(mc, &call, list_all));
@@ -3056,7 +3113,140 @@ impl Emitter<'_> {
         }
     }
 
+    /// The walling rule (`turn { wall ... }`): the wall type's constants, placing and removing
+    /// walls, and the cells a move's wall may go on.
+    fn walls(&self) -> TokenStream {
+        let Some(walls) = &self.ir.walls else {
+            return quote! {};
+        };
+        let piece = self.piece(walls.piece);
+        let code = Self::code(walls.piece, 0);
+        let owner = Literal::usize_unsuffixed(walls.owner);
+        let zone = walls.zone.iter().map(|&z| self.bits(z));
+        // The cells a wall may go on, given `occupied` after the move, before the zone.
+        let (tables, cells) = match &walls.cells {
+            FastWallCells::Empty => (quote! {}, quote! { !occupied & ALL }),
+            FastWallCells::Vacated => (
+                quote! {},
+                quote! {
+                    match mv.kind {
+                        CompactKind::Drop | CompactKind::Pass => 0,
+                        _ => bit(mv.from as usize) & !occupied,
+                    }
+                },
+            ),
+            FastWallCells::Reach(players) => {
+                let leaps = players.iter().map(|m| self.per_cell(&m.quiet_leaps));
+                let arms = players.iter().enumerate().map(|(player, m)| {
+                    let player = Literal::usize_unsuffixed(player);
+                    let slides = m.quiet_slides.iter().map(|&d| {
+                        let slide = self.slide(d, quote!(to), quote!(occupied));
+                        quote! { reached |= #slide; }
+                    });
+                    quote! {
+                        #player => {
+                            let mut reached = REACH_LEAPS[#player][to];
+                            #(#slides)*
+                            reached
+                        }
+                    }
+                });
+                (
+                    quote! {
+                        /// Per player and cell, the cells a wall reaches from there by leaps (`reach`).
+                        static REACH_LEAPS: [[Bits; CELLS]; 2] = [#(#leaps),*];
+                    },
+                    quote! {{
+                        let to = mv.to as usize;
+                        let reached = match board.side {
+                            #(#arms)*
+                            _ => 0,
+                        };
+                        reached & !occupied
+                    }},
+                )
+            }
+        };
+        quote! {
+            /// The wall type (`turn { wall ... }`): its pieces are nobody's and block every move.
+            const WALL: usize = #piece;
+            /// The mailbox code of a wall.
+            const WALL_CODE: u8 = #code;
+            /// The neutral side that owns the walls.
+            const WALL_OWNER: usize = #owner;
+            /// Per player, the cells a wall may go on.
+            const WALL_ZONE: [Bits; 2] = [#(#zone),*];
+            #tables
+
+            impl Board {
+                fn place_wall(&mut self, cell: usize) {
+                    self.pieces[WALL] |= bit(cell);
+                    self.cells[cell] = WALL_CODE;
+                    self.hash ^= KEYS[WALL_CODE as usize * CELLS + cell];
+                }
+
+                fn remove_wall(&mut self, cell: usize) {
+                    self.pieces[WALL] &= !bit(cell);
+                    self.cells[cell] = EMPTY;
+                    self.hash ^= KEYS[WALL_CODE as usize * CELLS + cell];
+                }
+            }
+
+            /// The cells the wall of a move (without its wall) may go on, decided on the position
+            /// after it.
+            fn wall_cells(board: &Board, mv: CompactMove) -> Bits {
+                let before = board.colors[0] | board.colors[1] | board.pieces[WALL];
+                let occupied = match mv.kind {
+                    CompactKind::Normal | CompactKind::DoubleStep => (before & !bit(mv.from as usize)) | bit(mv.to as usize),
+                    _ => {
+                        let mut after = *board;
+                        play(&mut after, mv);
+                        after.colors[0] | after.colors[1] | after.pieces[WALL]
+                    }
+                };
+                (#cells) & WALL_ZONE[board.side as usize]
+            }
+
+            /// Replaces each move from `start` on by its variants with a wall on each cell it may
+            /// go on; a move with none is not legal.
+            fn add_walls(board: &Board, moves: &mut Vec<CompactMove>, start: usize) {
+                let end = moves.len();
+                for i in start..end {
+                    let mv = moves[i];
+                    let mut cells = wall_cells(board, mv);
+                    while cells != 0 {
+                        moves.push(CompactMove { wall: cells.trailing_zeros() as u8, ..mv });
+                        cells &= cells - 1;
+                    }
+                }
+                moves.drain(start..end);
+            }
+
+            /// The number of moves with their walls the moves stand for.
+            fn count_walls(board: &Board, moves: &[CompactMove]) -> u64 {
+                moves.iter().map(|&mv| wall_cells(board, mv).count_ones() as u64).sum()
+            }
+        }
+    }
+
     fn game(&self) -> TokenStream {
+        let (put_wall, occupant_wall) = if self.ir.walls.is_some() {
+            (
+                quote! {
+                    if occupant.owner() == WALL_OWNER {
+                        board.place_wall(cell);
+                        return;
+                    }
+                },
+                quote! {
+                    if code == WALL_CODE {
+                        return Occupant::new(WALL, WALL_OWNER, false, false);
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         let mut tests = Vec::new();
         let mut potentials = Vec::new();
         // An end condition as a function of the board and `own`, added to `functions`; its name.
@@ -3245,6 +3435,7 @@ impl Emitter<'_> {
                 }
 
                 fn put(&self, board: &mut Board, cell: usize, occupant: Occupant) {
+                    #put_wall
                     board.place(cell, (1 + occupant.piece() * 2 + occupant.owner()) as u8);
                     if occupant.is_virgin() {
                         board.virgin |= bit(cell);
@@ -3259,6 +3450,7 @@ impl Emitter<'_> {
                     if code == EMPTY {
                         return Occupant::EMPTY;
                     }
+                    #occupant_wall
                     let code = code as usize - 1;
                     Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)
                 }

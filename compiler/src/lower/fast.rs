@@ -91,6 +91,8 @@ pub struct FastIr {
     pub pass: bool,
     /// Captures explode (the one triggered rule the compact form implements, atomic chess's).
     pub explosion: Option<Explosion>,
+    /// `turn { wall ... }`: every move is followed, in the same ply, by a wall on a cell.
+    pub walls: Option<FastWalls>,
 }
 
 /// A capture that explodes: `rule NAME { on capture; remove adjacent moved except PIECES; remove
@@ -102,6 +104,34 @@ pub struct Explosion {
     pub immune: Vec<usize>,
     /// Per cell, the cells one king step around it.
     pub neighbours: Vec<Bits>,
+}
+
+/// A walling rule (`turn { wall ... }`) in the compact form. Walls are pieces of the wall type
+/// owned by nobody: they stand in that type's bitboard, never in a player's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastWalls {
+    /// The wall piece type.
+    pub piece: usize,
+    /// The neutral side that owns the walls.
+    pub owner: usize,
+    /// Where a wall may go, decided on the position after the move.
+    pub cells: FastWallCells,
+    /// Per player, the cells a wall may go on (the whole board without `in ZONE`).
+    pub zone: Vec<Bits>,
+    /// One wall only: placing it takes the previous one away (the duck).
+    pub single: bool,
+}
+
+/// Where a wall may go after a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FastWallCells {
+    /// Any empty cell.
+    Empty,
+    /// The cell the piece left.
+    Vacated,
+    /// The empty cells the moved piece reaches from its arrival cell with these quiet leaps and
+    /// slides, per player.
+    Reach(Vec<FastMoves>),
 }
 
 /// A cheap test for an end rule decided by the position alone.
@@ -459,7 +489,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let mut pieces = Vec::new();
     for piece in &game.pieces {
         let mut players = Vec::new();
-        for (player, info) in game.players.iter().enumerate() {
+        // The two players (a walls' side owns no moving piece).
+        for (player, info) in game.players.iter().enumerate().take(2) {
             let frame = Frame {
                 forward: info.forward.clone(),
             };
@@ -661,6 +692,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     if royal_all && conditional {
         return Err("moves under an `in_check` condition with `royal_safety all`".into());
     }
+    let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
     let directions = lowering.directions;
     let count_limits: Vec<Option<u32>> = game.pieces.iter().map(|p| p.count_limit).collect();
     if count_limits.iter().any(Option::is_some) && game.pieces.len() > 64 {
@@ -773,7 +805,77 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         castles,
         royal: royals.first().copied(),
         early_ends,
+        walls,
     })
+}
+
+/// The walling rule, or why the compact form does not implement it with the rest of the game.
+fn lower_walls(
+    game: &Game,
+    lowering: &mut Lowering<'_>,
+    royals: &[usize],
+    hands: bool,
+) -> Result<Option<FastWalls>, String> {
+    let (Some(rule), Some(piece), Some(owner)) =
+        (&game.turn.wall, game.wall_piece(), game.wall_owner())
+    else {
+        return Ok(None);
+    };
+    // A wall may shield a royal piece, and taking the duck away may expose one: the compact form's
+    // legality tests follow neither.
+    if !royals.is_empty() {
+        return Err("walls with a royal piece".into());
+    }
+    if hands || game.turn.pass != Pass::Never || game.turn.must_capture || !game.rules.is_empty() {
+        return Err("walls with hands, passing, `must_capture` or triggered rules".into());
+    }
+    let zone = (0..2)
+        .map(|p| match rule.zone {
+            None => (0..game.cells.len()).fold(0, |m: Bits, c| m | 1 << c),
+            Some(z) => game.zones[z].cells[p]
+                .iter()
+                .fold(0, |m: Bits, &c| m | 1 << c),
+        })
+        .collect();
+    let cells = match &rule.cells {
+        WallCells::Empty => FastWallCells::Empty,
+        WallCells::Vacated => FastWallCells::Vacated,
+        WallCells::Reach(moves) => {
+            let shooter = Piece {
+                moves: vec![(**moves).clone()],
+                confined: None,
+                ..game.pieces[piece].clone()
+            };
+            let mut per_player = Vec::new();
+            for (player, info) in game.players.iter().enumerate().take(2) {
+                let frame = Frame {
+                    forward: info.forward.clone(),
+                };
+                let lowered = lowering.lower_move_lists(&shooter, player, &frame)?;
+                // Walls land on empty cells: capturing parts reach none, and only plain leaps and
+                // slides are followed.
+                let plain = lowered.quiet_hops.is_empty()
+                    && lowered.capture_hops.is_empty()
+                    && lowered.en_passant_from.is_none()
+                    && lowered.steps.iter().all(Vec::is_empty)
+                    && lowered.paths.iter().all(Vec::is_empty);
+                if !plain {
+                    return Err(
+                        "a wall `reach` with moves other than plain leaps and slides".into(),
+                    );
+                }
+                per_player.push(lowered);
+            }
+            FastWallCells::Reach(per_player)
+        }
+    };
+    Ok(Some(FastWalls {
+        piece,
+        owner,
+        cells,
+        zone,
+        single: rule.single,
+    }))
 }
 
 /// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
@@ -1011,7 +1113,9 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     if cells.len() > MAX_CELLS {
         return Err(format!("more than {MAX_CELLS} cells"));
     }
-    if players.len() != 2 || players.iter().any(|p| p.neutral) {
+    // The walls' neutral side, the last one, owns no piece that moves.
+    let sides = &players[..players.len() - usize::from(turn.wall.is_some())];
+    if sides.len() != 2 || sides.iter().any(|p| p.neutral) {
         return Err("not exactly two players".into());
     }
     for player in players {
@@ -1108,8 +1212,13 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     for castle in castling {
         check_castle(castle)?;
     }
-    for piece in pieces {
-        check_piece(piece, !castling.is_empty())?;
+    // The wall type (`FastIr::walls`) never moves and is never captured: nothing of it is read
+    // as a piece's.
+    let wall = turn.wall.as_ref().map(|_| pieces.len() - 1);
+    for (index, piece) in pieces.iter().enumerate() {
+        if Some(index) != wall {
+            check_piece(piece, !castling.is_empty())?;
+        }
     }
     Ok(explosion)
 }
@@ -1215,14 +1324,9 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
     } else if *checkmate_test != CheckmateTest::NoMoves {
         Some("checkmate_test attacked_at_turn_start".to_string())
     } else {
-        wall.as_ref().map(|w| {
-            match w.cells {
-                WallCells::Empty => "wall empty",
-                WallCells::Reach(_) => "wall reach",
-                WallCells::Vacated => "wall vacated",
-            }
-            .to_string()
-        })
+        // `wall` is lowered (`FastIr::walls`).
+        let _ = wall;
+        None
     };
     match statement {
         None => Ok(()),
@@ -2066,7 +2170,7 @@ impl Lowering<'_> {
             }
         }
         let steps = match &rule.steps {
-            None => vec![vec![0; game.cells.len()]; game.players.len()],
+            None => vec![vec![0; game.cells.len()]; 2],
             Some(moves) => {
                 let stepper = Piece {
                     moves: vec![moves.clone()],
@@ -2074,7 +2178,7 @@ impl Lowering<'_> {
                     ..piece.clone()
                 };
                 let mut per_player = Vec::new();
-                for (player, info) in game.players.iter().enumerate() {
+                for (player, info) in game.players.iter().enumerate().take(2) {
                     let frame = Frame {
                         forward: info.forward.clone(),
                     };
