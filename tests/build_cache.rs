@@ -40,6 +40,13 @@ fn an_unchanged_file_is_not_rebuilt_and_a_changed_one_is() {
         .build(&request, &mut |_| {}, &vdl::build::compile_crate)
         .expect("chess builds");
     assert_eq!(perft(&first.engine, 3), "nodes 8902");
+    // `ENGINE --help` prints the usage on standard output and succeeds.
+    let help = Command::new(&first.engine)
+        .arg("--help")
+        .output()
+        .expect("the engine runs");
+    assert!(help.status.success(), "{help:?}");
+    assert!(String::from_utf8_lossy(&help.stdout).starts_with("usage: ENGINE"));
     let modified = std::fs::metadata(&first.engine)
         .and_then(|m| m.modified())
         .expect("the engine's time");

@@ -151,11 +151,15 @@ mod generated;
 use std::io::{BufReader, IsTerminal};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: ENGINE [xboard | uci | usi | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE] [--pgn FILE]]
+const USAGE: &str = "usage: ENGINE [help | xboard | uci | usi | line | play [human|engine,...] | perft DEPTH [--fen FEN] [--moves \"M1 M2 ...\"] [--divide] [--setup NAME=VALUE] | random GAMES [--seed S] [--max-plies N] [--setup NAME=VALUE] [--pgn FILE]]
   with no argument, the protocol is chosen from the first line read (`xboard`, `uci`, else the line protocol)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if matches!(args.first().map(String::as_str), Some("help" | "--help" | "-h")) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let mut engine = match generated::engine() {
         Ok(engine) => engine,
         Err(message) => {
