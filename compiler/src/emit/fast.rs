@@ -6,9 +6,10 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::fast::{
-    Bits, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece, FastWallCells,
+    Bits, ConversionTarget, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece,
+    FastWallCells,
 };
-use vdl_runtime::model::Compare;
+use vdl_runtime::model::{Compare, Pass};
 
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
@@ -20,9 +21,11 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
     let make = e.make();
     let walls = e.walls();
     let game = e.game();
+    let conversions = e.conversions();
     quote! {
         #tables
         #board
+        #conversions
         #attacks
         #generation
         #make
@@ -702,7 +705,7 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
-        let passes_field = if self.ir.pass {
+        let passes_field = if self.ir.pass != Pass::Never {
             quote! {
                 /// The passes made in a row up to this position (not part of the hash).
                 passes: u32,
@@ -1621,7 +1624,7 @@ impl Emitter<'_> {
             // A pass: legal when it leaves the royal pieces safe (or ends no facing under `facing
             // must_break`), written with the first royal
             // piece's cell (or the first cell); under `must_capture` not among the captures.
-            let pass = if ir.pass {
+            let pass = if ir.pass == Pass::Allowed {
                 // Under `facing must_break` a player facing may pass even in check.
                 let safe = if ir.facing_break {
                     quote! { (cx.facing || safe(board, royals, them, occupied, enemy)) }
@@ -2218,11 +2221,17 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            let condition = if hands.drop_condition.is_some() {
+                quote! { targets = drop_targets(board, #player, targets); }
+            } else {
+                quote! {}
+            };
             blocks.push(quote! {
                 if board.hands[#player][#held] > 0 {
                     let mut targets = cx.empty & #zone;
                     #files
                     #colours
+                    #condition
                     let tested = if cx.check_every { targets } else { targets & cx.risky };
                     if !LIST {
                         count += (targets & !tested).count_ones() as u64;
@@ -2472,6 +2481,25 @@ impl Emitter<'_> {
                 let cells = cells.iter().map(|&b| self.bits(b));
                 quote! { ([#(#cells),*][own] & bit(from) != 0) }
             }
+            FastCond::Near {
+                table,
+                owners,
+                pieces,
+            } => {
+                let table = format_ident!("NEAR_{}", table);
+                let owned = match owners {
+                    FastOwners::Own => quote! { board.colors[own] },
+                    FastOwners::Opponent => quote! { board.colors[1 - own] },
+                    FastOwners::ToMove => quote! { board.colors[board.side as usize] },
+                    FastOwners::Player(p) => {
+                        let p = Literal::usize_unsuffixed(*p);
+                        quote! { board.colors[#p] }
+                    }
+                    FastOwners::Both => quote! { (board.colors[0] | board.colors[1]) },
+                };
+                let types = pieces.iter().map(|&t| self.piece(t));
+                quote! { (#table[to] & #owned & (0 #(| board.pieces[#types])*) != 0) }
+            }
             FastCond::Between(n, lo, hi) => {
                 let n = self.count_int(n);
                 let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
@@ -2541,7 +2569,105 @@ impl Emitter<'_> {
                 let piece = self.piece(*piece);
                 quote! { (board.hands[#owner][#piece] as i64) }
             }
+            FastInt::Enclosed => quote! { (enclosed(board, to, own).count_ones() as i64) },
         }
+    }
+
+    /// The tables and functions of the drop condition (`drops when`) and of the rules converting
+    /// pieces: the cells one leap away (`near`), the pieces a cell encloses, the neighbours of a
+    /// cell, and the conversion itself.
+    fn conversions(&self) -> TokenStream {
+        let ir = self.ir;
+        let mut items = Vec::new();
+        if let Some(hands) = &ir.hands {
+            for (index, table) in hands.near.iter().enumerate() {
+                let name = format_ident!("NEAR_{}", index);
+                let table = self.per_cell(table);
+                items.push(quote! {
+                    /// The cells one leap of a `near` test away from each cell.
+                    static #name: [Bits; CELLS] = #table;
+                });
+            }
+            if let Some(condition) = &hands.drop_condition {
+                let body = self.count_cond(condition);
+                items.push(quote! {
+                    /// The cells among `targets` where player `own` may drop a piece, by the
+                    /// condition on drops (`drops when`).
+                    fn drop_targets(board: &Board, own: usize, mut targets: Bits) -> Bits {
+                        let _ = own;
+                        let mut allowed = 0;
+                        while targets != 0 {
+                            let to = targets.trailing_zeros() as usize;
+                            targets &= targets - 1;
+                            if #body {
+                                allowed |= bit(to);
+                            }
+                        }
+                        allowed
+                    }
+                });
+            }
+        }
+        if ir.encloses {
+            let directions = ir.king_directions.iter().map(|&d| {
+                let ray = Self::ray(d);
+                let first = self.first(d, quote!(stops));
+                quote! {
+                    let stops = #ray[cell] & !enemy;
+                    if stops != 0 {
+                        let stop = #first;
+                        if own & bit(stop) != 0 {
+                            out |= #ray[cell] & !#ray[stop] & !bit(stop);
+                        }
+                    }
+                }
+            });
+            items.push(quote! {
+                /// The enemy pieces a piece of `owner` on `cell` encloses: along each king
+                /// direction, a run of them closed by a piece of `owner`'s.
+                fn enclosed(board: &Board, cell: usize, owner: usize) -> Bits {
+                    let (own, enemy) = (board.colors[owner], board.colors[1 - owner]);
+                    let mut out = 0;
+                    #(#directions)*
+                    out
+                }
+            });
+        }
+        if ir
+            .conversions
+            .iter()
+            .any(|c| c.target == ConversionTarget::Adjacent)
+        {
+            let neighbours: Vec<Bits> = (0..ir.cells)
+                .map(|cell| {
+                    ir.king_directions
+                        .iter()
+                        .filter_map(|&d| ir.directions[d].lines[cell].first())
+                        .fold(0, |m, &c| m | 1 << c)
+                })
+                .collect();
+            let neighbours = self.per_cell(&neighbours);
+            items.push(quote! {
+                /// The cells one king step away from each cell.
+                static NEIGHBOURS: [Bits; CELLS] = #neighbours;
+            });
+        }
+        if !ir.conversions.is_empty() {
+            items.push(quote! {
+                /// Gives the pieces on `cells` to player `to`; they stand moved.
+                fn convert(board: &mut Board, mut cells: Bits, to: usize) {
+                    board.virgin &= !cells;
+                    while cells != 0 {
+                        let cell = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        let piece = (board.cells[cell] as usize - 1) / 2;
+                        board.remove(cell);
+                        board.place(cell, (1 + piece * 2 + to) as u8);
+                    }
+                }
+            });
+        }
+        quote! { #(#items)* }
     }
 
     fn make(&self) -> TokenStream {
@@ -2638,7 +2764,7 @@ impl Emitter<'_> {
             }
             _ => quote! {},
         };
-        let (pass_arm, passes) = if self.ir.pass {
+        let (pass_arm, passes) = if self.ir.pass != Pass::Never {
             (
                 quote! { CompactKind::Pass => {} },
                 quote! {
@@ -2679,6 +2805,30 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        // The rules, in order: the enemy pieces around the arrival cell become the mover's.
+        let conversions = self.ir.conversions.iter().map(|c| {
+            let cells = match c.target {
+                ConversionTarget::Adjacent => quote! { NEIGHBOURS[to] & board.colors[1 - mover] },
+                ConversionTarget::Enclosed => quote! { enclosed(board, to, mover) },
+            };
+            let cells = if c.except.is_empty() {
+                cells
+            } else {
+                let types = c.except.iter().map(|&t| self.piece(t));
+                quote! { #cells & !(#(board.pieces[#types])|*) }
+            };
+            let event = if c.drops_only {
+                quote! { mv.kind == CompactKind::Drop }
+            } else {
+                quote! { mv.kind != CompactKind::Pass }
+            };
+            quote! {
+                if #event {
+                    convert(board, #cells, mover);
+                }
+            }
+        });
+        let conversions = quote! { #(#conversions)* };
         let gate = if self.ir.hands.as_ref().is_some_and(|h| h.gating.is_some()) {
             quote! {
                 if mv.gate > 0 {
@@ -2816,6 +2966,7 @@ impl Emitter<'_> {
                     }
                 }
                 #gate
+                #conversions
                 #wall
                 board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
@@ -2833,8 +2984,62 @@ impl Emitter<'_> {
     }
 
     /// The `CompactGame` methods listing and counting the legal moves, and the functions they call
-    /// for `must_capture`, `forbid_checks`, `no_drop_check` and `must_drop`.
+    /// for `must_capture`, `forbid_checks`, `no_drop_check`, `must_drop` and `pass when_stuck`.
     fn legal_moves(&self) -> (TokenStream, TokenStream) {
+        if self.ir.pass != Pass::WhenStuck {
+            return self.move_methods(
+                &format_ident!("legal_moves"),
+                &format_ident!("count_legal_moves"),
+            );
+        }
+        // `pass when_stuck`: the moves but the pass are listed and counted by methods of `Fast`;
+        // a player without one passes.
+        let (list, count) = (
+            format_ident!("moves_but_pass"),
+            format_ident!("count_but_pass"),
+        );
+        let (helpers, methods) = self.move_methods(&list, &count);
+        let cell = match self.ir.royal {
+            Some(r) => {
+                let r = self.piece(r);
+                quote! {
+                    let royals = board.pieces[#r] & board.colors[board.side as usize];
+                    let cell = if royals == 0 { 0 } else { royals.trailing_zeros() as usize };
+                }
+            }
+            None => quote! { let cell = 0; },
+        };
+        let helpers = quote! {
+            #helpers
+
+            impl Fast {
+                #methods
+            }
+        };
+        let methods = quote! {
+            fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                let start = moves.len();
+                self.#list(board, moves);
+                if moves.len() == start {
+                    // Written as the royal piece's cell twice; a game without one writes the first cell.
+                    #cell
+                    moves.push(CompactMove { kind: CompactKind::Pass, ..CompactMove::normal(cell, cell, 0) });
+                }
+            }
+
+            fn count_legal_moves(&self, board: &Board) -> u64 {
+                self.#count(board).max(1)
+            }
+        };
+        (helpers, methods)
+    }
+
+    /// [`Emitter::legal_moves`] with the methods named `list_fn` and `count_fn`.
+    fn move_methods(
+        &self,
+        list_fn: &proc_macro2::Ident,
+        count_fn: &proc_macro2::Ident,
+    ) -> (TokenStream, TokenStream) {
         let mc = self.ir.must_capture;
         // `no_drop_check` forbids the checks of drops only.
         let drop_checks = self.ir.hands.as_ref().is_some_and(|h| h.no_drop_check);
@@ -2959,7 +3164,10 @@ impl Emitter<'_> {
         }
         let gating = self.ir.hands.as_ref().and_then(|h| h.gating.as_ref());
         if self.ir.must_drop.is_none() && gating.is_none() {
-            return (helpers, self.plain_methods(mc, &call, list_all));
+            return (
+                helpers,
+                self.plain_methods(mc, &call, list_all, list_fn, count_fn),
+            );
         }
         let mut gate = quote! {};
         if let (Some(zone), Some(hands)) = (gating, self.ir.hands.as_ref()) {
@@ -3055,13 +3263,13 @@ impl Emitter<'_> {
             all
         };
         let methods = quote! {
-            fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+            fn #list_fn(&self, board: &Board, moves: &mut Vec<CompactMove>) {
                 #listed
             }
 
-            fn count_legal_moves(&self, board: &Board) -> u64 {
+            fn #count_fn(&self, board: &Board) -> u64 {
                 let mut moves = Vec::new();
-                self.legal_moves(board, &mut moves);
+                self.#list_fn(board, &mut moves);
                 moves.len() as u64
             }
         };
@@ -3074,6 +3282,8 @@ impl Emitter<'_> {
         mc: bool,
         call: &dyn Fn(bool, bool, TokenStream) -> TokenStream,
         list_all: TokenStream,
+        list_fn: &proc_macro2::Ident,
+        count_fn: &proc_macro2::Ident,
     ) -> TokenStream {
         if mc {
             // `must_capture`: the captures if any is legal, else every move.
@@ -3081,13 +3291,13 @@ impl Emitter<'_> {
             let count_captures = call(false, true, quote!(&mut scratch));
             let count_all = call(false, false, quote!(&mut scratch));
             quote! {
-                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                fn #list_fn(&self, board: &Board, moves: &mut Vec<CompactMove>) {
                     if #list_captures == 0 {
                         #list_all;
                     }
                 }
 
-                fn count_legal_moves(&self, board: &Board) -> u64 {
+                fn #count_fn(&self, board: &Board) -> u64 {
                     let mut scratch = Vec::new();
                     let captures = #count_captures;
                     if captures > 0 {
@@ -3101,11 +3311,11 @@ impl Emitter<'_> {
         } else {
             let count = call(false, false, quote!(&mut scratch));
             quote! {
-                fn legal_moves(&self, board: &Board, moves: &mut Vec<CompactMove>) {
+                fn #list_fn(&self, board: &Board, moves: &mut Vec<CompactMove>) {
                     #list_all;
                 }
 
-                fn count_legal_moves(&self, board: &Board) -> u64 {
+                fn #count_fn(&self, board: &Board) -> u64 {
                     let mut scratch = Vec::new();
                     #count
                 }
@@ -3309,7 +3519,7 @@ impl Emitter<'_> {
                 }
                 EarlyEnd::AllPass => quote! { board.passes >= 2 },
                 EarlyEnd::Facing(n) => {
-                    let passes = if self.ir.pass {
+                    let passes = if self.ir.pass != Pass::Never {
                         quote! { board.passes }
                     } else {
                         quote! { 0u32 }
@@ -3364,7 +3574,7 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {})
         };
-        let (passes_init, passes_methods) = if self.ir.pass {
+        let (passes_init, passes_methods) = if self.ir.pass != Pass::Never {
             (
                 quote! { passes: 0, },
                 quote! {

@@ -1,14 +1,18 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
-//! move per turn, no triggered rule but captures that explode (atomic chess), no turn statements
-//! but `must_capture`, `forbid_checks`, `royal_safety` and `pass allowed`, and pieces without special properties (`captures_only`,
+//! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
+//! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
+//! royal pieces, castling, gating or en passant), no turn statements but `must_capture`,
+//! `forbid_checks`, `royal_safety`, `pass allowed` and `pass when_stuck`, and pieces without
+//! special properties (`captures_only`,
 //! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
 //! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
 //! en-passant captures, moves of several legs that only pass empty or occupied cells, and crooked
 //! and circular riders (both unrolled into paths), and pulls (`afucR`, an unload on a later leg);
 //! castling (with original pieces, and to fixed landing cells), promotions (in pairs, on captures
-//! only, switched by options, and under conditions on piece counts), hands and drops, and end rules
+//! only, switched by options, and under conditions on piece counts), hands and drops (under
+//! conditions on piece counts, `near(to, ...)` and `enclosed(to)`), and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
 //! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
 //! `insufficient_material` on piece counts, `all_pass` and `facing N`). [`fast_profile`] names the
@@ -21,10 +25,11 @@ use vdl_runtime::geometry::{
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    CapturesTo, Castle, CastlePiece, CellsOrZone, CheckEvasion, CheckmateTest, Compare, Cond,
-    Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game, IntExpr,
-    PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place, Player, PlayerExpr,
-    Reserve, RoyalSafety, Royalty, Rule, Sides, Target, Turn, Untouched, Vec3, WallCells, Who,
+    CapturesTo, Castle, CastlePiece, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest, Compare,
+    Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game,
+    Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place,
+    Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides, Target, Turn, Untouched, Vec3,
+    WallCells, Who,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -86,13 +91,43 @@ pub struct FastIr {
     /// Per piece type: the type it is promoted from (`promoted_from`), when one of its promotion
     /// choices goes back to it: that promotion is a demotion, which leaves the piece unpromoted.
     pub demotes_to: Vec<Option<usize>>,
-    /// `turn { pass allowed }`: a player may pass (a move that leaves his royal piece safe); the
+    /// When a player may pass: `turn { pass allowed }` (a move that leaves his royal piece safe)
+    /// or `turn { pass when_stuck }` (the only move of a player without another). With passes the
     /// position counts the passes in a row, as the interpreter does (`all_pass`, `facing N`).
-    pub pass: bool,
-    /// Captures explode (the one triggered rule the compact form implements, atomic chess's).
+    pub pass: Pass,
+    /// The effects of the triggered rules, in the order the interpreter plays them after a move.
+    pub conversions: Vec<FastConversion>,
+    /// The eight king directions (indices in [`FastIr::directions`]) when a rule converts pieces
+    /// or a drop condition counts the pieces a cell encloses (`enclosed`); empty otherwise.
+    pub king_directions: Vec<usize>,
+    /// Whether a rule or the drop condition looks at the pieces a cell encloses (`enclosed`).
+    pub encloses: bool,
+    /// Captures explode (atomic chess's rule).
     pub explosion: Option<Explosion>,
     /// `turn { wall ... }`: every move is followed, in the same ply, by a wall on a cell.
     pub walls: Option<FastWalls>,
+}
+
+/// An effect of a triggered rule: enemy pieces around the piece that moved (`mover`, on the move's
+/// arrival cell) become the mover's (`convert adjacent mover`, `convert enclosed mover`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastConversion {
+    /// Whether it follows drops only (`on drop`), rather than every move but a pass (`on move`).
+    pub drops_only: bool,
+    /// Which pieces it converts.
+    pub target: ConversionTarget,
+    /// The types it leaves alone (`except`).
+    pub except: Vec<usize>,
+}
+
+/// The pieces a [`FastConversion`] names, around the arrival cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConversionTarget {
+    /// Those one king step away (`adjacent mover`).
+    Adjacent,
+    /// Those the mover encloses (`enclosed mover`): along each king direction, a run of enemy
+    /// pieces closed by one of the mover's.
+    Enclosed,
 }
 
 /// A capture that explodes: `rule NAME { on capture; remove adjacent moved except PIECES; remove
@@ -179,6 +214,16 @@ pub enum FastCond {
     Between(FastInt, i64, i64),
     /// The piece the condition is about (on `from`) stands in a zone: per player, its cells.
     MoverIn(Vec<Bits>),
+    /// A piece of some types that some players own stands one leap from the drop's target cell
+    /// `to` (`near(to, ...)`).
+    Near {
+        /// The table of the leaps' cells from each cell (index in [`FastHands::near`]).
+        table: usize,
+        /// Whose pieces.
+        owners: FastOwners,
+        /// Of which types.
+        pieces: Vec<usize>,
+    },
 }
 
 /// A number in a [`FastCond`].
@@ -207,6 +252,9 @@ pub enum FastInt {
         /// Of which type.
         piece: usize,
     },
+    /// The enemy pieces a piece of `own` on the drop's target cell `to` would enclose
+    /// (`enclosed(to)`).
+    Enclosed,
 }
 
 /// Whose pieces a count counts.
@@ -406,6 +454,11 @@ pub struct FastHands {
     pub opposite_colours: Vec<bool>,
     /// The cells of each colour (the parity of the sum of the coordinates).
     pub colours: [Bits; 2],
+    /// `drops when COND`: the condition on each drop, with `own` the dropping player and `to` the
+    /// target cell.
+    pub drop_condition: Option<FastCond>,
+    /// The tables of the drop condition's `near` tests: per cell, the cells one leap away.
+    pub near: Vec<Vec<Bits>>,
 }
 
 /// A promotion that is a move of its own (`promote_move`): never a capture.
@@ -485,6 +538,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         directions: Vec::new(),
         switches: Vec::new(),
         conditions: Vec::new(),
+        king_directions: Vec::new(),
+        drops_enclose: false,
     };
     let mut pieces = Vec::new();
     for piece in &game.pieces {
@@ -673,6 +728,32 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
     }
     let hands = lowering.lower_hands()?;
+    let conversions = if explodes.is_some() {
+        Vec::new()
+    } else {
+        lower_conversions(game)?
+    };
+    if !conversions.is_empty() {
+        // The legality tests, castling, gating and the en-passant right do not follow the pieces
+        // a rule converts after the move.
+        let en_passant = pieces.iter().any(|p| {
+            p.players.iter().any(|m| {
+                m.en_passant_from.is_some()
+                    || m.steps.iter().flatten().any(|s| s.en_passant.is_some())
+            })
+        });
+        if !royals.is_empty()
+            || !castles.is_empty()
+            || en_passant
+            || hands.as_ref().is_some_and(|h| h.gating.is_some())
+        {
+            return Err(
+                "a triggered rule with royal pieces, castling, gating or en passant".into(),
+            );
+        }
+        // Adjacent cells are the first along each king direction.
+        lowering.king_directions()?;
+    }
     // Under gating, any piece on a start cell of the zone carries the gating right.
     let virgin_matters = if hands.as_ref().is_some_and(|h| h.gating.is_some()) {
         (0..game.pieces.len()).collect()
@@ -694,6 +775,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     }
     let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
     let directions = lowering.directions;
+    let encloses = lowering.drops_enclose
+        || conversions
+            .iter()
+            .any(|c| c.target == ConversionTarget::Enclosed);
+    let king_directions = lowering.king_directions;
     let count_limits: Vec<Option<u32>> = game.pieces.iter().map(|p| p.count_limit).collect();
     if count_limits.iter().any(Option::is_some) && game.pieces.len() > 64 {
         return Err("`count_limit` with more than 64 piece types".into());
@@ -733,7 +819,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 (game.turn.must_capture, "`must_capture`"),
                 (game.turn.forbid_checks, "`forbid_checks`"),
                 (royal_all, "`royal_safety all`"),
-                (game.turn.pass == Pass::Allowed, "passes"),
+                (game.turn.pass != Pass::Never, "passes"),
                 (facing || facing_break, "`facing`"),
                 (counts_checks, "a `checks` rule"),
                 (conditional, "moves under an `in_check` condition"),
@@ -785,7 +871,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         switches: lowering.switches,
         conditions: lowering.conditions,
         must_capture: game.turn.must_capture,
-        pass: game.turn.pass == Pass::Allowed,
+        pass: game.turn.pass,
+        conversions,
+        king_directions,
+        encloses,
         must_drop: game
             .turn
             .must_drop
@@ -878,40 +967,156 @@ fn lower_walls(
     }))
 }
 
-/// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
-fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
-    lower_cond(game, cond, false)
+/// What a condition may look at besides piece counts and pieces held.
+enum Site<'a> {
+    /// Nothing more (end rules and `must_drop`).
+    Counts,
+    /// The zone the piece it is about (on `from`) stands in (promotions).
+    Mover,
+    /// A drop's target cell `to` (`drops when`): `near(to, ...)`, whose tables it collects, and
+    /// `enclosed(to)`, which it notes.
+    Drop {
+        /// The cell one leap away from a cell, if any.
+        step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
+        /// The tables of the `near` tests (per cell, the cells one leap away).
+        near: &'a mut Vec<Vec<Bits>>,
+        /// Whether the condition counts enclosed pieces.
+        enclosed: &'a mut bool,
+    },
 }
 
-/// A condition on piece counts, and with `mover` on the zone the piece it is about stands in.
-fn lower_cond(game: &Game, cond: &Cond, mover: bool) -> Result<FastCond, String> {
+/// The effects of the triggered rules in the order the interpreter plays them after a move (the
+/// rules on drops, then those on moves, each in file order), or why the compact form cannot.
+fn lower_conversions(game: &Game) -> Result<Vec<FastConversion>, String> {
+    for rule in &game.rules {
+        if !rule.conditions.is_empty() {
+            return Err(format!(
+                "the triggered rule `{}` under a condition",
+                rule.name
+            ));
+        }
+        if let Some(event) = rule
+            .events
+            .iter()
+            .find(|e| !matches!(e, Event::Move | Event::Drop))
+        {
+            return Err(format!(
+                "the triggered rule `{}` on {}",
+                rule.name,
+                event.keyword()
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for event in [Event::Drop, Event::Move] {
+        for rule in game.rules.iter().filter(|r| r.events.contains(&event)) {
+            for effect in &rule.effects {
+                let target = match effect {
+                    Guarded {
+                        item:
+                            Effect::Convert {
+                                target: Target { who, except },
+                                to: PlayerExpr::Own,
+                            },
+                        condition: None,
+                    } => match who {
+                        Who::Adjacent(PieceRef::Mover) => {
+                            Some((ConversionTarget::Adjacent, except))
+                        }
+                        Who::Enclosed(PieceRef::Mover) => {
+                            Some((ConversionTarget::Enclosed, except))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some((target, except)) = target else {
+                    return Err(format!(
+                        "the triggered rule `{}`: an effect other than `convert adjacent mover` and `convert enclosed mover`",
+                        rule.name
+                    ));
+                };
+                out.push(FastConversion {
+                    drops_only: event == Event::Drop,
+                    target,
+                    except: except.clone(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
+fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
+    lower_cond(game, cond, &mut Site::Counts)
+}
+
+/// A condition on piece counts, and what else its site allows.
+fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, String> {
     let refuse = || "an end condition on more than piece counts".to_string();
     Ok(match cond {
         Cond::Const(b) => FastCond::Const(*b),
-        Cond::Not(c) => FastCond::Not(Box::new(lower_cond(game, c, mover)?)),
+        Cond::Not(c) => FastCond::Not(Box::new(lower_cond(game, c, site)?)),
         Cond::All(cs) => FastCond::All(
             cs.iter()
-                .map(|c| lower_cond(game, c, mover))
+                .map(|c| lower_cond(game, c, site))
                 .collect::<Result<_, _>>()?,
         ),
         Cond::Any(cs) => FastCond::Any(
             cs.iter()
-                .map(|c| lower_cond(game, c, mover))
+                .map(|c| lower_cond(game, c, site))
                 .collect::<Result<_, _>>()?,
         ),
-        Cond::InZone(PieceRef::Mover, zone, None) if mover => FastCond::MoverIn(
-            (0..2)
-                .map(|p| {
-                    game.zones[*zone].cells[p]
+        Cond::Near {
+            cell: CellExpr::To,
+            leaps,
+            side,
+            types,
+        } => {
+            let Site::Drop { step, near, .. } = site else {
+                return Err(refuse());
+            };
+            let table: Vec<Bits> = (0..game.cells.len())
+                .map(|cell| {
+                    leaps
                         .iter()
-                        .fold(0, |m, &c| m | 1 << c)
+                        .filter_map(|&v| step(cell, v))
+                        .fold(0, |m, c| m | 1 << c)
                 })
-                .collect(),
-        ),
-        Cond::Compare(op, a, b) => {
-            FastCond::Compare(*op, lower_count_int(game, a)?, lower_count_int(game, b)?)
+                .collect();
+            let index = match near.iter().position(|t| *t == table) {
+                Some(index) => index,
+                None => {
+                    near.push(table);
+                    near.len() - 1
+                }
+            };
+            FastCond::Near {
+                table: index,
+                owners: lower_sides(side).ok_or_else(refuse)?,
+                pieces: (0..game.pieces.len())
+                    .filter(|&t| types.contains(t, |p| game.pieces[p].royal.is_royal()))
+                    .collect(),
+            }
         }
-        Cond::Between(n, lo, hi) => FastCond::Between(lower_count_int(game, n)?, *lo, *hi),
+        Cond::InZone(PieceRef::Mover, zone, None) if matches!(site, Site::Mover) => {
+            FastCond::MoverIn(
+                (0..2)
+                    .map(|p| {
+                        game.zones[*zone].cells[p]
+                            .iter()
+                            .fold(0, |m, &c| m | 1 << c)
+                    })
+                    .collect(),
+            )
+        }
+        Cond::Compare(op, a, b) => FastCond::Compare(
+            *op,
+            lower_count_int(game, a, site)?,
+            lower_count_int(game, b, site)?,
+        ),
+        Cond::Between(n, lo, hi) => FastCond::Between(lower_count_int(game, n, site)?, *lo, *hi),
         Cond::Equal(..)
         | Cond::Member(..)
         | Cond::OptionIs(..)
@@ -927,36 +1132,48 @@ fn lower_cond(game: &Game, cond: &Cond, mover: bool) -> Result<FastCond, String>
     })
 }
 
-fn lower_count_int(game: &Game, int: &IntExpr) -> Result<FastInt, String> {
+/// Whose pieces a side names, for two players.
+fn lower_sides(side: &Sides) -> Option<FastOwners> {
+    Some(match side {
+        Sides::One(PlayerExpr::Own) => FastOwners::Own,
+        Sides::One(PlayerExpr::Opponent) | Sides::Enemies => FastOwners::Opponent,
+        Sides::One(PlayerExpr::ToMove) => FastOwners::ToMove,
+        Sides::One(PlayerExpr::Literal(p)) => FastOwners::Player(*p),
+        Sides::Any => FastOwners::Both,
+        Sides::List(list) => match list.as_slice() {
+            [p] => FastOwners::Player(*p),
+            [a, b] if a != b => FastOwners::Both,
+            _ => return None,
+        },
+        Sides::One(_) => return None,
+    })
+}
+
+fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastInt, String> {
     let refuse = || "an end condition on more than piece counts".to_string();
     Ok(match int {
         IntExpr::Const(n) => FastInt::Const(*n),
         IntExpr::Add(a, b) => FastInt::Add(
-            Box::new(lower_count_int(game, a)?),
-            Box::new(lower_count_int(game, b)?),
+            Box::new(lower_count_int(game, a, site)?),
+            Box::new(lower_count_int(game, b, site)?),
         ),
         IntExpr::Sub(a, b) => FastInt::Sub(
-            Box::new(lower_count_int(game, a)?),
-            Box::new(lower_count_int(game, b)?),
+            Box::new(lower_count_int(game, a, site)?),
+            Box::new(lower_count_int(game, b, site)?),
         ),
+        IntExpr::Enclosed(CellExpr::To) => match site {
+            Site::Drop { enclosed, .. } => {
+                **enclosed = true;
+                FastInt::Enclosed
+            }
+            _ => return Err(refuse()),
+        },
         IntExpr::Count {
             side,
             pieces,
             place,
         } => {
-            let owners = match side {
-                Sides::One(PlayerExpr::Own) => FastOwners::Own,
-                Sides::One(PlayerExpr::Opponent) | Sides::Enemies => FastOwners::Opponent,
-                Sides::One(PlayerExpr::ToMove) => FastOwners::ToMove,
-                Sides::One(PlayerExpr::Literal(p)) => FastOwners::Player(*p),
-                Sides::Any => FastOwners::Both,
-                Sides::List(list) => match list.as_slice() {
-                    [p] => FastOwners::Player(*p),
-                    [a, b] if a != b => FastOwners::Both,
-                    _ => return Err(refuse()),
-                },
-                Sides::One(_) => return Err(refuse()),
-            };
+            let owners = lower_sides(side).ok_or_else(refuse)?;
             let pieces = (0..game.pieces.len())
                 .filter(|&t| pieces.contains(t, |p| game.pieces[p].royal.is_royal()))
                 .collect();
@@ -1141,7 +1358,12 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         }
     }
     check_turn(turn)?;
-    let explosion = explosion_rule(rules, pieces)?;
+    // Rules on captures may be an explosion; the others are lowered by `lower_conversions`.
+    let explosion = if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
+        explosion_rule(rules, pieces)?
+    } else {
+        None
+    };
     if custodian.is_some() {
         return Err("custodian capture".into());
     }
@@ -1278,7 +1500,8 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
     let Turn {
         order,
         moves,
-        pass,
+        // Lowered into the IR (`FastIr::pass`).
+        pass: _,
         freeze,
         end_early_when_stuck,
         en_passant_expires,
@@ -1301,9 +1524,6 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
         Some("order".to_string())
     } else if *moves != 1 {
         Some(format!("moves {moves}"))
-    } else if *pass == Pass::WhenStuck {
-        // `pass allowed` is lowered (`FastIr::pass`).
-        Some("pass when_stuck".to_string())
     } else if let Some(event) = freeze.first() {
         Some(format!(
             "freeze after {}",
@@ -1439,9 +1659,27 @@ struct Lowering<'a> {
     directions: Vec<Direction>,
     switches: Vec<(usize, usize)>,
     conditions: Vec<FastCond>,
+    /// The king directions, once a rule converts pieces or a drop condition counts enclosed ones.
+    king_directions: Vec<usize>,
+    /// Whether the drop condition counts enclosed pieces.
+    drops_enclose: bool,
 }
 
 impl Lowering<'_> {
+    /// Adds the eight king directions (see [`FastIr::king_directions`]).
+    fn king_directions(&mut self) -> Result<(), String> {
+        let mut out = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy) != (0, 0) {
+                    out.push(self.direction([dx, dy, 0], None)?);
+                }
+            }
+        }
+        self.king_directions = out;
+        Ok(())
+    }
+
     /// The index of a slide direction, limited to the cells `within` if given, adding it (and
     /// checking that bit scans can follow it).
     fn direction(&mut self, vector: Vec3, within: Option<Bits>) -> Result<usize, String> {
@@ -2195,7 +2433,7 @@ impl Lowering<'_> {
         let condition = rule
             .condition
             .as_ref()
-            .map(|c| lower_cond(game, c, true))
+            .map(|c| lower_cond(game, c, &mut Site::Mover))
             .transpose()
             .map_err(|_| "a `promote_move` condition on more than counts and the mover's zone")?;
         Ok(FastPromotionMove {
@@ -2207,7 +2445,7 @@ impl Lowering<'_> {
         })
     }
 
-    fn lower_hands(&self) -> Result<Option<FastHands>, String> {
+    fn lower_hands(&mut self) -> Result<Option<FastHands>, String> {
         let game = self.game;
         let reserve = match game.reserves.as_slice() {
             [] => return Ok(None),
@@ -2235,8 +2473,23 @@ impl Lowering<'_> {
         if gating.is_some() && *drop_promoted {
             return Err("gating with `drop_promoted`".into());
         }
-        if drop_condition.is_some() {
-            return Err("a condition on drops".into());
+        let (mut near, mut enclosed) = (Vec::new(), false);
+        let mut site = Site::Drop {
+            step: self.step,
+            near: &mut near,
+            enclosed: &mut enclosed,
+        };
+        let drop_condition = drop_condition
+            .as_ref()
+            .map(|c| lower_cond(game, c, &mut site))
+            .transpose()
+            .map_err(|_| {
+                "a `drops when` condition on more than piece counts, pieces held, `near(to, ...)` and `enclosed(to)`"
+                    .to_string()
+            })?;
+        if enclosed {
+            self.king_directions()?;
+            self.drops_enclose = true;
         }
         if !pick_ups.is_empty() {
             return Err("pick-up moves".into());
@@ -2337,6 +2590,8 @@ impl Lowering<'_> {
                     .fold(0, |m, c| m | 1 << c)
             }),
             files,
+            drop_condition,
+            near,
         }))
     }
 
