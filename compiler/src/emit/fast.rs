@@ -1696,9 +1696,36 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, _, _) in self.hop_scans(them_index) {
+            // Along a line of the enemy's hoppers (the side to move not in check), only an own
+            // first piece that moves, a capture of the first piece, a piece put before an enemy
+            // first piece (which it may then hop over) and an own second piece that moves with
+            // an enemy third piece behind it change who attacks the royal piece along the line: a
+            // piece put anywhere else is the mover's own, so it neither attacks nor makes an
+            // enemy piece the second one.
+            let mut directions: Vec<usize> =
+                self.hop_scans(them_index).into_iter().map(|(d, _, _)| d).collect();
+            directions.sort_unstable();
+            directions.dedup();
+            for direction in directions {
                 let ray = Self::ray(direction);
-                risky.push(quote! { risky |= #ray[king]; });
+                let first = self.first(direction, quote!(blockers));
+                let second = self.first(direction, quote!(beyond));
+                let third = self.first(direction, quote!(further));
+                risky.push(quote! {{
+                    let blockers = #ray[king] & occupied;
+                    if blockers != 0 {
+                        let first = #first;
+                        risky |= if enemy & bit(first) != 0 { #ray[king] ^ #ray[first] } else { bit(first) };
+                        let beyond = #ray[first] & occupied;
+                        if beyond != 0 {
+                            let second = #second;
+                            let further = #ray[second] & occupied;
+                            if own & bit(second) != 0 && further != 0 && enemy & bit(#third) != 0 {
+                                risky |= bit(second);
+                            }
+                        }
+                    }
+                }});
             }
             let context = if ir.royal.is_some() {
                 quote! {
