@@ -129,6 +129,15 @@ impl Emitter<'_> {
         }
     }
 
+    /// The union of the bitboards of the piece types `types` (both players' pieces).
+    fn pieces_of(&self, types: &[usize]) -> TokenStream {
+        let mut types = types.to_vec();
+        types.sort_unstable();
+        types.dedup();
+        let pieces = types.iter().map(|&t| self.piece(t));
+        quote! { #(board.pieces[#pieces])|* }
+    }
+
     fn code(piece: usize, owner: usize) -> Literal {
         Literal::u8_unsuffixed((1 + piece * 2 + owner) as u8)
     }
@@ -834,9 +843,9 @@ impl Emitter<'_> {
         }
     }
 
-    /// The directions scanned from a cell to find `by`'s sliding attackers, with their mailbox codes.
+    /// The directions scanned from a cell to find `by`'s sliding attackers, with their piece types.
     /// Facing royal pieces count as sliding along their file.
-    fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>)> {
+    fn slider_scans(&self, by: usize) -> Vec<(usize, Vec<usize>)> {
         let mut scans = self.scans(by, |m| &m.capture_slides);
         if let (true, Some(royal)) = (self.ir.facing, self.ir.royal) {
             for v in [[0, 1, 0], [0, -1, 0]] {
@@ -846,20 +855,19 @@ impl Emitter<'_> {
                     .iter()
                     .position(|x| x.vector == v && x.within.is_none())
                     .expect("lowering adds the file directions");
-                let code = Self::code(royal, by);
                 match scans.iter_mut().find(|(s, _)| *s == d) {
-                    Some((_, codes)) => codes.push(code),
-                    None => scans.push((d, vec![code])),
+                    Some((_, types)) => types.push(royal),
+                    None => scans.push((d, vec![royal])),
                 }
             }
         }
         scans
     }
 
-    /// The directions scanned from a cell to find `by`'s hopping attackers, with their mailbox codes,
+    /// The directions scanned from a cell to find `by`'s hopping attackers, with their piece types,
     /// and whether those hoppers may not hop the unhoppable types (`cannot_hop`).
-    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<Literal>, bool)> {
-        let mut scans: Vec<(usize, Vec<Literal>, bool)> = Vec::new();
+    fn hop_scans(&self, by: usize) -> Vec<(usize, Vec<usize>, bool)> {
+        let mut scans: Vec<(usize, Vec<usize>, bool)> = Vec::new();
         for limited in [false, true] {
             let of = self.scans_of(by, |m| &m.capture_hops, |p| p.cannot_hop == limited);
             scans.extend(of.into_iter().map(|(d, codes)| (d, codes, limited)));
@@ -871,7 +879,7 @@ impl Emitter<'_> {
         &self,
         by: usize,
         lines: impl Fn(&FastMoves) -> &Vec<usize>,
-    ) -> Vec<(usize, Vec<Literal>)> {
+    ) -> Vec<(usize, Vec<usize>)> {
         self.scans_of(by, lines, |_| true)
     }
 
@@ -881,8 +889,8 @@ impl Emitter<'_> {
         by: usize,
         lines: impl Fn(&FastMoves) -> &Vec<usize>,
         filter: impl Fn(&FastPiece) -> bool,
-    ) -> Vec<(usize, Vec<Literal>)> {
-        let mut scans: Vec<(usize, Vec<Literal>)> = Vec::new();
+    ) -> Vec<(usize, Vec<usize>)> {
+        let mut scans: Vec<(usize, Vec<usize>)> = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
             if !filter(piece) {
                 continue;
@@ -895,10 +903,9 @@ impl Emitter<'_> {
                     .iter()
                     .position(|x| x.vector == [-v[0], -v[1], -v[2]] && x.within == within)
                     .expect("lowering adds reverse directions");
-                let code = Self::code(index, by);
                 match scans.iter_mut().find(|(s, _)| *s == back) {
-                    Some((_, codes)) => codes.push(code),
-                    None => scans.push((back, vec![code])),
+                    Some((_, types)) => types.push(index),
+                    None => scans.push((back, vec![index])),
                 }
             }
         }
@@ -983,8 +990,10 @@ impl Emitter<'_> {
                     }
                 });
             }
-            for (direction, codes, limited) in &self.hop_scans(by_index) {
+            for (direction, types, limited) in &self.hop_scans(by_index) {
                 let ray = Self::ray(*direction);
+                let codes = types.iter().map(|&t| Self::code(t, by_index));
+                let hoppers = self.pieces_of(types);
                 let screen = self.first(*direction, quote!(blockers));
                 let at = self.first(*direction, quote!(beyond));
                 // Hoppers with `cannot_hop` do not attack over an unhoppable screen.
@@ -993,9 +1002,10 @@ impl Emitter<'_> {
                 } else {
                     quote! {}
                 };
+                // Only a line with a hopper on it is scanned.
                 checks.push(quote! {{
                     let blockers = #ray[cell] & occupied;
-                    if blockers != 0 #hoppable {
+                    if #ray[cell] & (#hoppers) & them != 0 && blockers != 0 #hoppable {
                         let beyond = #ray[#screen] & occupied;
                         if beyond != 0 {
                             let at = #at;
@@ -1007,12 +1017,15 @@ impl Emitter<'_> {
                 }});
             }
             let scans = self.slider_scans(by_index);
-            for (direction, codes) in &scans {
+            for (direction, types) in &scans {
                 let ray = Self::ray(*direction);
                 let first = self.first(*direction, quote!(blockers));
+                let codes = types.iter().map(|&t| Self::code(t, by_index));
+                let sliders = self.pieces_of(types);
+                // Only a line with a slider on it is scanned.
                 checks.push(quote! {{
                     let blockers = #ray[cell] & occupied;
-                    if blockers != 0 {
+                    if #ray[cell] & (#sliders) & them != 0 && blockers != 0 {
                         let at = #first;
                         if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
                             return true;
@@ -1025,10 +1038,11 @@ impl Emitter<'_> {
             let pinned_player = 1 - by_index;
             let name = format_ident!("pinned_{}", pinned_player);
             let mut scans_tokens = Vec::new();
-            for (direction, codes) in &scans {
+            for (direction, types) in &scans {
                 let ray = Self::ray(*direction);
                 let first = self.first(*direction, quote!(blockers));
                 let second = self.first(*direction, quote!(beyond));
+                let codes = types.iter().map(|&t| Self::code(t, by_index));
                 scans_tokens.push(quote! {{
                     let blockers = #ray[king] & occupied;
                     if blockers != 0 {
