@@ -1716,8 +1716,11 @@ impl Emitter<'_> {
             // an enemy third piece behind it change who attacks the royal piece along the line: a
             // piece put anywhere else is the mover's own, so it neither attacks nor makes an
             // enemy piece the second one.
-            let mut directions: Vec<usize> =
-                self.hop_scans(them_index).into_iter().map(|(d, _, _)| d).collect();
+            let mut directions: Vec<usize> = self
+                .hop_scans(them_index)
+                .into_iter()
+                .map(|(d, _, _)| d)
+                .collect();
             directions.sort_unstable();
             directions.dedup();
             for direction in directions {
