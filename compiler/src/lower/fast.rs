@@ -662,11 +662,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             EndKind::BareKing { .. } => early_ends.push(EarlyEnd::BareRoyal),
             EndKind::Flag { zone, pieces, .. } => {
                 let cells = (0..2)
-                    .map(|p| {
-                        game.zones[*zone].cells[p]
-                            .iter()
-                            .fold(0, |m, &c| m | 1 << c)
-                    })
+                    .map(|p| cell_set(&game.zones[*zone].cells[p]))
                     .collect();
                 early_ends.push(EarlyEnd::Reached(pieces.clone(), cells));
             }
@@ -920,10 +916,8 @@ fn lower_walls(
     }
     let zone = (0..2)
         .map(|p| match rule.zone {
-            None => (0..game.cells.len()).fold(0, |m: Bits, c| m | 1 << c),
-            Some(z) => game.zones[z].cells[p]
-                .iter()
-                .fold(0, |m: Bits, &c| m | 1 << c),
+            None => cell_set(0..game.cells.len()),
+            Some(z) => cell_set(&game.zones[z].cells[p]),
         })
         .collect();
     let cells = match &rule.cells {
@@ -1047,6 +1041,11 @@ fn lower_conversions(game: &Game) -> Result<Vec<FastConversion>, String> {
     Ok(out)
 }
 
+/// The set of the given cells.
+fn cell_set<C: std::borrow::Borrow<usize>>(cells: impl IntoIterator<Item = C>) -> Bits {
+    cells.into_iter().fold(0, |m, c| m | 1 << *c.borrow())
+}
+
 /// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
 fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
     lower_cond(game, cond, &mut Site::Counts)
@@ -1103,11 +1102,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
         Cond::InZone(PieceRef::Mover, zone, None) if matches!(site, Site::Mover) => {
             FastCond::MoverIn(
                 (0..2)
-                    .map(|p| {
-                        game.zones[*zone].cells[p]
-                            .iter()
-                            .fold(0, |m, &c| m | 1 << c)
-                    })
+                    .map(|p| cell_set(&game.zones[*zone].cells[p]))
                     .collect(),
             )
         }
@@ -1179,11 +1174,9 @@ fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastIn
                 .collect();
             let zone = match place {
                 None | Some(Place::Board(_)) => None,
-                Some(Place::Zone(z)) => Some(
-                    (0..2)
-                        .map(|p| game.zones[*z].cells[p].iter().fold(0, |m, &c| m | 1 << c))
-                        .collect(),
-                ),
+                Some(Place::Zone(z)) => {
+                    Some((0..2).map(|p| cell_set(&game.zones[*z].cells[p])).collect())
+                }
             };
             FastInt::Count {
                 owners,
@@ -1778,11 +1771,9 @@ impl Lowering<'_> {
             }
             // `within ZONE`: the moves start, pass and end on the zone's cells (leaps: start and
             // end there; slides and hops along lines cut where they leave it).
-            let within: Option<Bits> = moves.within.map(|z| {
-                self.game.zones[z].cells[player]
-                    .iter()
-                    .fold(0, |m: Bits, &c| m | 1 << c)
-            });
+            let within: Option<Bits> = moves
+                .within
+                .map(|z| cell_set(&self.game.zones[z].cells[player]));
             let inside = |cell: usize| within.is_none_or(|w| w & (1 << cell) != 0);
             // Moves under a condition on whether the mover is in check: only quiet steps (the
             // king's initial leap of Cambodian chess), marked with it.
@@ -2290,9 +2281,7 @@ impl Lowering<'_> {
             same
         };
         let zone_of = |promotion: &vdl_runtime::model::Promotion| {
-            self.game.zones[promotion.zone].cells[player]
-                .iter()
-                .fold(0, |m: Bits, &c| m | 1 << c)
+            cell_set(&self.game.zones[promotion.zone].cells[player])
         };
         for promotion in &piece.promotions {
             if promotion.reserve.is_some() {
@@ -2516,9 +2505,7 @@ impl Lowering<'_> {
             drop_zones.push(
                 (0..2)
                     .map(|player| match zone {
-                        Some(z) => game.zones[z].cells[player]
-                            .iter()
-                            .fold(0, |m, &c| m | 1 << c),
+                        Some(z) => cell_set(&game.zones[z].cells[player]),
                         None => {
                             if cells == 128 {
                                 u128::MAX
@@ -2568,11 +2555,7 @@ impl Lowering<'_> {
             no_drop_check: *no_drop_check,
             gating: gating.map(|z| {
                 (0..2)
-                    .map(|player| {
-                        game.zones[z].cells[player]
-                            .iter()
-                            .fold(0, |m, &c| m | 1 << c)
-                    })
+                    .map(|player| cell_set(&game.zones[z].cells[player]))
                     .collect()
             }),
             drops_virgin: *drops_virgin,
