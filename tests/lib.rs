@@ -1,10 +1,14 @@
 //! Shared helpers for the workspace tests: paths, the codes declared in dsl/src/error.rs, the header
-//! comment of an input file, and a small deterministic random number generator.
+//! comment of an input file, a small deterministic random number generator, and engines of any
+//! `Variant` type behind one object type (`AnyEngine`), on which the seed-game scenarios run.
 //!
 //! The helpers that call the checker live in the test files themselves (`check_snapshots.rs`,
 //! `explain_snapshots.rs`, `robustness.rs`), because the checker crates are dev-dependencies.
 
+use std::any::Any;
 use std::path::{Path, PathBuf};
+
+use vdl_runtime::{perft::perft, GameResult, TextError, Variant};
 
 /// The workspace root (the parent of this crate's directory).
 pub fn workspace_root() -> PathBuf {
@@ -140,6 +144,117 @@ pub fn on_each_engine<E>(
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A position of an `AnyEngine`: the engine's own position type, erased.
+pub struct AnyPosition(Box<dyn Any>);
+
+impl AnyPosition {
+    /// The position as the engine's own type, if it is `T`; scenarios that set a field the position
+    /// text does not carry use it on the engines whose positions are the interpreter's.
+    pub fn downcast_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        self.0.downcast_mut()
+    }
+}
+
+/// A game engine with its position and move types erased, so that one scenario runs unchanged on the
+/// interpreter, the hook form and the compact form. Moves are their texts: `legal_moves` writes each
+/// legal move in the game's notation, and `play` reads one.
+pub trait AnyEngine {
+    fn start(&self) -> AnyPosition;
+    fn parse_position(&self, text: &str) -> Result<AnyPosition, TextError>;
+    fn write_position(&self, position: &AnyPosition) -> String;
+    /// The legal moves, each as (game notation, protocol notation), in the engine's order.
+    fn legal_moves(&self, position: &mut AnyPosition) -> Vec<(String, String)>;
+    /// Reads a move and returns it written in the game's notation, without playing it.
+    fn parse_move(&self, position: &mut AnyPosition, text: &str) -> Result<String, TextError>;
+    /// Reads a move and plays it.
+    fn play(&self, position: &mut AnyPosition, text: &str) -> Result<(), TextError>;
+    fn outcome(&self, position: &mut AnyPosition) -> Option<GameResult>;
+    fn hash(&self, position: &AnyPosition) -> u64;
+    fn full_hash(&self, position: &AnyPosition) -> u64;
+    fn perft(&self, position: &mut AnyPosition, depth: u32) -> u64;
+}
+
+impl<V: Variant> AnyEngine for V
+where
+    V::Position: 'static,
+{
+    fn start(&self) -> AnyPosition {
+        AnyPosition(Box::new(Variant::start(self)))
+    }
+
+    fn parse_position(&self, text: &str) -> Result<AnyPosition, TextError> {
+        Ok(AnyPosition(Box::new(Variant::parse_position(self, text)?)))
+    }
+
+    fn write_position(&self, position: &AnyPosition) -> String {
+        Variant::write_position(self, own::<V>(position))
+    }
+
+    fn legal_moves(&self, position: &mut AnyPosition) -> Vec<(String, String)> {
+        let position = own_mut::<V>(position);
+        let mut moves = Vec::new();
+        Variant::legal_moves(self, position, &mut moves);
+        moves
+            .into_iter()
+            .map(|m| {
+                (
+                    self.write_move(position, m),
+                    self.write_protocol_move(position, m),
+                )
+            })
+            .collect()
+    }
+
+    fn parse_move(&self, position: &mut AnyPosition, text: &str) -> Result<String, TextError> {
+        let position = own_mut::<V>(position);
+        let mv = Variant::parse_move(self, position, text)?;
+        Ok(self.write_move(position, mv))
+    }
+
+    fn play(&self, position: &mut AnyPosition, text: &str) -> Result<(), TextError> {
+        let position = own_mut::<V>(position);
+        let mv = Variant::parse_move(self, position, text)?;
+        self.make(position, mv);
+        Ok(())
+    }
+
+    fn outcome(&self, position: &mut AnyPosition) -> Option<GameResult> {
+        Variant::outcome(self, own_mut::<V>(position))
+    }
+
+    fn hash(&self, position: &AnyPosition) -> u64 {
+        Variant::hash(self, own::<V>(position))
+    }
+
+    fn full_hash(&self, position: &AnyPosition) -> u64 {
+        Variant::full_hash(self, own::<V>(position))
+    }
+
+    fn perft(&self, position: &mut AnyPosition, depth: u32) -> u64 {
+        perft(self, own_mut::<V>(position), depth)
+    }
+}
+
+fn own<V: Variant>(position: &AnyPosition) -> &V::Position
+where
+    V::Position: 'static,
+{
+    position
+        .0
+        .downcast_ref()
+        .expect("a position of this engine")
+}
+
+fn own_mut<V: Variant>(position: &mut AnyPosition) -> &mut V::Position
+where
+    V::Position: 'static,
+{
+    position
+        .0
+        .downcast_mut()
+        .expect("a position of this engine")
 }
 
 #[cfg(test)]

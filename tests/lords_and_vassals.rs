@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use vdl_runtime::interp::Position;
-use vdl_runtime::{perft::perft, Interpreter, Variant};
-use vdl_tests::{read_text, workspace_root};
+use vdl_runtime::Interpreter;
+use vdl_tests::{read_text, workspace_root, AnyEngine, AnyPosition};
 
 // Only this example's module of the generated code; including the single file keeps this test cheap to
 // build.
@@ -27,7 +27,7 @@ const WHITE: usize = 1;
 /// One engine under test, with a name for the assertion messages.
 struct Engine {
     name: &'static str,
-    v: Interpreter,
+    v: Box<dyn AnyEngine>,
 }
 
 fn game() -> vdl_runtime::model::Game {
@@ -51,7 +51,7 @@ fn options(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 fn interpreter(setup: &[(&str, &str)]) -> Engine {
     Engine {
         name: "interpreter",
-        v: Interpreter::with_options(game(), &options(setup)).expect("the game loads"),
+        v: Box::new(Interpreter::with_options(game(), &options(setup)).expect("the game loads")),
     }
 }
 
@@ -65,7 +65,7 @@ fn compiled(setup: &[(&str, &str)]) -> Engine {
     };
     Engine {
         name: "compiled",
-        v,
+        v: Box::new(v),
     }
 }
 
@@ -87,27 +87,26 @@ fn set(moves: &str) -> BTreeSet<String> {
 }
 
 impl Engine {
-    fn pos(&self, text: &str) -> Position {
+    fn pos(&self, text: &str) -> AnyPosition {
         self.v
             .parse_position(text)
             .unwrap_or_else(|e| panic!("cannot read `{text}`: {e}"))
     }
 
-    fn text(&self, pos: &Position) -> String {
+    fn text(&self, pos: &AnyPosition) -> String {
         self.v.write_position(pos)
     }
 
     /// All legal single moves, as written; no two share a text (section 6.10).
-    fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
-        let mut moves = Vec::new();
-        self.v.legal_moves(pos, &mut moves);
-        let texts: BTreeSet<String> = moves.iter().map(|m| self.v.write_move(pos, *m)).collect();
+    fn moves(&self, pos: &mut AnyPosition) -> BTreeSet<String> {
+        let moves = self.v.legal_moves(pos);
+        let texts: BTreeSet<String> = moves.iter().map(|(m, _)| m.clone()).collect();
         assert_eq!(texts.len(), moves.len(), "two moves with one text");
         texts
     }
 
     /// The legal single moves of the unit on `cell`.
-    fn moves_of(&self, pos: &mut Position, cell: &str) -> BTreeSet<String> {
+    fn moves_of(&self, pos: &mut AnyPosition, cell: &str) -> BTreeSet<String> {
         let prefix = format!("{cell}-");
         self.moves(pos)
             .into_iter()
@@ -116,13 +115,9 @@ impl Engine {
     }
 
     /// Plays single moves given as text; each must be legal.
-    fn play(&self, pos: &mut Position, moves: &str) {
+    fn play(&self, pos: &mut AnyPosition, moves: &str) {
         for text in moves.split_whitespace() {
-            let mv = self
-                .v
-                .parse_move(pos, text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            self.v.make(pos, mv);
+            self.v.play(pos, text).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 
@@ -133,7 +128,7 @@ impl Engine {
         self.text(&pos)
     }
 
-    fn winner(&self, pos: &mut Position) -> Option<Option<usize>> {
+    fn winner(&self, pos: &mut AnyPosition) -> Option<Option<usize>> {
         self.v.outcome(pos).map(|r| r.winner)
     }
 }
@@ -312,8 +307,8 @@ fn s13_a_jump_freezes_and_the_turn_ends_early() {
         );
         // §6.10: perft(1) = 4 and perft(2) = 18, with no pass ply.
         let mut pos = e.pos(start);
-        assert_eq!(perft(&e.v, &mut pos, 1), 4);
-        assert_eq!(perft(&e.v, &mut pos, 2), 18);
+        assert_eq!(e.v.perft(&mut pos, 1), 4);
+        assert_eq!(e.v.perft(&mut pos, 2), 18);
         let mut pos = e.pos(start);
         e.play(&mut pos, "d4-d6");
         assert_eq!(
@@ -373,7 +368,7 @@ fn s18_the_fifth_lord_wins_in_the_middle_of_a_turn() {
         assert!(e.text(&pos).ends_with(" 5,4,0,0"));
         assert_eq!(e.winner(&mut pos), Some(Some(BLACK)));
         assert!(e.moves(&mut pos).is_empty(), "an ended game has no moves");
-        assert_eq!(perft(&e.v, &mut pos, 1), 0);
+        assert_eq!(e.v.perft(&mut pos, 1), 0);
     });
 }
 
@@ -413,19 +408,26 @@ fn s20_threefold_repetition_of_turn_start_positions() {
 #[test]
 fn the_no_capture_limit_counts_completed_turns() {
     // §7.4: 100 consecutive completed turns without a removal draw; a removal restarts the count at
-    // the end of its turn. The count is not part of the position string, so it is set directly.
+    // the end of its turn. The count is not part of the position string, so it is set directly, on the
+    // engines whose positions are the interpreter's.
+    fn halfmove(pos: &mut AnyPosition) -> &mut u32 {
+        &mut pos
+            .downcast_mut::<Position>()
+            .expect("an interpreter position")
+            .halfmove
+    }
     for_both(|e| {
         let mut pos = e.pos("7L/8/8/8/3l4/8/8/8 b");
-        pos.halfmove = 99;
+        *halfmove(&mut pos) = 99;
         e.play(&mut pos, "d4-d5 d5-d6 d6-d7");
         assert_eq!(e.winner(&mut pos), None, "99 turns and a part");
         e.play(&mut pos, "d7-d8");
         assert_eq!(e.winner(&mut pos), Some(None), "100 completed turns");
 
         let mut pos = e.pos("8/8/8/3l4/3L4/2v5/8/7L b");
-        pos.halfmove = 99;
+        *halfmove(&mut pos) = 99;
         e.play(&mut pos, "c3-d3 d5-d6 d6-d7 d7-d8");
-        assert_eq!(pos.halfmove, 0, "the turn removed a piece");
+        assert_eq!(*halfmove(&mut pos), 0, "the turn removed a piece");
         assert_eq!(e.winner(&mut pos), None);
     });
 }

@@ -1,6 +1,7 @@
 //! Team-Mate Chess: every test scenario of section 10 of the specification
 //! (shared/rules/team-mate-chess.md, T1–T20) against examples/team-mate-chess.vdl, run on the reference
-//! interpreter and on the compiled engine (tests/build.rs generates it into OUT_DIR).
+//! interpreter and on both forms of the compiled engine, the hook form and the compact form
+//! (tests/build.rs generates them into OUT_DIR).
 //!
 //! Moves are compared as exact sets of the strings the engine writes, the coordinate notation of §6.7
 //! and §6.8: `e2e4`, promotions `=X` (`e7e8=U`; the Brute pair is `e7e8=B`), castling as the king's move
@@ -12,9 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use vdl_runtime::interp::Position;
-use vdl_runtime::{perft::perft, GameResult, Interpreter, Variant};
-use vdl_tests::{read_text, workspace_root};
+use vdl_runtime::{GameResult, Interpreter};
+use vdl_tests::{read_text, workspace_root, AnyEngine, AnyPosition};
 
 // Only this example's module of the generated code (tests/build.rs writes one file per example and
 // `compiled.rs`, which includes all of them); including the single file keeps this test cheap to build.
@@ -26,7 +26,7 @@ mod game_team_mate_chess {
 /// One engine under test, with a name for the assertion messages.
 struct Engine {
     name: &'static str,
-    v: Interpreter,
+    v: Box<dyn AnyEngine>,
 }
 
 fn interpreter() -> Engine {
@@ -37,35 +37,46 @@ fn interpreter() -> Engine {
         .unwrap_or_else(|| panic!("team-mate-chess.vdl does not check: {:?}", checked.problems));
     Engine {
         name: "interpreter",
-        v: Interpreter::new(game).expect("team-mate-chess loads"),
+        v: Box::new(Interpreter::new(game).expect("team-mate-chess loads")),
     }
 }
 
 fn compiled() -> Engine {
     Engine {
         name: "compiled",
-        v: game_team_mate_chess::engine().expect("compiled team-mate-chess loads"),
+        v: Box::new(game_team_mate_chess::engine().expect("compiled team-mate-chess loads")),
     }
 }
 
-/// Runs a scenario against the interpreter and against the compiled engine; both always run, and the
-/// test fails naming every engine that failed.
+fn compact() -> Engine {
+    Engine {
+        name: "compact",
+        v: Box::new(
+            game_team_mate_chess::compact::fast_engine().expect("compact team-mate-chess loads"),
+        ),
+    }
+}
+
+/// Runs a scenario against the interpreter and against both forms of the compiled engine; all always
+/// run, and the test fails naming every engine that failed.
 fn for_both(scenario: fn(&Engine)) {
-    vdl_tests::on_each_engine([interpreter(), compiled()].map(|e| (e.name, e)), scenario);
+    vdl_tests::on_each_engine(
+        [interpreter(), compiled(), compact()].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 impl Engine {
-    fn pos(&self, fen: &str) -> Position {
+    fn pos(&self, fen: &str) -> AnyPosition {
         self.v
             .parse_position(fen)
             .unwrap_or_else(|e| panic!("{}: cannot read `{fen}`: {e}", self.name))
     }
 
     /// All legal moves of the side to move, as written by the engine.
-    fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
-        let mut moves = Vec::new();
-        self.v.legal_moves(pos, &mut moves);
-        let texts: BTreeSet<String> = moves.iter().map(|m| self.v.write_move(pos, *m)).collect();
+    fn moves(&self, pos: &mut AnyPosition) -> BTreeSet<String> {
+        let moves = self.v.legal_moves(pos);
+        let texts: BTreeSet<String> = moves.iter().map(|(m, _)| m.clone()).collect();
         assert_eq!(
             texts.len(),
             moves.len(),
@@ -77,7 +88,7 @@ impl Engine {
     }
 
     /// The legal moves starting on one square.
-    fn moves_from(&self, pos: &mut Position, from: &str) -> BTreeSet<String> {
+    fn moves_from(&self, pos: &mut AnyPosition, from: &str) -> BTreeSet<String> {
         self.moves(pos)
             .into_iter()
             .filter(|m| m.starts_with(from))
@@ -85,22 +96,20 @@ impl Engine {
     }
 
     /// Plays moves given as text; each must be legal.
-    fn play(&self, pos: &mut Position, moves: &[&str]) {
+    fn play(&self, pos: &mut AnyPosition, moves: &[&str]) {
         for text in moves {
-            let mv = self
-                .v
-                .parse_move(pos, text)
+            self.v
+                .play(pos, text)
                 .unwrap_or_else(|e| panic!("{}: {e}", self.name));
-            self.v.make(pos, mv);
         }
     }
 
-    fn outcome(&self, pos: &mut Position) -> Option<GameResult> {
+    fn outcome(&self, pos: &mut AnyPosition) -> Option<GameResult> {
         self.v.outcome(pos)
     }
 
     /// The fields of the position string (board, side, castling, en passant, clocks).
-    fn fields(&self, pos: &Position) -> Vec<String> {
+    fn fields(&self, pos: &AnyPosition) -> Vec<String> {
         self.v
             .write_position(pos)
             .split_whitespace()
@@ -108,13 +117,13 @@ impl Engine {
             .collect()
     }
 
-    fn board(&self, pos: &Position) -> String {
+    fn board(&self, pos: &AnyPosition) -> String {
         self.fields(pos)[0].clone()
     }
 
     fn perft(&self, fen: &str, depth: u32) -> u64 {
         let mut pos = self.pos(fen);
-        perft(&self.v, &mut pos, depth)
+        self.v.perft(&mut pos, depth)
     }
 
     /// Asserts the exact set of all legal moves.
@@ -141,7 +150,7 @@ impl Engine {
 
     /// Whether the side to move is attacked by `capture` (e.g. `d4e6`, the checking piece taking the king
     /// on e6): the move is offered in the same position with the other side to move.
-    fn king_attacked_by(&self, pos: &Position, capture: &str) -> bool {
+    fn king_attacked_by(&self, pos: &AnyPosition, capture: &str) -> bool {
         let mut fields = self.fields(pos);
         fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
         fields[3] = "-".to_string();
@@ -150,7 +159,7 @@ impl Engine {
         self.moves(&mut flipped).contains(capture)
     }
 
-    fn assert_in_check(&self, pos: &Position, capture: &str) {
+    fn assert_in_check(&self, pos: &AnyPosition, capture: &str) {
         assert!(
             self.king_attacked_by(pos, capture),
             "{}: the side to move in `{}` should be in check by {capture}",
@@ -159,7 +168,7 @@ impl Engine {
         );
     }
 
-    fn assert_not_over(&self, pos: &mut Position, what: &str) {
+    fn assert_not_over(&self, pos: &mut AnyPosition, what: &str) {
         let outcome = self.outcome(pos);
         assert!(
             outcome.is_none(),
@@ -171,7 +180,13 @@ impl Engine {
 
     /// Asserts the game is over with this winner and a reason containing `reason`, and that the ended
     /// position has no legal moves (§6.8).
-    fn assert_result(&self, pos: &mut Position, winner: Option<usize>, reason: &str, what: &str) {
+    fn assert_result(
+        &self,
+        pos: &mut AnyPosition,
+        winner: Option<usize>,
+        reason: &str,
+        what: &str,
+    ) {
         let fen = self.v.write_position(pos);
         let outcome = self.outcome(pos);
         match &outcome {
@@ -815,18 +830,16 @@ fn t20_threefold_repetition() {
 
 fn protocol_form(e: &Engine) {
     let mut pos = e.pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    let mut moves = Vec::new();
-    e.v.legal_moves(&mut pos, &mut moves);
-    let pair = moves
+    let moves = e.v.legal_moves(&mut pos);
+    let (_, pair) = moves
         .iter()
-        .copied()
-        .find(|&m| e.v.write_move(&pos, m) == "a7a8=B")
+        .find(|(m, _)| m == "a7a8=B")
         .unwrap_or_else(|| panic!("{}: a7a8=B is listed", e.name));
-    assert_eq!(e.v.write_protocol_move(&pos, pair), "a7a8b", "{}", e.name);
+    assert_eq!(pair, "a7a8b", "{}", e.name);
     let unicorn =
         e.v.parse_move(&mut pos, "a7a8u")
             .expect("the protocol form reads");
-    assert_eq!(e.v.write_move(&pos, unicorn), "a7a8=U", "{}", e.name);
+    assert_eq!(unicorn, "a7a8=U", "{}", e.name);
     assert!(e.v.parse_move(&mut pos, "a7a8=A").is_err(), "{}", e.name);
 }
 
