@@ -40,6 +40,30 @@ pub enum CompactKind {
     /// An unload (XBetza `u`, the tug's pull): a normal move whose captured piece is put down on
     /// `aux2` instead of leaving the board.
     Unload,
+    /// A stacking move (`stacks`): the piece on `from`, not the top of a stack, climbs onto the
+    /// piece on `to`, which stays under it.
+    Stack,
+    /// A normal move of the top piece of a stack: it leaves the stack, and the piece below stands
+    /// free on `from` again.
+    Unstack,
+    /// A stacking move of the top piece of a stack: it leaves its stack (freeing the piece below
+    /// on `from`) and climbs onto the piece on `to`.
+    Restack,
+}
+
+impl CompactKind {
+    /// Whether the move leaves a stack (the mover was the top piece of one on `from`): the
+    /// interpreter's "unpin" of `freeze after unpin`.
+    #[inline]
+    pub fn leaves_stack(self) -> bool {
+        matches!(self, CompactKind::Unstack | CompactKind::Restack)
+    }
+
+    /// Whether the move climbs onto the piece on `to` (a stacking move).
+    #[inline]
+    pub fn stacks(self) -> bool {
+        matches!(self, CompactKind::Stack | CompactKind::Restack)
+    }
 }
 
 /// A move of a compact engine: nine bytes, `Copy`.
@@ -83,13 +107,16 @@ impl CompactMove {
         }
     }
 
-    /// The compact form of an interpreter move of a game in the compact form.
+    /// The compact form of an interpreter move of a game in the compact form. Whether the move
+    /// leaves a stack depends on the position, which the move does not tell: a stacking move is
+    /// [`CompactKind::Stack`], any other a kind that leaves no stack.
     pub fn from_interpreter(mv: Move) -> CompactMove {
         let cell = |c: u16| if c == Move::NONE { NO_CELL } else { c as u8 };
         let kind = match mv.kind {
             MoveKind::Drop => CompactKind::Drop,
             MoveKind::Pass => CompactKind::Pass,
             MoveKind::Castle => CompactKind::Castle,
+            _ if mv.stack => CompactKind::Stack,
             _ if mv.aux2 != Move::NONE => CompactKind::Unload,
             _ if mv.pair => CompactKind::Pair,
             _ if mv.peaceful => CompactKind::Promote,
@@ -121,7 +148,11 @@ impl CompactMove {
             ..Move::normal(self.from as usize, self.to as usize)
         };
         match self.kind {
-            CompactKind::Normal => base,
+            CompactKind::Normal | CompactKind::Unstack => base,
+            CompactKind::Stack | CompactKind::Restack => Move {
+                stack: true,
+                ..base
+            },
             CompactKind::DoubleStep => Move {
                 ep_source: true,
                 ..base
@@ -205,6 +236,14 @@ pub trait CompactGame: Send + Sync {
     }
     /// Sets the passes made in a row.
     fn set_passes(&self, _position: &mut Self::Position, _passes: u32) {}
+    /// The stacks: per stacked cell, in cell order, the piece under its top piece (games with
+    /// stacking moves).
+    fn stacks(&self, _position: &Self::Position) -> Vec<(usize, Occupant)> {
+        Vec::new()
+    }
+    /// Puts a piece under the piece on `cell`, making it a stack (the hash is refreshed by
+    /// [`CompactGame::refresh_hash`]). Games without stacking moves have no stacks and ignore it.
+    fn put_below(&self, _position: &mut Self::Position, _cell: usize, _occupant: Occupant) {}
     /// Recomputes the hash from scratch and stores it.
     fn refresh_hash(&self, position: &mut Self::Position);
     /// The incrementally kept hash.
@@ -332,6 +371,9 @@ impl<G: CompactGame> Compiled<G> {
                 self.game.put(&mut compact, cell, occupant);
             }
         }
+        for &(cell, below) in &position.stacks {
+            self.game.put_below(&mut compact, cell, below);
+        }
         for (player, hand) in position.hands.iter().enumerate().take(2) {
             for (piece, &count) in hand.iter().enumerate() {
                 if count > 0 {
@@ -362,6 +404,7 @@ impl<G: CompactGame> Compiled<G> {
         for (cell, occupant) in position.cells.iter_mut().enumerate() {
             *occupant = self.game.occupant(compact, cell);
         }
+        position.stacks = self.game.stacks(compact);
         for (player, hand) in position.hands.iter_mut().enumerate().take(2) {
             for (piece, count) in hand.iter_mut().enumerate() {
                 *count = self.game.hand(compact, player, piece);
@@ -601,6 +644,7 @@ impl<G: CompactGame + Clone> CompactEvaluator<G> {
                 | CompactKind::DoubleStep
                 | CompactKind::EnPassant
                 | CompactKind::Pair
+                | CompactKind::Unstack
         ) {
             return None;
         }

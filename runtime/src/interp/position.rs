@@ -98,6 +98,12 @@ impl Occupant {
     pub fn bits(self) -> u16 {
         self.0
     }
+
+    /// The occupant with these raw bits (see [`Occupant::bits`]): compact engines keep the piece
+    /// under a stack this way.
+    pub fn from_bits(bits: u16) -> Occupant {
+        Occupant(bits)
+    }
 }
 
 /// A position: cells, hands, side to move and the state the rules need.
