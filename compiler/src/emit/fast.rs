@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use crate::lower::fast::{
     Bits, ConversionTarget, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece,
-    FastWallCells,
+    FastWallCells, MoveCond, MoveInt,
 };
 use vdl_runtime::model::{Compare, Pass};
 
@@ -555,9 +555,15 @@ impl Emitter<'_> {
             quote! {}
         };
         let check_keys = if ir.counts_checks { 2 } else { 0 };
+        let stack_keys = if ir.stacking { ir.cells } else { 0 };
         let key_count = Literal::usize_unsuffixed(
-            (2 * ir.pieces.len() + 4) * ir.cells + 1 + 2 * ir.pieces.len() + check_keys,
+            (2 * ir.pieces.len() + 4) * ir.cells
+                + 1
+                + 2 * ir.pieces.len()
+                + check_keys
+                + stack_keys,
         );
+        items.push(self.stack_tables());
         if ir.counts_checks {
             items.push(quote! {
                 /// The keys of the checks each player has given.
@@ -722,6 +728,7 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
             quote! { 0 }
@@ -747,7 +754,10 @@ impl Emitter<'_> {
                 hash: u64,
                 #checks_field
                 #passes_field
+                #stack_fields
             }
+
+            #stack_methods
 
             /// What move generation knows about the side to move.
             struct Context {
@@ -805,6 +815,7 @@ impl Emitter<'_> {
                         }
                     }
                     #checks_hash
+                    #stack_hash
                     hash
                 }
 
@@ -1372,6 +1383,7 @@ impl Emitter<'_> {
                     }
                     None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
                 };
+                targets.extend(self.conditional_targets(index, us_index));
                 let has_steps = moves.steps.iter().any(|s| !s.is_empty());
                 let has_paths = moves.paths.iter().any(|s| !s.is_empty());
                 if targets.is_empty() && !has_steps && !has_paths && moves.pulls.is_empty() {
@@ -1509,6 +1521,20 @@ impl Emitter<'_> {
                         }
                     }}
                 });
+                // A normal move of the top piece of a stack leaves it (`CompactKind::Unstack`).
+                let added = if ir.stacking {
+                    quote! {
+                        let start = out.len();
+                        #added
+                        if LIST && board.stacked & bit(from) != 0 {
+                            for mv in &mut out[start..] {
+                                mv.kind = CompactKind::Unstack;
+                            }
+                        }
+                    }
+                } else {
+                    added
+                };
                 let add = quote! {
                     let mut targets: Bits = 0;
                     #(#targets)*
@@ -1531,6 +1557,7 @@ impl Emitter<'_> {
                     }
                 });
             }
+            pieces.extend(self.stacking_moves(us_index));
             // `promote_move`: promotions as moves of their own, each tested by playing it.
             for (index, piece) in ir.pieces.iter().enumerate() {
                 let piece_index = self.piece(index);
@@ -2931,6 +2958,7 @@ impl Emitter<'_> {
             }
             None => quote! {},
         };
+        let (stack_before, stack_after) = self.stack_make();
         quote! {
             #to_hand
 
@@ -2971,6 +2999,7 @@ impl Emitter<'_> {
                     #pass_arm
                     kind => {
                         let code = board.cells[from];
+                        #stack_before
                         #captures
                         let mut gone = bit(from) | bit(to);
                         if to != from && board.cells[to] != EMPTY {
@@ -3001,6 +3030,7 @@ impl Emitter<'_> {
                             board.place(from, placed);
                             board.promoted |= bit(from);
                         }
+                        #stack_after
                         if kind == CompactKind::DoubleStep {
                             board.en_passant = mv.aux;
                             board.victim = mv.to;
@@ -3642,6 +3672,8 @@ impl Emitter<'_> {
             quote! { (#piece, #rule) }
         });
         let (helpers, legal_moves) = self.legal_moves();
+        let (_, stack_init, _, _) = self.stack_board();
+        let stack_game = self.stack_game_methods();
         quote! {
             #helpers
             #(#potentials)*
@@ -3685,6 +3717,7 @@ impl Emitter<'_> {
                         hash: 0,
                         #checks_init
                         #passes_init
+                        #stack_init
                     }
                 }
 
@@ -3732,6 +3765,8 @@ impl Emitter<'_> {
                 #checks_methods
 
                 #passes_methods
+
+                #stack_game
 
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;
@@ -3787,6 +3822,396 @@ impl Emitter<'_> {
                 let checked = vdl_dsl::check::check_source(SOURCE);
                 let game = checked.game.ok_or_else(|| format!("{} does not check", NAME))?;
                 Ok(Compiled::new(Fast::default(), vdl_runtime::Interpreter::new(game)?))
+            }
+        }
+    }
+}
+
+// Stacks and moves under conditions on the mover, its hurdle and the stacks.
+impl Emitter<'_> {
+    /// The tables of stacking rules (`STACK_STEPS_<piece>_<k>`: per player, per cell, the cells a
+    /// step reaches) and of moves under conditions (`COND_QUIET_<piece>_<k>`, `COND_PATHS_<piece>_<k>`).
+    fn stack_tables(&self) -> TokenStream {
+        let ir = self.ir;
+        let mut items = Vec::new();
+        if ir.stacking {
+            let keys = Literal::usize_unsuffixed(
+                (2 * ir.pieces.len() + 4) * ir.cells
+                    + 1
+                    + 2 * ir.pieces.len()
+                    + if ir.counts_checks { 2 } else { 0 },
+            );
+            items.push(quote! {
+                /// The keys of stacks: per cell, multiplied by the piece below (its occupant's bits).
+                const STACK_KEYS: usize = #keys;
+            });
+        }
+        for (index, piece) in ir.pieces.iter().enumerate() {
+            for (k, stack) in piece.stacks.iter().enumerate() {
+                let name = format_ident!("STACK_STEPS_{}_{}", index, k);
+                let players = stack.steps.iter().map(|s| self.per_cell(s));
+                let doc = format!(
+                    "The cells the {} climbs onto by a step of its stacking rule, per player and cell.",
+                    piece.name
+                );
+                items.push(
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                );
+            }
+            let blocks = piece.players[0].conditional.len();
+            for k in 0..blocks {
+                let block = |p: usize| &piece.players[p].conditional[k];
+                if (0..2).any(|p| block(p).quiet_leaps.iter().any(|&b| b != 0)) {
+                    let name = format_ident!("COND_QUIET_{}_{}", index, k);
+                    let players = (0..2).map(|p| self.per_cell(&block(p).quiet_leaps));
+                    let doc = format!(
+                        "Quiet leaps of the {} under a condition, per player and cell.",
+                        piece.name
+                    );
+                    items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
+                }
+                let width = (0..2)
+                    .flat_map(|p| block(p).paths.iter().map(Vec::len))
+                    .max()
+                    .unwrap_or(0);
+                if width > 0 {
+                    let name = format_ident!("COND_PATHS_{}_{}", index, k);
+                    let w = Literal::usize_unsuffixed(width);
+                    let players = (0..2).map(|p| {
+                        let rows = block(p).paths.iter().map(|row| {
+                            let entries = (0..width).map(|i| match row.get(i) {
+                                Some(path) => {
+                                    let to = Literal::u8_unsuffixed(path.to as u8);
+                                    let (empty, occupied) =
+                                        (self.bits(path.empty), self.bits(path.occupied));
+                                    quote! { (#to, #empty, #occupied) }
+                                }
+                                None => quote! { (NO_CELL, 0, 0) },
+                            });
+                            quote! { [#(#entries),*] }
+                        });
+                        quote! { [#(#rows),*] }
+                    });
+                    let doc = format!(
+                        "Quiet moves of several legs of the {} under a condition: (target, cells that must be empty, cells that must be occupied).",
+                        piece.name
+                    );
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; 2] = [#(#players),*]; });
+                }
+            }
+        }
+        quote! { #(#items)* }
+    }
+
+    /// The player a [`FastOwners`] names, as an index expression over `own`.
+    fn owner_index(owners: FastOwners) -> TokenStream {
+        match owners {
+            FastOwners::Own | FastOwners::ToMove => quote! { own },
+            FastOwners::Opponent => quote! { (1 - own) },
+            FastOwners::Player(p) => {
+                let p = Literal::usize_unsuffixed(p);
+                quote! { #p }
+            }
+            // `mover_side` never gives both players.
+            FastOwners::Both => quote! { own },
+        }
+    }
+
+    /// A [`MoveCond`] as a Rust `bool` expression over `board`, `own` (the mover's owner), `from`
+    /// and, when it names the hurdle, `hurdle`.
+    fn move_cond(&self, c: &MoveCond) -> TokenStream {
+        match c {
+            MoveCond::Const(b) => quote! { #b },
+            MoveCond::Not(inner) => {
+                let inner = self.move_cond(inner);
+                quote! { !(#inner) }
+            }
+            MoveCond::All(parts) if parts.is_empty() => quote! { true },
+            MoveCond::Any(parts) if parts.is_empty() => quote! { false },
+            MoveCond::All(parts) => {
+                let parts = parts.iter().map(|p| self.move_cond(p));
+                quote! { (#((#parts))&&*) }
+            }
+            MoveCond::Any(parts) => {
+                let parts = parts.iter().map(|p| self.move_cond(p));
+                quote! { (#((#parts))||*) }
+            }
+            MoveCond::MoverStacked => quote! { (board.stacked & bit(from) != 0) },
+            MoveCond::HurdleStacked => quote! { (board.stacked & bit(hurdle) != 0) },
+            MoveCond::HurdleType(types) => {
+                let types = types.iter().map(|&t| self.piece(t));
+                quote! { ((0 #(| board.pieces[#types])*) & bit(hurdle) != 0) }
+            }
+            MoveCond::HurdleOwner(owners) => {
+                let owner = Self::owner_index(*owners);
+                quote! { (board.colors[#owner] & bit(hurdle) != 0) }
+            }
+            MoveCond::Compare(op, a, b) => {
+                let (a, b) = (self.move_int(a), self.move_int(b));
+                let op = match op {
+                    Compare::Eq => quote! { == },
+                    Compare::Ne => quote! { != },
+                    Compare::Lt => quote! { < },
+                    Compare::Le => quote! { <= },
+                    Compare::Gt => quote! { > },
+                    Compare::Ge => quote! { >= },
+                };
+                quote! { ((#a) #op (#b)) }
+            }
+            MoveCond::Between(n, lo, hi) => {
+                let n = self.move_int(n);
+                let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
+                quote! { (#lo..=#hi).contains(&(#n)) }
+            }
+        }
+    }
+
+    /// A [`MoveInt`] as a Rust `i64` expression over `board` and `own`.
+    fn move_int(&self, n: &MoveInt) -> TokenStream {
+        match n {
+            MoveInt::Add(a, b) => {
+                let (a, b) = (self.move_int(a), self.move_int(b));
+                quote! { (#a).saturating_add(#b) }
+            }
+            MoveInt::Sub(a, b) => {
+                let (a, b) = (self.move_int(a), self.move_int(b));
+                quote! { (#a).saturating_sub(#b) }
+            }
+            MoveInt::StackCount(owners) => {
+                let owner = Self::owner_index(*owners);
+                quote! { ((board.stacked & board.colors[#owner]).count_ones() as i64) }
+            }
+            MoveInt::Count(int) => self.count_int(int),
+        }
+    }
+
+    /// The targets a piece type's moves under conditions add for player `us` from `from`
+    /// (statements joining the piece's `targets`).
+    fn conditional_targets(&self, index: usize, us: usize) -> Vec<TokenStream> {
+        let piece = &self.ir.pieces[index];
+        let us_literal = Literal::usize_unsuffixed(us);
+        let mut out = Vec::new();
+        for (k, block) in piece.players[us].conditional.iter().enumerate() {
+            let condition = self.move_cond(&block.condition);
+            let leaps = piece
+                .players
+                .iter()
+                .any(|m| m.conditional[k].quiet_leaps.iter().any(|&b| b != 0));
+            let has_paths = piece
+                .players
+                .iter()
+                .any(|m| m.conditional[k].paths.iter().any(|p| !p.is_empty()));
+            let leaps = if leaps {
+                let table = format_ident!("COND_QUIET_{}_{}", index, k);
+                quote! { targets |= #table[#us_literal][from] & cx.empty; }
+            } else {
+                quote! {}
+            };
+            let per_path = block.condition.names_hurdle();
+            let paths = if has_paths {
+                let table = format_ident!("COND_PATHS_{}_{}", index, k);
+                let test = if per_path {
+                    quote! {
+                        let hurdle = full.trailing_zeros() as usize;
+                        let own: usize = #us_literal;
+                        let _ = own;
+                        if !(#condition) {
+                            continue;
+                        }
+                    }
+                } else {
+                    quote! {}
+                };
+                quote! {
+                    for &(to, empty, full) in #table[#us_literal][from].iter() {
+                        if to == NO_CELL {
+                            break;
+                        }
+                        if cx.occupied & empty != 0 || cx.occupied & full != full || cx.empty & bit(to as usize) == 0 {
+                            continue;
+                        }
+                        #test
+                        targets |= bit(to as usize);
+                    }
+                }
+            } else {
+                quote! {}
+            };
+            if per_path {
+                out.push(quote! {{ #paths }});
+            } else {
+                out.push(quote! {
+                    if { let own: usize = #us_literal; let _ = own; #condition } {
+                        #leaps
+                        #paths
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    /// The stacking moves of player `us` (blocks counting and, with `LIST`, listing them).
+    fn stacking_moves(&self, us: usize) -> Vec<TokenStream> {
+        let us_literal = Literal::usize_unsuffixed(us);
+        let mut out = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            let piece_index = self.piece(index);
+            for (k, stack) in piece.stacks.iter().enumerate() {
+                let table = format_ident!("STACK_STEPS_{}_{}", index, k);
+                let condition = match &stack.condition {
+                    Some(c) => {
+                        let c = self.move_cond(c);
+                        quote! {{ let own: usize = #us_literal; let _ = own; #c }}
+                    }
+                    None => quote! { true },
+                };
+                let onto = self.pieces_of(&stack.onto);
+                out.push(quote! {{
+                    let onto: Bits = (#onto) & !board.stacked;
+                    let mut movers = board.pieces[#piece_index] & own;
+                    while movers != 0 {
+                        let from = movers.trailing_zeros() as usize;
+                        movers &= movers - 1;
+                        if !#condition {
+                            continue;
+                        }
+                        let mut targets = #table[#us_literal][from] & onto;
+                        count += targets.count_ones() as u64;
+                        if LIST {
+                            let kind = if board.stacked & bit(from) != 0 { CompactKind::Restack } else { CompactKind::Stack };
+                            while targets != 0 {
+                                let to = targets.trailing_zeros() as usize;
+                                targets &= targets - 1;
+                                out.push(CompactMove { kind, ..CompactMove::normal(from, to, 0) });
+                            }
+                        }
+                    }
+                }});
+            }
+        }
+        out
+    }
+
+    /// The position's stack fields, their initial values, their part of the hash and the
+    /// board's stack methods.
+    fn stack_board(&self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+        if !self.ir.stacking {
+            return (quote! {}, quote! {}, quote! {}, quote! {});
+        }
+        (
+            quote! {
+                /// The cells holding a stack (a piece under the top piece, which alone is in the
+                /// other bitboards and the mailbox).
+                stacked: Bits,
+                /// Per stacked cell, the piece below: its occupant's bits.
+                below: [u16; CELLS],
+            },
+            quote! {
+                stacked: 0,
+                below: [0; CELLS],
+            },
+            quote! {
+                let mut stacks = self.stacked;
+                while stacks != 0 {
+                    let cell = stacks.trailing_zeros() as usize;
+                    stacks &= stacks - 1;
+                    hash ^= stack_key(cell, self.below[cell]);
+                }
+            },
+            quote! {
+                impl Board {
+                    /// A stacking move's first half: the piece on `to` goes under (it leaves the
+                    /// bitboards and the mailbox, kept with its flags in `below`).
+                    fn stack_onto(&mut self, to: usize) {
+                        let code = self.cells[to] as u16;
+                        let piece = (code - 1) / 2;
+                        let owner = (code - 1) % 2;
+                        let mut below = (piece + 1) | (owner << 8);
+                        if self.virgin & bit(to) != 0 {
+                            below |= 1 << 12;
+                        }
+                        if self.promoted & bit(to) != 0 {
+                            below |= 1 << 13;
+                        }
+                        self.remove(to);
+                        self.virgin &= !bit(to);
+                        self.promoted &= !bit(to);
+                        self.below[to] = below;
+                        self.stacked |= bit(to);
+                        self.hash ^= stack_key(to, below);
+                    }
+
+                    /// The top piece of the stack on `from` has left it (the cell is empty): the
+                    /// piece below stands free there again, with its flags.
+                    fn unstack(&mut self, from: usize) {
+                        let below = self.below[from];
+                        self.hash ^= stack_key(from, below);
+                        self.stacked &= !bit(from);
+                        self.below[from] = 0;
+                        let piece = (below & 0xff) as usize - 1;
+                        let owner = ((below >> 8) & 0xf) as usize;
+                        self.place(from, (1 + piece * 2 + owner) as u8);
+                        if below & (1 << 12) != 0 {
+                            self.virgin |= bit(from);
+                        }
+                        if below & (1 << 13) != 0 {
+                            self.promoted |= bit(from);
+                        }
+                    }
+                }
+
+                /// The key of a stack on `cell` with the piece `below` under its top piece.
+                fn stack_key(cell: usize, below: u16) -> u64 {
+                    (KEYS[STACK_KEYS + cell] | 1).wrapping_mul(below as u64)
+                }
+            },
+        )
+    }
+
+    /// What make does for stacks in the arm of normal moves: before the move (the piece on `to`
+    /// goes under the mover) and after it (the piece under the mover's start cell stands free).
+    fn stack_make(&self) -> (TokenStream, TokenStream) {
+        if !self.ir.stacking {
+            return (quote! {}, quote! {});
+        }
+        (
+            quote! {
+                if kind.stacks() {
+                    board.stack_onto(to);
+                }
+            },
+            quote! {
+                if kind.leaves_stack() {
+                    board.unstack(from);
+                }
+            },
+        )
+    }
+
+    /// The `CompactGame` methods of stacks (reading and writing them for the interpreter's text).
+    fn stack_game_methods(&self) -> TokenStream {
+        if !self.ir.stacking {
+            return quote! {};
+        }
+        quote! {
+            fn stacks(&self, board: &Board) -> Vec<(usize, Occupant)> {
+                let mut out = Vec::new();
+                let mut stacks = board.stacked;
+                while stacks != 0 {
+                    let cell = stacks.trailing_zeros() as usize;
+                    stacks &= stacks - 1;
+                    out.push((cell, Occupant::from_bits(board.below[cell])));
+                }
+                out
+            }
+
+            fn put_below(&self, board: &mut Board, cell: usize, occupant: Occupant) {
+                if occupant.is_empty() {
+                    return;
+                }
+                board.stacked |= bit(cell);
+                board.below[cell] = occupant.bits();
             }
         }
     }

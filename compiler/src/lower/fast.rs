@@ -27,9 +27,9 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     CapturesTo, Castle, CastlePiece, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest, Compare,
     Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game,
-    Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet, Place,
-    Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides, Target, Turn, Untouched, Vec3,
-    WallCells, Who,
+    Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet,
+    PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides, Target,
+    Turn, Untouched, Value, Vec3, WallCells, Who,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -106,6 +106,9 @@ pub struct FastIr {
     pub explosion: Option<Explosion>,
     /// `turn { wall ... }`: every move is followed, in the same ply, by a wall on a cell.
     pub walls: Option<FastWalls>,
+    /// Whether pieces stack (`stacks`): the position then holds, per cell, the piece under a top
+    /// piece ([`FastPiece::stacks`]).
+    pub stacking: bool,
 }
 
 /// An effect of a triggered rule: enemy pieces around the piece that moved (`mover`, on the move's
@@ -302,6 +305,8 @@ pub struct FastPiece {
     pub captures_checker: bool,
     /// Its promotions that are moves of their own (`promote_move`).
     pub promotion_moves: Vec<FastPromotionMove>,
+    /// Its stacking moves (`stacks`).
+    pub stacks: Vec<FastStack>,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -346,6 +351,8 @@ pub struct FastMoves {
     pub promotion: Option<FastPromotion>,
     /// Its promotion rules one by one, when they differ (choices, pairs, option switches).
     pub promotion_rules: Vec<FastPromotionRule>,
+    /// Its moves under a condition on the mover, the piece it hops (`hurdle`) or the stacks.
+    pub conditional: Vec<FastConditional>,
 }
 
 /// A move of several legs, unrolled for one start cell: the cells its legs pass must be empty or
@@ -576,7 +583,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             .map(|rule| lowering.lower_promotion_move(piece, rule))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("piece {}: {e}", piece.name))?;
+        let stacks = lowering
+            .lower_stacks(piece)
+            .map_err(|e| format!("piece {}: {e}", piece.name))?;
         pieces.push(FastPiece {
+            stacks,
             promotion_moves,
             name: piece.name.clone(),
             pawn: piece.pawn,
@@ -632,6 +643,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     if royals.len() > 1 {
         return Err("more than one royal piece type".into());
     }
+    check_stacking(game, &pieces, &royals)?;
     let facing_break = game
         .pieces
         .iter()
@@ -855,6 +867,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
         None => None,
     };
+    let stacking = uses_stacks(&pieces);
     Ok(FastIr {
         explosion,
         count_limits,
@@ -891,6 +904,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         royal: royals.first().copied(),
         early_ends,
         walls,
+        stacking,
     })
 }
 
@@ -941,7 +955,8 @@ fn lower_walls(
                     && lowered.capture_hops.is_empty()
                     && lowered.en_passant_from.is_none()
                     && lowered.steps.iter().all(Vec::is_empty)
-                    && lowered.paths.iter().all(Vec::is_empty);
+                    && lowered.paths.iter().all(Vec::is_empty)
+                    && lowered.conditional.is_empty();
                 if !plain {
                     return Err(
                         "a wall `reach` with moves other than plain leaps and slides".into(),
@@ -1601,7 +1616,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         drop_zone: _,
         drop_file_limit: _,
         royal,
-        stacks,
         merges,
         facing,
         // Lowered with the moves (`FastPiece::captures_checker`).
@@ -1621,10 +1635,11 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         drop_opposite_colours: _,
         // Lowered with the moves (`FastPiece::promotion_moves`).
         promotion_moves: _,
+        // Lowered by `lower_stacks` (`FastPiece::stacks`).
+        stacks: _,
     } = piece;
     let unsupported = [
         (matches!(royal, Royalty::When(_)), "`royal when`"),
-        (!stacks.is_empty(), "stacking moves"),
         (!merges.is_empty(), "merger moves"),
         (*perspective == Perspective::Player, "`perspective player`"),
         (!movable_by.is_empty(), "`movable_by`"),
@@ -1779,10 +1794,16 @@ impl Lowering<'_> {
             // king's initial leap of Cambodian chess), marked with it.
             let in_check = match &moves.condition {
                 None => None,
-                Some(condition) => Some(
-                    check_condition(condition)
-                        .ok_or("moves with a condition or limited to a zone")?,
-                ),
+                Some(condition) => match check_condition(condition) {
+                    Some(in_check) => Some(in_check),
+                    None => {
+                        // Other conditions: on the mover, its hurdle, the stacks and piece counts.
+                        let lowered =
+                            self.lower_conditional(piece, moves, condition, player, frame)?;
+                        out.conditional.push(lowered);
+                        continue;
+                    }
+                },
             };
             let before = in_check.map(|_| out.clone());
             // `from ZONE`: the moves exist only from the zone's cells (leaps only).
@@ -2849,4 +2870,419 @@ fn passed_cells(v: Vec3) -> Option<usize> {
 
 fn unit(v: Vec3) -> Vec3 {
     v.map(i32::signum)
+}
+
+// Stacks and moves under conditions on the mover, its hurdle and the stacks.
+
+/// A stacking rule of a piece type (`stacks BETZA onto PIECES when COND`): one step onto a piece of
+/// the `onto` types, of either owner, that is not under a stack already; that piece then stands
+/// under the mover, which alone moves (leaving the stack frees the piece below).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastStack {
+    /// Per player, per cell: the cells one of its steps reaches.
+    pub steps: Vec<Vec<Bits>>,
+    /// The types it climbs onto.
+    pub onto: Vec<usize>,
+    /// When it may, with `own` the mover's owner and the mover on `from`.
+    pub condition: Option<MoveCond>,
+}
+
+/// The moves of one `moves ... when COND` line: quiet leaps and quiet paths, each move listed when
+/// the condition holds (for a path naming the `hurdle`, with the one cell it hops as the hurdle).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastConditional {
+    /// The condition, with `own` the mover's owner and the mover on `from`.
+    pub condition: MoveCond,
+    /// Per cell: targets on empty cells by plain leaps.
+    pub quiet_leaps: Vec<Bits>,
+    /// Per cell: quiet paths (each with exactly one cell that must be occupied, the hurdle, when
+    /// the condition names it).
+    pub paths: Vec<Vec<Path>>,
+}
+
+/// A condition on a move, compiled to tests on the position: the mover (on `from`), the piece it
+/// hops (`hurdle`), the stacks and piece counts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveCond {
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<MoveCond>),
+    /// All of them.
+    All(Vec<MoveCond>),
+    /// Any of them.
+    Any(Vec<MoveCond>),
+    /// The mover is the top piece of a stack (`mover.stacked`).
+    MoverStacked,
+    /// The hurdle is the top piece of a stack (`hurdle.stacked`).
+    HurdleStacked,
+    /// The hurdle is of one of these types (`hurdle.piece == T`, `hurdle.piece in [...]`).
+    HurdleType(Vec<usize>),
+    /// The hurdle belongs to this player (`hurdle.owner == mover.owner`, ...).
+    HurdleOwner(FastOwners),
+    /// A comparison.
+    Compare(Compare, MoveInt, MoveInt),
+    /// A number within a range (inclusive).
+    Between(MoveInt, i64, i64),
+}
+
+/// A number in a [`MoveCond`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveInt {
+    /// A sum.
+    Add(Box<MoveInt>, Box<MoveInt>),
+    /// A difference.
+    Sub(Box<MoveInt>, Box<MoveInt>),
+    /// The stacks whose top piece a player owns (`stack_count(P)`).
+    StackCount(FastOwners),
+    /// A constant or a count of pieces (top pieces only).
+    Count(FastInt),
+}
+
+impl MoveCond {
+    /// Whether it names the piece the move hops (`hurdle`).
+    pub fn names_hurdle(&self) -> bool {
+        match self {
+            MoveCond::Not(c) => c.names_hurdle(),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_hurdle),
+            MoveCond::HurdleStacked | MoveCond::HurdleType(_) | MoveCond::HurdleOwner(_) => true,
+            MoveCond::Const(_)
+            | MoveCond::MoverStacked
+            | MoveCond::Compare(..)
+            | MoveCond::Between(..) => false,
+        }
+    }
+
+    /// Whether it reads the stacks (`stacked`, `stack_count`).
+    pub fn names_stacks(&self) -> bool {
+        match self {
+            MoveCond::Not(c) => c.names_stacks(),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_stacks),
+            MoveCond::MoverStacked | MoveCond::HurdleStacked => true,
+            MoveCond::Compare(_, a, b) => a.names_stacks() || b.names_stacks(),
+            MoveCond::Between(n, ..) => n.names_stacks(),
+            MoveCond::Const(_) | MoveCond::HurdleType(_) | MoveCond::HurdleOwner(_) => false,
+        }
+    }
+}
+
+impl MoveInt {
+    /// Whether it counts stacks.
+    pub fn names_stacks(&self) -> bool {
+        match self {
+            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.names_stacks() || b.names_stacks(),
+            MoveInt::StackCount(_) => true,
+            MoveInt::Count(_) => false,
+        }
+    }
+}
+
+/// Whether the position needs its stacks: some piece stacks, or a condition of moves reads the
+/// stacks (which the position text may then hold).
+fn uses_stacks(pieces: &[FastPiece]) -> bool {
+    pieces.iter().any(|p| {
+        !p.stacks.is_empty()
+            || p.players
+                .iter()
+                .flat_map(|m| &m.conditional)
+                .any(|c| c.condition.names_stacks())
+    })
+}
+
+/// The player a move condition names, seen from the mover's owner (`own`); the side to move is
+/// the mover's owner in the compact form (no `movable_by`).
+fn mover_side(p: &PlayerExpr) -> Option<FastOwners> {
+    match p {
+        PlayerExpr::Own | PlayerExpr::ToMove | PlayerExpr::OwnerOf(PieceRef::Mover) => {
+            Some(FastOwners::Own)
+        }
+        PlayerExpr::Opponent => Some(FastOwners::Opponent),
+        PlayerExpr::Literal(p) => Some(FastOwners::Player(*p)),
+        _ => None,
+    }
+}
+
+/// `A == B` about the hurdle: its type or its owner.
+fn hurdle_equal(a: &Value, b: &Value) -> Option<MoveCond> {
+    match (a, b) {
+        (
+            Value::Piece(PieceTypeExpr::TypeOf(PieceRef::Hurdle)),
+            Value::Piece(PieceTypeExpr::Literal(t)),
+        ) => Some(MoveCond::HurdleType(vec![*t])),
+        (Value::Player(PlayerExpr::OwnerOf(PieceRef::Hurdle)), Value::Player(p)) => {
+            mover_side(p).map(MoveCond::HurdleOwner)
+        }
+        _ => None,
+    }
+}
+
+/// A condition of moves or of a stacking rule, or why the compact form cannot test it.
+fn lower_move_cond(game: &Game, cond: &Cond) -> Result<MoveCond, String> {
+    let refuse = |what: &str| format!("moves under a condition on {what}");
+    Ok(match cond {
+        Cond::Const(b) => MoveCond::Const(*b),
+        Cond::Not(c) => MoveCond::Not(Box::new(lower_move_cond(game, c)?)),
+        Cond::All(cs) => MoveCond::All(
+            cs.iter()
+                .map(|c| lower_move_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Any(cs) => MoveCond::Any(
+            cs.iter()
+                .map(|c| lower_move_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Stacked(PieceRef::Mover) => MoveCond::MoverStacked,
+        Cond::Stacked(PieceRef::Hurdle) => MoveCond::HurdleStacked,
+        Cond::Equal(a, b) => hurdle_equal(a, b)
+            .or_else(|| hurdle_equal(b, a))
+            .ok_or_else(|| refuse("values other than the hurdle's type and owner"))?,
+        Cond::Member(Value::Piece(PieceTypeExpr::TypeOf(PieceRef::Hurdle)), list) => {
+            let types = list
+                .iter()
+                .map(|v| match v {
+                    Value::Piece(PieceTypeExpr::Literal(t)) => Some(*t),
+                    _ => None,
+                })
+                .collect::<Option<Vec<usize>>>()
+                .ok_or_else(|| refuse("the hurdle's type in a list of more than types"))?;
+            MoveCond::HurdleType(types)
+        }
+        Cond::Compare(op, a, b) => {
+            MoveCond::Compare(*op, lower_move_int(game, a)?, lower_move_int(game, b)?)
+        }
+        Cond::Between(n, lo, hi) => MoveCond::Between(lower_move_int(game, n)?, *lo, *hi),
+        Cond::Stacked(PieceRef::Captured) => return Err(refuse("`captured.stacked`")),
+        Cond::Member(..) => return Err(refuse("membership other than the hurdle's type")),
+        Cond::OptionIs(..) => return Err(refuse("option values")),
+        Cond::InCheck(_) => return Err(refuse("`in_check` combined with other tests")),
+        Cond::Attacked(..) => return Err(refuse("`attacked`")),
+        Cond::InZone(..) => return Err(refuse("`in` a zone")),
+        Cond::HasMoved(_) => return Err(refuse("`has_moved`")),
+        Cond::Empty(_) => return Err(refuse("`empty`")),
+        Cond::Adjacent(..) => return Err(refuse("`adjacent`")),
+        Cond::Eliminated(_) => return Err(refuse("`eliminated`")),
+        Cond::Near { .. } => return Err(refuse("`near`")),
+    })
+}
+
+fn lower_move_int(game: &Game, int: &IntExpr) -> Result<MoveInt, String> {
+    Ok(match int {
+        IntExpr::StackCount(p) => MoveInt::StackCount(
+            mover_side(p).ok_or("moves under a condition on the stacks of a piece's owner")?,
+        ),
+        IntExpr::Add(a, b) => MoveInt::Add(
+            Box::new(lower_move_int(game, a)?),
+            Box::new(lower_move_int(game, b)?),
+        ),
+        IntExpr::Sub(a, b) => MoveInt::Sub(
+            Box::new(lower_move_int(game, a)?),
+            Box::new(lower_move_int(game, b)?),
+        ),
+        other => MoveInt::Count(
+            lower_count_int(game, other, &mut Site::Counts).map_err(|_| {
+                "moves under a condition on numbers other than piece and stack counts".to_string()
+            })?,
+        ),
+    })
+}
+
+impl Lowering<'_> {
+    /// The moves of one `moves ... when COND` line whose condition is not about check: quiet leaps
+    /// and quiet paths only.
+    fn lower_conditional(
+        &mut self,
+        piece: &Piece,
+        moves: &vdl_runtime::model::Moves,
+        condition: &Cond,
+        player: usize,
+        frame: &Frame,
+    ) -> Result<FastConditional, String> {
+        let condition = lower_move_cond(self.game, condition)?;
+        let plain = Piece {
+            moves: vec![vdl_runtime::model::Moves {
+                condition: None,
+                ..moves.clone()
+            }],
+            ..piece.clone()
+        };
+        let lowered = self.lower_move_lists(&plain, player, frame)?;
+        let FastMoves {
+            quiet_leaps,
+            capture_leaps,
+            attacked_from,
+            initial_attacked_from,
+            en_passant_from,
+            quiet_slides,
+            capture_slides,
+            quiet_hops,
+            capture_hops,
+            pulls,
+            lame_attacks,
+            steps,
+            paths,
+            path_attacks,
+            promotion,
+            promotion_rules,
+            conditional,
+        } = lowered;
+        let quiet_only = capture_leaps.iter().all(|&b| b == 0)
+            && attacked_from.iter().all(|&b| b == 0)
+            && initial_attacked_from.iter().all(|&b| b == 0)
+            && en_passant_from.is_none()
+            && quiet_slides.is_empty()
+            && capture_slides.is_empty()
+            && quiet_hops.is_empty()
+            && capture_hops.is_empty()
+            && pulls.is_empty()
+            && lame_attacks.iter().all(Vec::is_empty)
+            && steps.iter().all(Vec::is_empty)
+            && path_attacks.iter().all(Vec::is_empty)
+            && paths.iter().flatten().all(|p| p.quiet && !p.capture)
+            && promotion.is_none()
+            && promotion_rules.is_empty()
+            && conditional.is_empty();
+        if !quiet_only {
+            return Err(
+                "moves under a condition other than quiet plain leaps and quiet paths".into(),
+            );
+        }
+        if condition.names_hurdle() {
+            // The hurdle is then the one cell the move hops: one step a leg, and one leg that
+            // only hops (a leg that may hop or pass an empty cell leaves the hurdle to the board).
+            let one_hop = moves.parts.iter().all(|part| {
+                let (last, earlier) = part.legs.split_last().expect("a move has a leg");
+                part.range == 1
+                    && !last.modes.contains('p')
+                    && !last.modes.contains('y')
+                    && earlier.iter().filter(|l| l.modes == "p").count() == 1
+                    && earlier.iter().all(|l| {
+                        l.modes == "p" || !(l.modes.contains('p') || l.modes.contains('y'))
+                    })
+            });
+            if !one_hop {
+                return Err("a condition on the hurdle of a move other than one hop".into());
+            }
+            if quiet_leaps.iter().any(|&b| b != 0) {
+                return Err("a condition on the hurdle of a move that hops nothing".into());
+            }
+            if paths.iter().flatten().any(|p| p.occupied.count_ones() != 1) {
+                return Err("a condition on the hurdle of a move that hops several cells".into());
+            }
+        }
+        Ok(FastConditional {
+            condition,
+            quiet_leaps,
+            paths,
+        })
+    }
+
+    /// A piece's stacking rules (`stacks`), as the interpreter prepares them: per player, the
+    /// first-leg steps of its parts.
+    fn lower_stacks(&mut self, piece: &Piece) -> Result<Vec<FastStack>, String> {
+        if piece.stacks.len() > 1 {
+            // Their moves may repeat one another, which the interpreter lists twice.
+            return Err("several `stacks` lines".into());
+        }
+        let mut out = Vec::new();
+        for stack in &piece.stacks {
+            let condition = stack
+                .moves
+                .condition
+                .as_ref()
+                .map(|c| lower_move_cond(self.game, c))
+                .transpose()?;
+            if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
+                return Err("a stacking move under a condition on a hurdle".into());
+            }
+            let mut steps = Vec::new();
+            for info in self.game.players.iter().take(2) {
+                let frame = Frame {
+                    forward: info.forward.clone(),
+                };
+                let mut vectors: Vec<Vec3> = Vec::new();
+                for part in &stack.moves.parts {
+                    for base in &part.vectors {
+                        for v in symmetric_variants(*base, self.game.dimensions) {
+                            if first_leg_selects(&part.legs[0].directions, v, &frame)
+                                && !vectors.contains(&v)
+                            {
+                                vectors.push(v);
+                            }
+                        }
+                    }
+                }
+                steps.push(
+                    (0..self.game.cells.len())
+                        .map(|cell| {
+                            vectors
+                                .iter()
+                                .filter_map(|&v| (self.step)(cell, v))
+                                .fold(0, |m, c| m | 1 << c)
+                        })
+                        .collect(),
+                );
+            }
+            let mut onto = stack.onto.clone();
+            onto.sort_unstable();
+            onto.dedup();
+            out.push(FastStack {
+                steps,
+                onto,
+                condition,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The features the compact form does not implement together with stacks or with moves under
+/// conditions on the mover, its hurdle and the stacks.
+fn check_stacking(game: &Game, pieces: &[FastPiece], royals: &[usize]) -> Result<(), String> {
+    let stacking = uses_stacks(pieces);
+    let conditional = pieces
+        .iter()
+        .any(|p| p.players.iter().any(|m| !m.conditional.is_empty()));
+    if conditional && (!royals.is_empty() || game.turn.wall.is_some()) {
+        return Err(
+            "moves under a condition on the mover or its hurdle, with a royal piece or walls"
+                .into(),
+        );
+    }
+    if !stacking {
+        return Ok(());
+    }
+    let moves =
+        |test: &dyn Fn(&FastMoves) -> bool| pieces.iter().any(|p| p.players.iter().any(test));
+    let en_passant = moves(&|m| {
+        m.en_passant_from.is_some() || m.steps.iter().flatten().any(|s| s.en_passant.is_some())
+    });
+    let feature = [
+        (!royals.is_empty(), "a royal piece"),
+        (!game.reserves.is_empty(), "hands"),
+        (
+            game.pieces
+                .iter()
+                .any(|p| !p.promotions.is_empty() || !p.promotion_moves.is_empty()),
+            "promotions",
+        ),
+        (!game.castling.is_empty(), "castling"),
+        (en_passant, "en passant"),
+        (moves(&|m| !m.pulls.is_empty()), "pulls"),
+        (!game.rules.is_empty(), "triggered rules"),
+        (game.turn.wall.is_some(), "walls"),
+        // Leaving a stack and climbing onto a piece are events of `freeze after`, and a captured
+        // stack may lose only its top piece (`remove top`).
+        (!game.turn.freeze.is_empty(), "`freeze after`"),
+        (game.custodian.is_some(), "custodian capture"),
+        (game.turn.must_capture, "`must_capture`"),
+        (game.turn.forbid_checks, "`forbid_checks`"),
+        (game.turn.pass != Pass::Never, "passes"),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    match feature {
+        Some(feature) => Err(format!("stacking moves with {feature}")),
+        None => Ok(()),
+    }
 }
