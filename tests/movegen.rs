@@ -525,3 +525,187 @@ fn induction_and_borrowing_against_a_second_generator() {
     ];
     perft_rows("relay", rows, false);
 }
+
+/// Stacks (`stacks.vdl`, 5x5, positions in the `{board} {side}` text, a stack written
+/// `(TOP BOTTOM)`), counted by hand:
+/// - White's lord on c3 between Black's lord c4, Black's vassal b3, White's vassal d3 and Black's
+///   lord on top of a White vassal on c2: no step (all four neighbours full), the jump over the
+///   unstacked enemy lord to c5 (not over the stacked one), and climbing onto either vassal, b3 or
+///   d3; White's vassal d3 steps to d2, d4, e3 (it does not jump the lord). Black: the lord on c4
+///   steps to b4, c5, d4 (its jump over c3 lands on the full c2); the vassal b3 steps to a3, b2, b4;
+///   the lord on top of the stack steps off to b2, c1, d2 and neither jumps nor climbs (it is
+///   stacked).
+/// - With White's lord on top of the b3 vassal, it steps off to a3, b2, b4 or c3, and the vassal d3
+///   also has c3.
+/// - The raider on c3 steps, captures diagonally (b4, d2) and, while Black controls a stack or White
+///   has fewer than five pieces on top, steps diagonally (b2, d4); on top of a stack the same, and
+///   with a free Black vassal beside it it climbs onto it (b3) from the stack.
+/// - With White's four vassals on a5..d5 and the raider (five pieces), the raider's diagonal steps
+///   come only with a Black stack on the board (a White vassal under a Black lord does not count
+///   for White); a White lord on top of a Black vassal counts for White.
+#[test]
+fn stacks_by_hand() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "5/2l2/1vLV1/2(lV)2/5 w",
+            &["c3c5", "c3b3", "c3d3", "d3d2", "d3d4", "d3e3"],
+        ),
+        (
+            "5/2l2/1vLV1/2(lV)2/5 b",
+            &[
+                "c4b4", "c4c5", "c4d4", "b3a3", "b3b2", "b3b4", "c2b2", "c2c1", "c2d2",
+            ],
+        ),
+        (
+            "5/2l2/1(Lv)1V1/2(lV)2/5 w",
+            &[
+                "b3a3", "b3b2", "b3b4", "b3c3", "d3c3", "d3d2", "d3d4", "d3e3",
+            ],
+        ),
+        (
+            "5/1v3/2R2/3v1/5 w",
+            &[
+                "c3b3", "c3c2", "c3c4", "c3d3", "c3b4", "c3d2", "c3b2", "c3d4",
+            ],
+        ),
+        (
+            "5/1v3/2(Rv)2/5/5 w",
+            &[
+                "c3b3", "c3c2", "c3c4", "c3d3", "c3b4", "c3b2", "c3d2", "c3d4",
+            ],
+        ),
+        (
+            "5/5/1v(Rv)2/5/5 w",
+            &[
+                "c3c2", "c3c4", "c3d3", "c3b2", "c3b4", "c3d2", "c3d4", "c3b3",
+            ],
+        ),
+        (
+            "VVVV1/5/2R2/5/5 w",
+            &[
+                "a5a4", "b5b4", "c5c4", "d5d4", "d5e5", "c3b3", "c3c2", "c3c4", "c3d3",
+            ],
+        ),
+        (
+            "VVVV1/5/2R2/5/(lV)4 w",
+            &[
+                "a5a4", "b5b4", "c5c4", "d5d4", "d5e5", "c3b3", "c3c2", "c3c4", "c3d3", "c3b2",
+                "c3b4", "c3d2", "c3d4",
+            ],
+        ),
+        (
+            "VVVV1/5/2R2/5/(Lv)4 w",
+            &[
+                "a5a4", "b5b4", "c5c4", "d5d4", "d5e5", "c3b3", "c3c2", "c3c4", "c3d3", "a1a2",
+                "a1b1",
+            ],
+        ),
+    ];
+    for (fen, want) in cases {
+        exact_moves("stacks", fen, want);
+    }
+    // Climbing onto a piece, stepping off (the piece below stands free again), capturing from the
+    // top of a stack and climbing from one stack onto another piece.
+    let after: &[(&str, &[&str], &str)] = &[
+        (
+            "5/2l2/1vLV1/2(lV)2/5 w",
+            &["c3b3"],
+            "5/2l2/1(Lv)1V1/2(lV)2/5 b",
+        ),
+        (
+            "5/2l2/1vLV1/2(lV)2/5 w",
+            &["c3d3"],
+            "5/2l2/1v1(LV)1/2(lV)2/5 b",
+        ),
+        (
+            "5/2l2/1vLV1/2(lV)2/5 w",
+            &["c3b3", "c2c1", "b3b4"],
+            "5/1Ll2/1v1V1/2V2/2l2 b",
+        ),
+        ("5/1v3/2(Rv)2/5/5 w", &["c3b4"], "5/1R3/2v2/5/5 b"),
+        ("5/5/1v(Rv)2/5/5 w", &["c3b3"], "5/5/1(Rv)v2/5/5 b"),
+    ];
+    for (name, engine) in engines("stacks") {
+        for (fen, moves, want) in after {
+            assert_eq!(
+                engine.after(fen, moves).as_deref(),
+                Ok(*want),
+                "{name}: `{fen}` after {moves:?}"
+            );
+        }
+    }
+}
+
+/// Stacks in random games: at every ply each compiled engine (the compact form among them)
+/// reaches the interpreter's position text by its own moves, lists the same moves there and counts
+/// the same perft from it.
+#[test]
+fn stacks_agree_with_the_interpreter_in_random_games() {
+    let engines = engines("stacks");
+    assert_eq!(engines.len(), 3, "stacks.vdl has a compact form");
+    let (_, reference) = &engines[0];
+    let mut rng = vdl_tests::Rng::new(0x57ac);
+    let mut stacked = 0;
+    for start in [
+        "lvrvl/v1v1v/5/V1V1V/LVRVL w",
+        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL b",
+    ] {
+        for _ in 0..4 {
+            let mut played: Vec<String> = Vec::new();
+            for ply in 0..40 {
+                let text = reference.after(start, &refs(&played)).expect("plays");
+                stacked += text.matches('(').count();
+                let (mut moves, _) = reference.moves(&text).expect("reads");
+                moves.sort();
+                let perft = reference.perft(&text, 2).expect("reads");
+                for (name, engine) in &engines[1..] {
+                    let reached = engine.after(start, &refs(&played)).expect("plays");
+                    assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
+                    let (mut got, counted) = engine.moves(&text).expect("reads");
+                    got.sort();
+                    assert_eq!(got, moves, "{name}: `{text}`");
+                    assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
+                    assert_eq!(
+                        engine.perft(&text, 2).expect("reads"),
+                        perft,
+                        "{name}: `{text}` perft 2"
+                    );
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                played.push(moves[rng.below(moves.len())].clone());
+            }
+        }
+    }
+    assert!(stacked > 50, "only {stacked} stacks seen");
+}
+
+fn refs(moves: &[String]) -> Vec<&str> {
+    moves.iter().map(String::as_str).collect()
+}
+
+/// Perft of `stacks.vdl` from positions with stacks: every compiled engine counts what the
+/// interpreter counts.
+#[test]
+fn stacks_perft_agrees_with_the_interpreter() {
+    let engines = engines("stacks");
+    assert_eq!(engines.len(), 3, "stacks.vdl has a compact form");
+    for fen in [
+        "lvrvl/v1v1v/5/V1V1V/LVRVL w",
+        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL w",
+        "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l b",
+    ] {
+        for depth in 1..=4 {
+            let want = engines[0].1.perft(fen, depth).expect("reads");
+            assert!(want > 0, "`{fen}` perft {depth}");
+            for (name, engine) in &engines[1..] {
+                assert_eq!(
+                    engine.perft(fen, depth).expect("reads"),
+                    want,
+                    "{name}: `{fen}` perft {depth}"
+                );
+            }
+        }
+    }
+}
