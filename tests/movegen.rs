@@ -709,3 +709,54 @@ fn stacks_perft_agrees_with_the_interpreter() {
         }
     }
 }
+
+/// Moves under conditions with a royal piece (`conditions.vdl`, 6x6), counted by hand. White's king
+/// d2 and jumper d3 against Black's king d6 and jumper d4: the king steps to c1, d1, e1, c2, e2 (the
+/// jumper's diagonal captures reach c3 and e3) and, Black having fewer than ten pieces, leaps to b2
+/// and f2 (d4 is full); the jumper steps to c3 and e3, jumps the enemy jumper to d5 and, White
+/// having no rook, leaps as a knight to its eight cells. With a Black rook on d4 instead, the
+/// jumper is pinned (no move, its jump over the rook included) and the king also has c3 and e3.
+#[test]
+fn moves_under_conditions_with_a_royal_piece_by_hand() {
+    exact_moves(
+        "conditions",
+        "3k2/6/3j2/3J2/3K2/6 w",
+        &[
+            "d2c1", "d2d1", "d2e1", "d2c2", "d2e2", "d2b2", "d2f2", "d3c3", "d3e3", "d3d5", "d3b2",
+            "d3b4", "d3f2", "d3f4", "d3c1", "d3e1", "d3c5", "d3e5",
+        ],
+    );
+    exact_moves(
+        "conditions",
+        "3k2/6/3r2/3J2/3K2/6 w",
+        &[
+            "d2c1", "d2d1", "d2e1", "d2c2", "d2e2", "d2c3", "d2e3", "d2b2", "d2f2",
+        ],
+    );
+}
+
+/// Perft of `conditions.vdl`, with pins and checks: every compiled engine counts what the
+/// interpreter counts.
+#[test]
+fn moves_under_conditions_with_a_royal_piece_agree_with_the_interpreter() {
+    let engines = engines("conditions");
+    assert_eq!(engines.len(), 3, "conditions.vdl has a compact form");
+    for fen in [
+        "rjkjjr/jjjjjj/6/6/JJJJJJ/RJKJJR w",
+        "2k3/1j4/2J3/6/1R1j2/2K3 w",
+        "2k3/2r3/2J3/1j4/2K3/6 w",
+        "r1k3/2j3/6/1J1J2/2K1j1/6 b",
+    ] {
+        for depth in 1..=4 {
+            let want = engines[0].1.perft(fen, depth).expect("reads");
+            assert!(want > 0, "`{fen}` perft {depth}");
+            for (name, engine) in &engines[1..] {
+                assert_eq!(
+                    engine.perft(fen, depth).expect("reads"),
+                    want,
+                    "{name}: `{fen}` perft {depth}"
+                );
+            }
+        }
+    }
+}

@@ -3243,10 +3243,9 @@ fn check_stacking(game: &Game, pieces: &[FastPiece], royals: &[usize]) -> Result
     let conditional = pieces
         .iter()
         .any(|p| p.players.iter().any(|m| !m.conditional.is_empty()));
-    if conditional && (!royals.is_empty() || game.turn.wall.is_some()) {
+    if conditional && game.turn.wall.is_some() {
         return Err(
-            "moves under a condition on the mover or its hurdle, with a royal piece or walls"
-                .into(),
+            "moves under a condition on the mover, its hurdle or the stacks, with walls".into(),
         );
     }
     if !stacking {
