@@ -14,6 +14,9 @@ pub trait Probe {
     fn moves(&self, fen: &str) -> Result<(Vec<String>, u64), String>;
     /// The position text after playing moves from a position.
     fn after(&self, fen: &str, moves: &[&str]) -> Result<String, String>;
+    /// The same, checking at every move that unmake restores the position text and hash and that
+    /// the incremental hash is the recomputed one.
+    fn after_checked(&self, fen: &str, moves: &[&str]) -> Result<String, String>;
 }
 
 impl<V: Variant> Probe for V {
@@ -39,6 +42,26 @@ impl<V: Variant> Probe for V {
             let mv = self
                 .parse_move(&mut position, text)
                 .map_err(|e| e.to_string())?;
+            self.make(&mut position, mv);
+        }
+        Ok(self.write_position(&position))
+    }
+
+    fn after_checked(&self, fen: &str, moves: &[&str]) -> Result<String, String> {
+        let mut position = self.parse_position(fen).map_err(|e| e.to_string())?;
+        for text in moves {
+            let mv = self
+                .parse_move(&mut position, text)
+                .map_err(|e| e.to_string())?;
+            let before = (self.write_position(&position), self.hash(&position));
+            let undo = self.make(&mut position, mv);
+            if self.hash(&position) != self.full_hash(&position) {
+                return Err(format!("incremental hash after {text} from `{}`", before.0));
+            }
+            self.unmake(&mut position, mv, undo);
+            if (self.write_position(&position), self.hash(&position)) != before {
+                return Err(format!("unmake of {text} from `{}`", before.0));
+            }
             self.make(&mut position, mv);
         }
         Ok(self.write_position(&position))
@@ -637,8 +660,9 @@ fn stacks_by_hand() {
 }
 
 /// Stacks in random games: at every ply each compiled engine (the compact form among them)
-/// reaches the interpreter's position text by its own moves, lists the same moves there and counts
-/// the same perft from it.
+/// reaches the interpreter's position text by its own moves (unmake restoring each one, the
+/// incremental hash the recomputed one), lists the same moves there and counts the same perft from
+/// it.
 #[test]
 fn stacks_agree_with_the_interpreter_in_random_games() {
     let engines = engines("stacks");
@@ -659,7 +683,9 @@ fn stacks_agree_with_the_interpreter_in_random_games() {
                 moves.sort();
                 let perft = reference.perft(&text, 2).expect("reads");
                 for (name, engine) in &engines[1..] {
-                    let reached = engine.after(start, &refs(&played)).expect("plays");
+                    let reached = engine
+                        .after_checked(start, &refs(&played))
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
                     assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
                     let (mut got, counted) = engine.moves(&text).expect("reads");
                     got.sort();

@@ -3835,15 +3835,10 @@ impl Emitter<'_> {
         let ir = self.ir;
         let mut items = Vec::new();
         if ir.stacking {
-            let keys = Literal::usize_unsuffixed(
-                (2 * ir.pieces.len() + 4) * ir.cells
-                    + 1
-                    + 2 * ir.pieces.len()
-                    + if ir.counts_checks { 2 } else { 0 },
-            );
             items.push(quote! {
-                /// The keys of stacks: per cell, multiplied by the piece below (its occupant's bits).
-                const STACK_KEYS: usize = #keys;
+                /// The keys of stacks, the last of all: per cell, multiplied by the piece below (its
+                /// occupant's bits).
+                const STACK_KEYS: usize = KEY_COUNT - CELLS;
             });
         }
         for (index, piece) in ir.pieces.iter().enumerate() {
