@@ -3835,10 +3835,15 @@ impl Emitter<'_> {
         let ir = self.ir;
         let mut items = Vec::new();
         if ir.stacking {
+            // After the hand keys and the keys of checks.
+            let start = if ir.counts_checks {
+                quote! { CHECK_KEYS + 2 }
+            } else {
+                quote! { HAND_KEYS + 2 * PIECES }
+            };
             items.push(quote! {
-                /// The keys of stacks, the last of all: per cell, multiplied by the piece below (its
-                /// occupant's bits).
-                const STACK_KEYS: usize = KEY_COUNT - CELLS;
+                /// The keys of stacks: per cell, multiplied by the piece below (its occupant's bits).
+                const STACK_KEYS: usize = #start;
             });
         }
         for (index, piece) in ir.pieces.iter().enumerate() {
