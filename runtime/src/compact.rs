@@ -244,6 +244,23 @@ pub trait CompactGame: Send + Sync {
     /// Puts a piece under the piece on `cell`, making it a stack (the hash is refreshed by
     /// [`CompactGame::refresh_hash`]). Games without stacking moves have no stacks and ignore it.
     fn put_below(&self, _position: &mut Self::Position, _cell: usize, _occupant: Occupant) {}
+    /// In games of several single moves per turn: the single moves made in the current turn, and
+    /// whether one of them removed a piece or moved a pawn (the turn then restarts the half-move
+    /// counter).
+    fn turn(&self, _position: &Self::Position) -> (u32, bool) {
+        (0, false)
+    }
+    /// Sets the single moves made in the current turn and whether one of them restarts the
+    /// half-move counter (the hash is refreshed by [`CompactGame::refresh_hash`]).
+    fn set_turn(&self, _position: &mut Self::Position, _moves: u32, _resets: bool) {}
+    /// In games that count captures: the enemy pieces of a type a player has captured by his own
+    /// moves.
+    fn captures(&self, _position: &Self::Position, _player: usize, _piece: usize) -> u32 {
+        0
+    }
+    /// Sets a capture counter (the hash is refreshed by [`CompactGame::refresh_hash`]).
+    fn set_captures(&self, _position: &mut Self::Position, _player: usize, _piece: usize, _n: u32) {
+    }
     /// Recomputes the hash from scratch and stores it.
     fn refresh_hash(&self, position: &mut Self::Position);
     /// The incrementally kept hash.
@@ -392,6 +409,17 @@ impl<G: CompactGame> Compiled<G> {
         self.game
             .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
         self.game.set_passes(&mut compact, position.passes);
+        self.game
+            .set_turn(&mut compact, position.turn_moves, position.reset_in_turn);
+        let pieces = self.interpreter.game.pieces.len();
+        for player in 0..2 {
+            for piece in 0..pieces {
+                let count = position.captured_count(player, piece, pieces);
+                if count > 0 {
+                    self.game.set_captures(&mut compact, player, piece, count);
+                }
+            }
+        }
         self.game.refresh_hash(&mut compact);
         compact
     }
@@ -418,6 +446,21 @@ impl<G: CompactGame> Compiled<G> {
         position.last = state.last.map(CompactMove::to_interpreter);
         position.checks[..2].copy_from_slice(&self.game.checks(compact));
         position.passes = self.game.passes(compact);
+        (position.turn_moves, position.reset_in_turn) = self.game.turn(compact);
+        let pieces = game.pieces.len();
+        let counted: Vec<u32> = (0..game.players.len() * pieces)
+            .map(|i| {
+                if i < 2 * pieces {
+                    self.game.captures(compact, i / pieces, i % pieces)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        // The interpreter's counters stay empty until a capture is counted.
+        if counted.iter().any(|&n| n > 0) {
+            position.captured = counted;
+        }
         position.hash = self.interpreter.compute_hash(&position);
         position
     }
@@ -466,17 +509,25 @@ impl<G: CompactGame> Variant for Compiled<G> {
         self.game.in_check(&position.board)
     }
 
-    /// Only positions since the last capture or pawn move can recur (one move per turn).
+    /// Only positions since the last capture or pawn move can recur; the half-move counter counts
+    /// turns, each of up to `moves` single moves.
     fn repeats(&self, position: &Self::Position) -> bool {
         let hash = self.game.hash(&position.board);
-        let since = self.game.state(&position.board).halfmove as usize + 1;
+        let per_turn = self.interpreter.game.turn.moves.max(1) as usize;
+        let since = (self.game.state(&position.board).halfmove as usize + 1) * per_turn
+            + self.game.turn(&position.board).0 as usize;
         let recent = position.history.len().min(since);
         position.history[position.history.len() - recent..].contains(&hash)
     }
 
-    /// A pass: the other side to move, no en-passant right (every compact game has two players and
-    /// one move per turn).
+    /// A pass: the other side to move, no en-passant right (every compact game has two players);
+    /// none in games of several single moves per turn or with frozen pieces, as in the
+    /// interpreter.
     fn make_null(&self, position: &mut Self::Position) -> Option<G::Position> {
+        let turn = &self.interpreter.game.turn;
+        if turn.moves > 1 || !turn.freeze.is_empty() {
+            return None;
+        }
         let board = &mut position.board;
         let undo = board.clone();
         position.history.push(self.game.hash(board));

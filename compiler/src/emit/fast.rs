@@ -97,6 +97,11 @@ impl Emitter<'_> {
             "PROMOTED_TO_HAND",
             "CAPTURES_TO_HAND",
             "FILES",
+            "TURN_KEY",
+            "FROZEN_KEYS",
+            "CAPTURE_KEYS",
+            "MOVES_PER_TURN",
+            "BETWEEN",
             "NAME",
             "SOURCE",
             "SELF",
@@ -556,12 +561,15 @@ impl Emitter<'_> {
         };
         let check_keys = if ir.counts_checks { 2 } else { 0 };
         let stack_keys = if ir.stacking { ir.cells } else { 0 };
+        let (turn_keys, turn_items) = self.turn_keys(check_keys + stack_keys);
+        items.extend(turn_items);
         let key_count = Literal::usize_unsuffixed(
             (2 * ir.pieces.len() + 4) * ir.cells
                 + 1
                 + 2 * ir.pieces.len()
                 + check_keys
-                + stack_keys,
+                + stack_keys
+                + turn_keys,
         );
         items.push(self.stack_tables());
         if ir.counts_checks {
@@ -729,6 +737,8 @@ impl Emitter<'_> {
             quote! {}
         };
         let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
+        let (turn_fields, turn_hash, turn_items) = self.turn_board();
+        let thaw_removed = self.thaw_removed();
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
             quote! { 0 }
@@ -755,6 +765,7 @@ impl Emitter<'_> {
                 #checks_field
                 #passes_field
                 #stack_fields
+                #turn_fields
             }
 
             #stack_methods
@@ -795,6 +806,7 @@ impl Emitter<'_> {
                     self.colors[owner] ^= bit(cell);
                     self.cells[cell] = EMPTY;
                     self.hash ^= KEYS[code as usize * CELLS + cell];
+                    #thaw_removed
                 }
 
                 fn computed_hash(&self) -> u64 {
@@ -816,6 +828,7 @@ impl Emitter<'_> {
                     }
                     #checks_hash
                     #stack_hash
+                    #turn_hash
                     hash
                 }
 
@@ -836,6 +849,7 @@ impl Emitter<'_> {
             }
 
             #checks_key
+            #turn_items
 
             /// The key of a hand count.
             fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
@@ -1238,6 +1252,7 @@ impl Emitter<'_> {
         // cell counts as empty for a target, and castling is left out.
         let mc = ir.must_capture;
         let mut functions = Vec::new();
+        let (movable_init, movable) = self.movable();
         for us_index in 0..2usize {
             let them_index = 1 - us_index;
             let (us, them) = (
@@ -1548,7 +1563,7 @@ impl Emitter<'_> {
                     {
                         #takes_init
                         #choices_init
-                        let mut movers = board.pieces[#piece_index] & own;
+                        let mut movers = board.pieces[#piece_index] & #movable;
                         while movers != 0 {
                             let from = movers.trailing_zeros() as usize;
                             movers &= movers - 1;
@@ -1592,7 +1607,7 @@ impl Emitter<'_> {
                         quote! { CompactKind::Normal }
                     };
                     pieces.push(quote! {{
-                        let mut movers = board.pieces[#piece_index] & own;
+                        let mut movers = board.pieces[#piece_index] & #movable;
                         while movers != 0 {
                             let from = movers.trailing_zeros() as usize;
                             movers &= movers - 1;
@@ -1868,6 +1883,7 @@ impl Emitter<'_> {
                     let _ = switches;
                     let them = #them;
                     let own = board.colors[#us];
+                    #movable_init
                     let enemy = board.colors[#them];
                     let occupied = own | enemy #wall_bits;
                     let royals: Bits = #royals;
@@ -2850,12 +2866,21 @@ impl Emitter<'_> {
             .pieces
             .iter()
             .any(|p| p.players.iter().any(|m| !m.pulls.is_empty()));
+        let (freeze_init, unload_init) = (self.freeze_init(true), self.freeze_init(false));
+        let unload_freeze = self.freeze_after(false);
+        let freeze = self.freeze_after(true);
+        let (count_to, count_victim) = (
+            self.count_victim(quote!(to)),
+            self.count_victim(quote!(victim)),
+        );
+        let (turn_tail, end_turn) = self.turn_tail();
         // An unload: the captured piece is put down on `aux2`, moved, with its promoted flag;
         // nothing goes to a hand, and the move counter restarts.
         let unload_arm = if pulls {
             quote! {
                 CompactKind::Unload => {
                     let back = mv.aux2 as usize;
+                    #unload_init
                     let (code, victim) = (board.cells[from], board.cells[to]);
                     board.remove(to);
                     board.remove(from);
@@ -2871,6 +2896,7 @@ impl Emitter<'_> {
                     }
                     board.virgin &= !(bit(from) | bit(to) | bit(back));
                     resets = true;
+                    #unload_freeze
                 }
             }
         } else {
@@ -2961,6 +2987,7 @@ impl Emitter<'_> {
         let (stack_before, stack_after) = self.stack_make();
         quote! {
             #to_hand
+            #end_turn
 
             /// Plays a legal move.
             fn play(board: &mut Board, mv: CompactMove) {
@@ -3000,9 +3027,11 @@ impl Emitter<'_> {
                     kind => {
                         let code = board.cells[from];
                         #stack_before
+                        #freeze_init
                         #captures
                         let mut gone = bit(from) | bit(to);
                         if to != from && board.cells[to] != EMPTY {
+                            #count_to
                             to_hand(board, mover, to);
                             board.remove(to);
                             resets = true;
@@ -3010,6 +3039,7 @@ impl Emitter<'_> {
                         if kind == CompactKind::EnPassant {
                             let victim = mv.aux as usize;
                             if board.cells[victim] != EMPTY {
+                                #count_victim
                                 to_hand(board, mover, victim);
                                 board.remove(victim);
                                 resets = true;
@@ -3037,6 +3067,7 @@ impl Emitter<'_> {
                             board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
                         }
                         #explode
+                        #freeze
                     }
                 }
                 #gate
@@ -3044,13 +3075,7 @@ impl Emitter<'_> {
                 #wall
                 board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
-                board.halfmove = if resets { 0 } else { board.halfmove + 1 };
-                board.last = Some(mv);
-                board.side ^= 1;
-                board.hash ^= KEYS[SIDE_KEY];
-                if mover == 1 {
-                    board.fullmove += 1;
-                }
+                #turn_tail
                 #passes
                 #count_check
             }
@@ -3548,6 +3573,10 @@ impl Emitter<'_> {
                 name
             };
         for end in &self.ir.early_ends {
+            if let Some(test) = self.turn_early_end(end) {
+                tests.push(test);
+                continue;
+            }
             let mask = |pieces: &[usize]| {
                 let items = pieces.iter().map(|&p| self.piece(p));
                 quote! { (0 #(| board.pieces[#items])*) }
@@ -3613,6 +3642,7 @@ impl Emitter<'_> {
                     );
                     quote! { #name(board, board.side as usize) }
                 }
+                EarlyEnd::Captures(..) | EarlyEnd::Formation(_) => unreachable!("turn_early_end"),
             });
         }
         let may_end = if tests.is_empty() {
@@ -3674,6 +3704,13 @@ impl Emitter<'_> {
         let (helpers, legal_moves) = self.legal_moves();
         let (_, stack_init, _, _) = self.stack_board();
         let stack_game = self.stack_game_methods();
+        let single_count = if self.ir.pass == Pass::WhenStuck {
+            format_ident!("count_but_pass")
+        } else {
+            format_ident!("count_legal_moves")
+        };
+        let [turn_init, turn_methods, turn_put, turn_occupant, turn_make] =
+            self.turn_game(&single_count);
         quote! {
             #helpers
             #(#potentials)*
@@ -3718,6 +3755,7 @@ impl Emitter<'_> {
                         #checks_init
                         #passes_init
                         #stack_init
+                        #turn_init
                     }
                 }
 
@@ -3730,6 +3768,7 @@ impl Emitter<'_> {
                     if occupant.is_promoted() {
                         board.promoted |= bit(cell);
                     }
+                    #turn_put
                 }
 
                 fn occupant(&self, board: &Board, cell: usize) -> Occupant {
@@ -3739,7 +3778,7 @@ impl Emitter<'_> {
                     }
                     #occupant_wall
                     let code = code as usize - 1;
-                    Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)
+                    Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
                 }
 
                 fn set_state(&self, board: &mut Board, state: CompactState) {
@@ -3767,6 +3806,7 @@ impl Emitter<'_> {
                 #passes_methods
 
                 #stack_game
+                #turn_methods
 
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;
@@ -3788,6 +3828,7 @@ impl Emitter<'_> {
 
                 fn make(&self, board: &mut Board, mv: CompactMove) {
                     play(board, mv);
+                    #turn_make
                 }
 
                 fn may_have_ended(&self, board: &Board) -> bool {
@@ -4067,9 +4108,10 @@ impl Emitter<'_> {
                     None => quote! { true },
                 };
                 let onto = self.pieces_of(&stack.onto);
+                let movable = self.movable().1;
                 out.push(quote! {{
                     let onto: Bits = (#onto) & !board.stacked;
-                    let mut movers = board.pieces[#piece_index] & own;
+                    let mut movers = board.pieces[#piece_index] & #movable;
                     while movers != 0 {
                         let from = movers.trailing_zeros() as usize;
                         movers &= movers - 1;
@@ -4099,6 +4141,7 @@ impl Emitter<'_> {
         if !self.ir.stacking {
             return (quote! {}, quote! {}, quote! {}, quote! {});
         }
+        let (freeze_below, thaw_below) = self.frozen_below();
         (
             quote! {
                 /// The cells holding a stack (a piece under the top piece, which alone is in the
@@ -4134,6 +4177,7 @@ impl Emitter<'_> {
                         if self.promoted & bit(to) != 0 {
                             below |= 1 << 13;
                         }
+                        #freeze_below
                         self.remove(to);
                         self.virgin &= !bit(to);
                         self.promoted &= !bit(to);
@@ -4158,6 +4202,7 @@ impl Emitter<'_> {
                         if below & (1 << 13) != 0 {
                             self.promoted |= bit(from);
                         }
+                        #thaw_below
                     }
                 }
 
@@ -4213,6 +4258,404 @@ impl Emitter<'_> {
                 board.stacked |= bit(cell);
                 board.below[cell] = occupant.bits();
             }
+        }
+    }
+}
+
+/// Turns of several single moves, frozen pieces and the capture counters (`FastIr::turns`).
+impl Emitter<'_> {
+    /// Whether a turn has several single moves.
+    fn multi(&self) -> bool {
+        self.ir.turns.moves > 1
+    }
+
+    /// How many Zobrist keys the turn's state needs after the hand keys and the `before` keys that
+    /// follow them (checks, stacks), and the constants naming them: one for the single moves made in the turn, one per cell for the
+    /// frozen pieces, one per player and piece type for the capture counters.
+    fn turn_keys(&self, before: usize) -> (usize, Vec<TokenStream>) {
+        let turns = &self.ir.turns;
+        let mut count = 0;
+        let mut items = Vec::new();
+        let base = Literal::usize_unsuffixed(before);
+        let mut at = |count: &mut usize, name: &str, n: usize| {
+            let name = format_ident!("{}", name);
+            let offset = Literal::usize_unsuffixed(*count);
+            items.push(quote! {
+                const #name: usize = HAND_KEYS + 2 * PIECES + #base + #offset;
+            });
+            *count += n;
+        };
+        if self.multi() {
+            at(&mut count, "TURN_KEY", 1);
+        }
+        if turns.freezes() {
+            at(&mut count, "FROZEN_KEYS", self.ir.cells);
+        }
+        if turns.counts_captures {
+            at(&mut count, "CAPTURE_KEYS", 2 * self.ir.pieces.len());
+        }
+        (count, items)
+    }
+
+    /// The position's fields for the turn's state, their terms of the hash, and the functions on
+    /// them.
+    fn turn_board(&self) -> (TokenStream, TokenStream, TokenStream) {
+        let turns = &self.ir.turns;
+        let (mut fields, mut hash, mut items) = (quote! {}, quote! {}, quote! {});
+        if self.multi() {
+            fields.extend(quote! {
+                /// The single moves made in the current turn.
+                turn_moves: u32,
+                /// Whether a single move of the current turn removed a piece or moved a pawn (not
+                /// part of the hash).
+                reset_in_turn: bool,
+            });
+            hash.extend(quote! { hash ^= turn_key(self.turn_moves); });
+            let moves = Literal::u32_unsuffixed(turns.moves);
+            items.extend(quote! {
+                /// Single moves per turn.
+                const MOVES_PER_TURN: u32 = #moves;
+
+                /// The key of the number of single moves made in the turn.
+                fn turn_key(moves: u32) -> u64 {
+                    KEYS[TURN_KEY].wrapping_mul(moves as u64)
+                }
+            });
+        }
+        if turns.freezes() {
+            fields.extend(quote! {
+                /// The pieces frozen until the end of the turn (`freeze after`).
+                frozen: Bits,
+            });
+            hash.extend(quote! { hash ^= flag_keys(self.frozen, FROZEN_KEYS); });
+            items.extend(quote! {
+                impl Board {
+                    /// Freezes the piece on `cell` until the end of the turn.
+                    fn freeze(&mut self, cell: usize) {
+                        if self.frozen & bit(cell) == 0 {
+                            self.frozen |= bit(cell);
+                            self.hash ^= KEYS[FROZEN_KEYS + cell];
+                        }
+                    }
+                }
+            });
+        }
+        if turns.freezes() && self.ir.stacking {
+            items.extend(quote! {
+                /// The frozen flag of a piece under a stack (its occupant's bit).
+                const FROZEN_BELOW: u16 = 1 << 14;
+            });
+        }
+        if turns.freeze_jump {
+            let lines = turns.between.iter().map(|lines| {
+                let entries = lines.iter().map(|&(to, cells)| {
+                    let to = Literal::u8_unsuffixed(to as u8);
+                    let cells = self.bits(cells);
+                    quote! { (#to, #cells) }
+                });
+                quote! { &[#(#entries),*] }
+            });
+            items.extend(quote! {
+                /// Per start cell: the cells on a straight line at least two steps away, with the
+                /// cells strictly between.
+                static BETWEEN: [&[(u8, Bits)]; CELLS] = [#(#lines),*];
+
+                /// Whether a move from `from` to `to` passes over an occupied cell on a straight
+                /// line (a jump, for `freeze after jump`).
+                fn jumped(from: usize, to: usize, occupied: Bits) -> bool {
+                    BETWEEN[from]
+                        .iter()
+                        .find(|&&(cell, _)| cell as usize == to)
+                        .is_some_and(|&(_, cells)| cells & occupied != 0)
+                }
+            });
+        }
+        if turns.counts_captures {
+            fields.extend(quote! {
+                /// The enemy pieces each player captured by his own moves, per type.
+                captured: [[u32; PIECES]; 2],
+            });
+            hash.extend(quote! {
+                for player in 0..2 {
+                    for piece in 0..PIECES {
+                        hash ^= capture_key(player, piece, self.captured[player][piece]);
+                    }
+                }
+            });
+            items.extend(quote! {
+                /// The key of a capture counter.
+                fn capture_key(player: usize, piece: usize, count: u32) -> u64 {
+                    KEYS[CAPTURE_KEYS + player * PIECES + piece].wrapping_mul(count as u64)
+                }
+
+                impl Board {
+                    /// Counts the piece on `cell`, about to be captured by `mover`, if it is an enemy's.
+                    fn count_capture(&mut self, mover: usize, cell: usize) {
+                        let code = self.cells[cell] as usize - 1;
+                        if code % 2 != mover {
+                            let piece = code / 2;
+                            let old = self.captured[mover][piece];
+                            self.hash ^= capture_key(mover, piece, old) ^ capture_key(mover, piece, old + 1);
+                            self.captured[mover][piece] = old + 1;
+                        }
+                    }
+                }
+            });
+        }
+        (fields, hash, items)
+    }
+
+    /// In the stacks' `stack_onto` and `unstack`: a frozen piece that goes under keeps its frozen
+    /// flag in `below` (the occupant's bit), and has it again when it stands free.
+    fn frozen_below(&self) -> (TokenStream, TokenStream) {
+        if !self.ir.turns.freezes() {
+            return (quote! {}, quote! {});
+        }
+        (
+            quote! {
+                if self.frozen & bit(to) != 0 {
+                    below |= FROZEN_BELOW;
+                }
+            },
+            quote! {
+                if below & FROZEN_BELOW != 0 {
+                    self.freeze(from);
+                }
+            },
+        )
+    }
+
+    /// In `Board::remove`: a piece leaving the board takes its frozen flag with it.
+    fn thaw_removed(&self) -> TokenStream {
+        if self.ir.turns.freezes() {
+            quote! {
+                if self.frozen & bit(cell) != 0 {
+                    self.frozen ^= bit(cell);
+                    self.hash ^= KEYS[FROZEN_KEYS + cell];
+                }
+            }
+        } else {
+            quote! {}
+        }
+    }
+
+    /// The generation functions' movers, the own pieces not frozen: their definition and name.
+    fn movable(&self) -> (TokenStream, TokenStream) {
+        if self.ir.turns.freezes() {
+            (
+                quote! { let movable = own & !board.frozen; let _ = movable; },
+                quote! { movable },
+            )
+        } else {
+            (quote! {}, quote! { own })
+        }
+    }
+
+    /// Before a normal move changes the board: whether it jumps and whether it captures, as
+    /// `freeze after` needs them.
+    fn freeze_init(&self, capture: bool) -> TokenStream {
+        let turns = &self.ir.turns;
+        let mut init = quote! {};
+        if turns.freeze_jump {
+            init.extend(quote! { let jump = jumped(from, to, board.colors[0] | board.colors[1]); });
+        }
+        if turns.freeze_capture && capture {
+            init.extend(quote! { let took = to != from && board.cells[to] != EMPTY; });
+        }
+        init
+    }
+
+    /// After a normal move (an unload with `capture` false: its victim is put down again):
+    /// freezes the piece that moved if the move is one of the `freeze after` events.
+    fn freeze_after(&self, capture: bool) -> TokenStream {
+        let turns = &self.ir.turns;
+        let mut events = Vec::new();
+        if turns.freeze_move {
+            events.push(quote! { true });
+        }
+        if turns.freeze_jump {
+            events.push(quote! { jump });
+        }
+        if turns.freeze_capture && capture {
+            events.push(quote! { took });
+        }
+        if self.ir.stacking && turns.freeze_unpin {
+            events.push(quote! { kind.leaves_stack() });
+        }
+        if self.ir.stacking && turns.freeze_stack {
+            events.push(quote! { kind.stacks() });
+        }
+        if events.is_empty() {
+            return quote! {};
+        }
+        quote! {
+            if #(#events)||* {
+                board.freeze(to);
+            }
+        }
+    }
+
+    /// Counts the piece on `cell`, about to be captured, when the game counts captures.
+    fn count_victim(&self, cell: TokenStream) -> TokenStream {
+        if self.ir.turns.counts_captures {
+            quote! { board.count_capture(mover, #cell); }
+        } else {
+            quote! {}
+        }
+    }
+
+    /// The end of a single move: the side changes when it ends the turn; and the function that
+    /// ends a turn, when turns have several single moves.
+    fn turn_tail(&self) -> (TokenStream, TokenStream) {
+        let last = Literal::usize_unsuffixed(self.ir.turns.last);
+        let thaw = if self.ir.turns.freezes() {
+            let under = if self.ir.stacking {
+                quote! {
+                    let mut stacks = board.stacked;
+                    while stacks != 0 {
+                        let cell = stacks.trailing_zeros() as usize;
+                        stacks &= stacks - 1;
+                        let below = board.below[cell];
+                        if below & FROZEN_BELOW != 0 {
+                            board.hash ^= stack_key(cell, below) ^ stack_key(cell, below & !FROZEN_BELOW);
+                            board.below[cell] = below & !FROZEN_BELOW;
+                        }
+                    }
+                }
+            } else {
+                quote! {}
+            };
+            quote! {
+                board.hash ^= flag_keys(board.frozen, FROZEN_KEYS);
+                board.frozen = 0;
+                #under
+            }
+        } else {
+            quote! {}
+        };
+        if !self.multi() {
+            return (
+                quote! {
+                    board.halfmove = if resets { 0 } else { board.halfmove + 1 };
+                    board.last = Some(mv);
+                    #thaw
+                    board.side ^= 1;
+                    board.hash ^= KEYS[SIDE_KEY];
+                    if mover == #last {
+                        board.fullmove += 1;
+                    }
+                },
+                quote! {},
+            );
+        }
+        (
+            quote! {
+                board.last = Some(mv);
+                board.reset_in_turn |= resets;
+                board.hash ^= turn_key(board.turn_moves) ^ turn_key(board.turn_moves + 1);
+                board.turn_moves += 1;
+                if board.turn_moves >= MOVES_PER_TURN {
+                    end_turn(board);
+                }
+            },
+            quote! {
+                /// Ends the turn of the side to move: the half-move counter counts the turn (from 0
+                /// when one of its single moves removed a piece or moved a pawn), the frozen pieces
+                /// thaw and the other player moves.
+                fn end_turn(board: &mut Board) {
+                    let mover = board.side as usize;
+                    board.halfmove = if board.reset_in_turn { 0 } else { board.halfmove + 1 };
+                    board.reset_in_turn = false;
+                    board.hash ^= turn_key(board.turn_moves);
+                    board.turn_moves = 0;
+                    #thaw
+                    board.side ^= 1;
+                    board.hash ^= KEYS[SIDE_KEY];
+                    if mover == #last {
+                        board.fullmove += 1;
+                    }
+                }
+            },
+        )
+    }
+
+    /// The `CompactGame` parts of the turn's state: the fields of an empty position, the methods
+    /// reading and setting them, the frozen flag of `put` and `occupant`, and the early end of a
+    /// turn after a real move (`end_early_when_stuck`: the mover has no legal single move left;
+    /// `count` is the method counting the legal moves but the pass of a player who is stuck).
+    fn turn_game(&self, count: &proc_macro2::Ident) -> [TokenStream; 5] {
+        let turns = &self.ir.turns;
+        let (mut init, mut methods) = (quote! {}, quote! {});
+        let (mut put, mut occupant, mut make) = (quote! {}, quote! {}, quote! {});
+        if self.multi() {
+            init.extend(quote! { turn_moves: 0, reset_in_turn: false, });
+            methods.extend(quote! {
+                fn turn(&self, board: &Board) -> (u32, bool) {
+                    (board.turn_moves, board.reset_in_turn)
+                }
+
+                fn set_turn(&self, board: &mut Board, moves: u32, resets: bool) {
+                    board.turn_moves = moves;
+                    board.reset_in_turn = resets;
+                }
+            });
+            if turns.end_early {
+                make = quote! {
+                    if board.turn_moves > 0 && self.#count(board) == 0 {
+                        end_turn(board);
+                    }
+                };
+            }
+        }
+        if turns.freezes() {
+            init.extend(quote! { frozen: 0, });
+            put = quote! {
+                if occupant.is_frozen() {
+                    board.frozen |= bit(cell);
+                }
+            };
+            occupant = quote! { .with_frozen(board.frozen & bit(cell) != 0) };
+        }
+        if turns.counts_captures {
+            init.extend(quote! { captured: [[0; PIECES]; 2], });
+            methods.extend(quote! {
+                fn captures(&self, board: &Board, player: usize, piece: usize) -> u32 {
+                    board.captured[player][piece]
+                }
+
+                fn set_captures(&self, board: &mut Board, player: usize, piece: usize, count: u32) {
+                    board.captured[player][piece] = count;
+                }
+            });
+        }
+        [init, methods, put, occupant, make]
+    }
+
+    /// The cheap tests of the `captures` and `formation` end rules.
+    fn turn_early_end(&self, end: &EarlyEnd) -> Option<TokenStream> {
+        match end {
+            EarlyEnd::Captures(n, pieces) => {
+                let n = Literal::u32_unsuffixed(*n);
+                let sum = |player: usize| {
+                    let player = Literal::usize_unsuffixed(player);
+                    let terms = pieces.iter().map(|&t| {
+                        let t = self.piece(t);
+                        quote! { board.captured[#player][#t] }
+                    });
+                    quote! { (0 #(+ #terms)*) }
+                };
+                let (first, second) = (sum(0), sum(1));
+                Some(quote! { #first >= #n || #second >= #n })
+            }
+            EarlyEnd::Formation(need) => {
+                let terms = need.iter().map(|&(t, count)| {
+                    let t = self.piece(t);
+                    let count = Literal::u32_unsuffixed(count);
+                    quote! { (board.pieces[#t] & board.colors[1 - board.side as usize]).count_ones() >= #count }
+                });
+                Some(quote! { true #(&& #terms)* })
+            }
+            _ => None,
         }
     }
 }

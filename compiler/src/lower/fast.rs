@@ -109,6 +109,49 @@ pub struct FastIr {
     /// Whether pieces stack (`stacks`): the position then holds, per cell, the piece under a top
     /// piece ([`FastPiece::stacks`]).
     pub stacking: bool,
+    /// The turn order, turns of several single moves, frozen pieces and the capture counters.
+    pub turns: FastTurns,
+}
+
+/// Turns in the compact form (`turn { order; moves N; end_early_when_stuck; freeze after ... }`) and
+/// the capture counters of `captures` end rules, as the interpreter plays them: a turn is `moves`
+/// single moves (fewer with `end_early`), a piece frozen by one of them may not move again until
+/// its owner's turn ends, and the half-move counter counts turns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastTurns {
+    /// Single moves per turn (1: every move ends the turn).
+    pub moves: u32,
+    /// The player who moves last in the turn order: after his turn the move number grows.
+    pub last: usize,
+    /// `end_early_when_stuck`: a turn ends when the mover has no legal single move left.
+    pub end_early: bool,
+    /// `freeze after move`: every normal move freezes the piece that moved.
+    pub freeze_move: bool,
+    /// `freeze after jump`: a move passing over an occupied cell on a straight line freezes it.
+    pub freeze_jump: bool,
+    /// `freeze after capture`: a move that removes a piece freezes it.
+    pub freeze_capture: bool,
+    /// `freeze after unpin`: a move of the top piece of a stack freezes it.
+    pub freeze_unpin: bool,
+    /// `freeze after stack`: a stacking move freezes the piece that climbed.
+    pub freeze_stack: bool,
+    /// For `freeze after jump`: per start cell, each cell on a straight line at least two steps
+    /// away, with the cells strictly between (empty when nothing freezes after a jump).
+    pub between: Vec<Vec<(usize, Bits)>>,
+    /// Whether positions count, per player and piece type, the enemy pieces he captured by his
+    /// own moves (`captures` end rules, or a `{captures}` field in the position text).
+    pub counts_captures: bool,
+}
+
+impl FastTurns {
+    /// Whether a single move may freeze a piece.
+    pub fn freezes(&self) -> bool {
+        self.freeze_move
+            || self.freeze_jump
+            || self.freeze_capture
+            || self.freeze_unpin
+            || self.freeze_stack
+    }
 }
 
 /// An effect of a triggered rule: enemy pieces around the piece that moved (`mover`, on the move's
@@ -198,6 +241,11 @@ pub enum EarlyEnd {
     Facing(u32),
     /// The condition of a `result` rule holds, with the side to move as `own`.
     Result(FastCond),
+    /// A player has captured this many enemy pieces of these types (`captures N TYPES`).
+    Captures(u32, Vec<usize>),
+    /// The player who moved last has at least these many pieces of each type a `formation`
+    /// needs: (type, count).
+    Formation(Vec<(usize, u32)>),
 }
 
 /// A condition on piece counts, for end rules decided by material.
@@ -696,6 +744,22 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                     early_ends.push(EarlyEnd::Result(lower_count_cond(game, condition)?));
                 }
             }
+            EndKind::Captures(n, set) => {
+                let types = (0..game.pieces.len())
+                    .filter(|&t| set.contains(t, |p| game.pieces[p].royal.is_royal()))
+                    .collect();
+                early_ends.push(EarlyEnd::Captures(*n, types));
+            }
+            EndKind::Formation { pieces, .. } => {
+                let mut need: Vec<(usize, u32)> = Vec::new();
+                for &t in pieces {
+                    match need.iter_mut().find(|(p, _)| *p == t) {
+                        Some((_, n)) => *n += 1,
+                        None => need.push((t, 1)),
+                    }
+                }
+                early_ends.push(EarlyEnd::Formation(need));
+            }
             EndKind::InsufficientMaterial(None) => {
                 // The built-in test: a player with only knights (`N`) and bishops (`B`) besides
                 // royal pieces may lack mating material; anything else mates.
@@ -782,6 +846,14 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         return Err("moves under an `in_check` condition with `royal_safety all`".into());
     }
     let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
+    let turns = lower_turns(
+        game,
+        &pieces,
+        &castles,
+        walls.is_some(),
+        explodes.is_some(),
+        hands.is_some() && !royals.is_empty(),
+    )?;
     let directions = lowering.directions;
     let encloses = lowering.drops_enclose
         || conversions
@@ -905,6 +977,127 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         early_ends,
         walls,
         stacking,
+        turns,
+    })
+}
+
+/// The turn order, turns of several single moves, freezing and the capture counters, or why the
+/// compact form does not implement them with the rest of the game.
+fn lower_turns(
+    game: &Game,
+    pieces: &[FastPiece],
+    castles: &[FastCastle],
+    walls: bool,
+    explodes: bool,
+    royal_drops: bool,
+) -> Result<FastTurns, String> {
+    let turn = &game.turn;
+    let moves = turn.moves.max(1);
+    let en_passant = pieces.iter().any(|p| {
+        p.players.iter().any(|m| {
+            m.en_passant_from.is_some() || m.steps.iter().flatten().any(|s| s.en_passant.is_some())
+        })
+    });
+    let facing_break = game
+        .pieces
+        .iter()
+        .any(|p| p.facing == Some(Facing::MustBreak));
+    if moves > 1 {
+        // En-passant rights, walls and the facing to break at a turn's start follow single moves
+        // differently from turns in the interpreter; the compact form keeps to one move a turn.
+        // A royal piece may be captured within a turn (attacked by one single move, taken by the
+        // next): with hands it may then be dropped, and the compact form's drops never test the
+        // safety of the piece dropped.
+        let feature = [
+            (en_passant, "en passant"),
+            (walls, "walls"),
+            (facing_break, "`facing must_break`"),
+            (royal_drops, "royal pieces and drops"),
+        ]
+        .into_iter()
+        .find_map(|(present, name)| present.then_some(name));
+        if let Some(feature) = feature {
+            return Err(format!("turn {{ moves {moves} }} with {feature}"));
+        }
+    }
+    // With one move a turn a frozen piece thaws at once, but a position read from text may hold
+    // frozen pieces: they are kept for every number of moves.
+    let frozen = |event: FreezeEvent| turn.freeze.contains(&event);
+    let (freeze_move, freeze_jump, freeze_capture) = (
+        frozen(FreezeEvent::Move),
+        frozen(FreezeEvent::Jump),
+        frozen(FreezeEvent::Capture),
+    );
+    // Without stacking moves nothing leaves or climbs onto a stack.
+    let stacking = uses_stacks(pieces);
+    let (freeze_unpin, freeze_stack) = (
+        stacking && frozen(FreezeEvent::Unpin),
+        stacking && frozen(FreezeEvent::Stack),
+    );
+    if !turn.freeze.is_empty() && (!castles.is_empty() || explodes) {
+        // Castling moves frozen pieces and a blast removes them; the frozen cells follow neither.
+        return Err("`freeze after` with castling or captures that explode".into());
+    }
+    let mut between = Vec::new();
+    if freeze_jump {
+        let index: HashMap<[i32; 3], usize> = game
+            .cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.coord, i))
+            .collect();
+        for from in &game.cells {
+            let mut lines = Vec::new();
+            for (to, cell) in game.cells.iter().enumerate() {
+                let d = [0, 1, 2].map(|k| cell.coord[k] - from.coord[k]);
+                let steps = d.iter().map(|c| c.abs()).max().unwrap_or(0);
+                if steps < 2 || !d.iter().all(|&c| c == 0 || c.abs() == steps) {
+                    continue;
+                }
+                let unit = d.map(i32::signum);
+                let mut cells: Bits = 0;
+                for k in 1..steps {
+                    let at = [0, 1, 2].map(|i| from.coord[i] + unit[i] * k);
+                    if let Some(&c) = index.get(&at) {
+                        cells |= 1 << c;
+                    }
+                }
+                if cells != 0 {
+                    lines.push((to, cells));
+                }
+            }
+            between.push(lines);
+        }
+    }
+    let order_plain = turn.order.len() == 2 && turn.order.contains(&0) && turn.order.contains(&1);
+    let last = if walls || !order_plain {
+        if !turn.order.iter().enumerate().all(|(i, &p)| i == p) {
+            return Err("turn { order }".into());
+        }
+        1
+    } else {
+        turn.order[1]
+    };
+    let counts_captures = game
+        .end
+        .iter()
+        .any(|r| matches!(r.kind, EndKind::Captures(..)))
+        || game
+            .notation
+            .position
+            .as_deref()
+            .is_some_and(|t| t.contains("{captures}"));
+    Ok(FastTurns {
+        moves,
+        last,
+        end_early: moves > 1 && turn.end_early_when_stuck,
+        freeze_move,
+        freeze_jump,
+        freeze_capture,
+        freeze_unpin,
+        freeze_stack,
+        between,
+        counts_captures,
     })
 }
 
@@ -1398,7 +1591,13 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             // Passes in a row are counted in the compact position, and facing royal pieces are
             // found on it; the interpreter decides the rule (under a condition on piece counts
             // too).
-            EndKind::AllPass | EndKind::Facing(_) => rule
+            // The capture counters are kept in the compact position, formations are found by the
+            // interpreter once the player who moved has the pieces for one (under a condition on
+            // piece counts too).
+            EndKind::AllPass
+            | EndKind::Facing(_)
+            | EndKind::Captures(..)
+            | EndKind::Formation { .. } => rule
                 .condition
                 .as_ref()
                 .is_none_or(|c| lower_count_cond(game, c).is_ok()),
@@ -1417,8 +1616,6 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             | EndKind::MoveLimit(_)
             | EndKind::Checkmates(_)
             | EndKind::TotalCheckmates(_)
-            | EndKind::Captures(..)
-            | EndKind::Formation { .. }
             | EndKind::LastSurvivor => false,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
@@ -1432,6 +1629,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 | EndKind::NoMoves
                 | EndKind::AllPass
                 | EndKind::Facing(_)
+                | EndKind::Captures(..)
+                | EndKind::Formation { .. }
         );
         let conditional =
             rule.condition.is_some() && !conditions_fit && rule.kind != EndKind::Result;
@@ -1527,25 +1726,11 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
     match royal_safety {
         RoyalSafety::Any | RoyalSafety::All => {}
     }
+    // Lowered into the IR (`FastIr::turns`, with what they may not be combined with): the order,
+    // several moves per turn, `end_early_when_stuck`, and freezing after every event.
+    let _ = (order, moves, end_early_when_stuck, freeze);
     // The first turn statement the compact form does not implement, as written.
-    let statement = if !order.iter().enumerate().all(|(i, &p)| i == p) {
-        Some("order".to_string())
-    } else if *moves != 1 {
-        Some(format!("moves {moves}"))
-    } else if let Some(event) = freeze.first() {
-        Some(format!(
-            "freeze after {}",
-            match event {
-                FreezeEvent::Move => "move",
-                FreezeEvent::Jump => "jump",
-                FreezeEvent::Unpin => "unpin",
-                FreezeEvent::Capture => "capture",
-                FreezeEvent::Stack => "stack",
-            }
-        ))
-    } else if *end_early_when_stuck {
-        Some("end_early_when_stuck".to_string())
-    } else if *en_passant_expires != EnPassantExpiry::NextMove {
+    let statement = if *en_passant_expires != EnPassantExpiry::NextMove {
         Some("en_passant_expires owner_turn".to_string())
     } else if *en_passant_right != EnPassantRight::Always {
         Some("en_passant_right when_capturable".to_string())
@@ -3270,9 +3455,7 @@ fn check_stacking(game: &Game, pieces: &[FastPiece], royals: &[usize]) -> Result
         (moves(&|m| !m.pulls.is_empty()), "pulls"),
         (!game.rules.is_empty(), "triggered rules"),
         (game.turn.wall.is_some(), "walls"),
-        // Leaving a stack and climbing onto a piece are events of `freeze after`, and a captured
-        // stack may lose only its top piece (`remove top`).
-        (!game.turn.freeze.is_empty(), "`freeze after`"),
+        // A captured stack may lose only its top piece (`remove top`).
         (game.custodian.is_some(), "custodian capture"),
         (game.turn.must_capture, "`must_capture`"),
         (game.turn.forbid_checks, "`forbid_checks`"),
