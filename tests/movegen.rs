@@ -786,3 +786,82 @@ fn moves_under_conditions_with_a_royal_piece_agree_with_the_interpreter() {
         }
     }
 }
+
+/// Turns of several single moves in random games (`turns.vdl`: stacks, frozen pieces, capture
+/// counters, end rules at the start of a turn): at every single move each compiled engine reaches
+/// the interpreter's position text by its own moves (the single moves made in the turn, the frozen
+/// pieces and the counters included), lists the same moves there and counts the same perft from it.
+#[test]
+fn turns_agree_with_the_interpreter_in_random_games() {
+    let engines = engines("turns");
+    assert_eq!(engines.len(), 3, "turns.vdl has a compact form");
+    let (_, reference) = &engines[0];
+    let mut rng = vdl_tests::Rng::new(0x7a2e);
+    let (mut frozen, mut within) = (0, 0);
+    for start in [
+        "lvrvl/v1v1v/5/V1V1V/LVRVL w 0 - 0,0,0,0,0,0",
+        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL b 1 c5 1,0,0,0,0,0",
+    ] {
+        for _ in 0..4 {
+            let mut played: Vec<String> = Vec::new();
+            for ply in 0..60 {
+                let text = reference.after(start, &refs(&played)).expect("plays");
+                let fields: Vec<&str> = text.split(' ').collect();
+                frozen += usize::from(fields[3] != "-");
+                within += usize::from(fields[2] != "0");
+                let (mut moves, _) = reference.moves(&text).expect("reads");
+                moves.sort();
+                let perft = reference.perft(&text, 2).expect("reads");
+                for (name, engine) in &engines[1..] {
+                    let reached = engine
+                        .after_checked(start, &refs(&played))
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
+                    let (mut got, counted) = engine.moves(&text).expect("reads");
+                    got.sort();
+                    assert_eq!(got, moves, "{name}: `{text}`");
+                    assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
+                    assert_eq!(
+                        engine.perft(&text, 2).expect("reads"),
+                        perft,
+                        "{name}: `{text}` perft 2"
+                    );
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                played.push(moves[rng.below(moves.len())].clone());
+            }
+        }
+    }
+    assert!(
+        frozen > 20,
+        "only {frozen} positions with frozen pieces seen"
+    );
+    assert!(within > 50, "only {within} positions within a turn seen");
+}
+
+/// Perft of `turns.vdl` at the start of a turn and within one (frozen pieces, a frozen piece under
+/// a stack): every compiled engine counts what the interpreter counts.
+#[test]
+fn turns_perft_agrees_with_the_interpreter() {
+    let engines = engines("turns");
+    assert_eq!(engines.len(), 3, "turns.vdl has a compact form");
+    for fen in [
+        "lvrvl/v1v1v/5/V1V1V/LVRVL w 0 - 0,0,0,0,0,0",
+        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL b 1 c5 1,0,0,0,0,0",
+        "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l w 2 b3,c1/v 0,1,0,1,0,0",
+    ] {
+        for depth in 1..=4 {
+            let want = engines[0].1.perft(fen, depth).expect("reads");
+            assert!(want > 0, "`{fen}` perft {depth}");
+            for (name, engine) in &engines[1..] {
+                assert_eq!(
+                    engine.perft(fen, depth).expect("reads"),
+                    want,
+                    "{name}: `{fen}` perft {depth}"
+                );
+            }
+        }
+    }
+}
