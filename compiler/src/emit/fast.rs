@@ -6,8 +6,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::fast::{
-    Bits, ConversionTarget, EarlyEnd, FastCond, FastInt, FastIr, FastMoves, FastOwners, FastPiece,
-    FastWallCells, MoveCond, MoveInt,
+    Bits, ConversionTarget, EarlyEnd, FastCond, FastCustodian, FastInt, FastIr, FastMoves,
+    FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt,
 };
 use vdl_runtime::model::{Compare, Pass};
 
@@ -2758,6 +2758,7 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        let (custodian_items, custodian_call) = self.emit_custodian();
         // A promotion back to the type a piece was promoted from is a demotion: the piece stands
         // unpromoted.
         let promotes = if self.ir.demotes_to.iter().all(Option::is_none) {
@@ -2896,6 +2897,7 @@ impl Emitter<'_> {
                     }
                     board.virgin &= !(bit(from) | bit(to) | bit(back));
                     resets = true;
+                    #custodian_call
                     #unload_freeze
                 }
             }
@@ -2988,6 +2990,7 @@ impl Emitter<'_> {
         quote! {
             #to_hand
             #end_turn
+            #custodian_items
 
             /// Plays a legal move.
             fn play(board: &mut Board, mv: CompactMove) {
@@ -3067,6 +3070,7 @@ impl Emitter<'_> {
                             board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
                         }
                         #explode
+                        #custodian_call
                         #freeze
                     }
                 }
@@ -4479,6 +4483,9 @@ impl Emitter<'_> {
         if turns.freeze_capture && capture {
             events.push(quote! { took });
         }
+        if turns.freeze_capture && self.ir.custodian.is_some() {
+            events.push(quote! { custodian_caught });
+        }
         if self.ir.stacking && turns.freeze_unpin {
             events.push(quote! { kind.leaves_stack() });
         }
@@ -4657,5 +4664,149 @@ impl Emitter<'_> {
             }
             _ => None,
         }
+    }
+}
+
+impl Emitter<'_> {
+    /// Custodian capture: the tables and the `custodian` function make calls after a move of a
+    /// piece on the board (its arm of normal moves and unloads), and that call.
+    fn emit_custodian(&self) -> (TokenStream, TokenStream) {
+        let Some(rule) = &self.ir.custodian else {
+            return (quote! {}, quote! {});
+        };
+        let FastCustodian {
+            steps,
+            enclose,
+            corners,
+            around,
+            top_only,
+            edge_jaw,
+        } = rule;
+        let directions = Literal::usize_unsuffixed(steps.len());
+        let steps = steps.iter().map(|line| {
+            let cells = line
+                .iter()
+                .map(|c| Literal::u8_unsuffixed(c.map_or(u8::MAX, |c| c as u8)));
+            quote! { [#(#cells),*] }
+        });
+        let around = self.per_cell(around);
+        let encloses = enclose.iter().map(|e| {
+            let (min, max) = (
+                Literal::usize_unsuffixed(e.min),
+                Literal::usize_unsuffixed(e.max),
+            );
+            if e.friend {
+                // Exactly `min` of the mover's units, then one more of his.
+                quote! {{
+                    let (mut run, mut len, mut at): (Bits, usize, usize) = (0, 0, to);
+                    while len < #min {
+                        let next = steps[at];
+                        if next == NO_CELL || own & bit(next as usize) == 0 {
+                            break;
+                        }
+                        run |= bit(next as usize);
+                        len += 1;
+                        at = next as usize;
+                    }
+                    if len == #min {
+                        let next = steps[at];
+                        if next != NO_CELL && own & bit(next as usize) != 0 {
+                            caught |= run;
+                        }
+                    }
+                }}
+            } else {
+                // Up to `max` enemy units, closed by one of the mover's (or the edge).
+                quote! {{
+                    let (mut run, mut len, mut at): (Bits, usize, usize) = (0, 0, to);
+                    let closed = loop {
+                        let next = steps[at];
+                        if next == NO_CELL {
+                            break #edge_jaw && len > 0;
+                        }
+                        let next = next as usize;
+                        if len < #max && enemy & bit(next) != 0 {
+                            run |= bit(next);
+                            len += 1;
+                            at = next;
+                        } else {
+                            break own & bit(next) != 0 && len > 0;
+                        }
+                    };
+                    if closed && len >= #min {
+                        caught |= run;
+                    }
+                }}
+            }
+        });
+        let corners = corners.iter().map(|c| {
+            let cells = c.cells.map(|b| self.bits(b));
+            let (enemy, friend) = (c.enemy, c.friend);
+            quote! {{
+                const CORNER: [Bits; 2] = [#(#cells),*];
+                for steps in CUSTODIAN_STEPS.iter() {
+                    let next = steps[to];
+                    if next == NO_CELL {
+                        continue;
+                    }
+                    let next = next as usize;
+                    if (own | enemy) & bit(next) == 0 || CORNER[mover] & bit(next) == 0 {
+                        continue;
+                    }
+                    let side = if own & bit(next) != 0 { #friend } else { #enemy };
+                    if side && CUSTODIAN_AROUND[next] & !own == 0 {
+                        caught |= bit(next);
+                    }
+                }
+            }}
+        });
+        let count = self.count_victim(quote!(cell));
+        let unstack = if *top_only && self.ir.stacking {
+            quote! {
+                if board.stacked & bit(cell) != 0 {
+                    board.unstack(cell);
+                }
+            }
+        } else {
+            quote! {}
+        };
+        (
+            quote! {
+                /// Per `along` direction of custodian capture, per cell, the next cell along it.
+                static CUSTODIAN_STEPS: [[u8; CELLS]; #directions] = [#(#steps),*];
+                /// Per cell, the cells one `along` step away from it.
+                static CUSTODIAN_AROUND: [Bits; CELLS] = #around;
+
+                /// Custodian capture after a move of `mover`'s piece to `to`: everything it catches
+                /// is removed at once (into the captor's hand, if captures go there). Whether it
+                /// caught anything.
+                fn custodian(board: &mut Board, to: usize, mover: usize) -> bool {
+                    let (own, enemy) = (board.colors[mover], board.colors[1 - mover]);
+                    let _ = (own, enemy);
+                    let mut caught: Bits = 0;
+                    for steps in CUSTODIAN_STEPS.iter() {
+                        let _ = steps;
+                        #(#encloses)*
+                    }
+                    #(#corners)*
+                    let mut cells = caught;
+                    while cells != 0 {
+                        let cell = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        to_hand(board, mover, cell);
+                        #count
+                        board.remove(cell);
+                        board.virgin &= !bit(cell);
+                        board.promoted &= !bit(cell);
+                        #unstack
+                    }
+                    caught != 0
+                }
+            },
+            quote! {
+                let custodian_caught = custodian(board, to, mover);
+                resets |= custodian_caught;
+            },
+        )
     }
 }

@@ -111,6 +111,8 @@ pub struct FastIr {
     pub stacking: bool,
     /// The turn order, turns of several single moves, frozen pieces and the capture counters.
     pub turns: FastTurns,
+    /// Custodian capture (`custodian { ... }`), after every move of a piece on the board.
+    pub custodian: Option<FastCustodian>,
 }
 
 /// Turns in the compact form (`turn { order; moves N; end_early_when_stuck; freeze after ... }`) and
@@ -940,7 +942,9 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         None => None,
     };
     let stacking = uses_stacks(&pieces);
+    let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
     Ok(FastIr {
+        custodian,
         explosion,
         count_limits,
         demotes_to,
@@ -1565,9 +1569,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     } else {
         None
     };
-    if custodian.is_some() {
-        return Err("custodian capture".into());
-    }
+    // Lowered by `lower_custodian`.
+    let _ = custodian;
     if !transfers.is_empty() {
         return Err("transfers".into());
     }
@@ -3455,8 +3458,6 @@ fn check_stacking(game: &Game, pieces: &[FastPiece], royals: &[usize]) -> Result
         (moves(&|m| !m.pulls.is_empty()), "pulls"),
         (!game.rules.is_empty(), "triggered rules"),
         (game.turn.wall.is_some(), "walls"),
-        // A captured stack may lose only its top piece (`remove top`).
-        (game.custodian.is_some(), "custodian capture"),
         (game.turn.must_capture, "`must_capture`"),
         (game.turn.forbid_checks, "`forbid_checks`"),
         (game.turn.pass != Pass::Never, "passes"),
@@ -3467,4 +3468,129 @@ fn check_stacking(game: &Game, pieces: &[FastPiece], royals: &[usize]) -> Result
         Some(feature) => Err(format!("stacking moves with {feature}")),
         None => Ok(()),
     }
+}
+
+/// Custodian capture in the compact form. After a move of a piece on the board (not a drop, a
+/// castling or a pass) the interpreter looks from the arrival cell along each `along` direction:
+/// `enclose` lines catch a run of units closed by another of the mover's units (or the edge, with
+/// `edge_jaw`), `corner` lines a unit next to the arrival cell, on a corner cell, whose every
+/// neighbour along those directions is the mover's. Everything caught is removed at once; with
+/// `remove top` a stack loses only its top piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastCustodian {
+    /// Per `along` direction, per cell, the next cell along it.
+    pub steps: Vec<Vec<Option<usize>>>,
+    /// The `enclose` lines that can catch something, in file order.
+    pub enclose: Vec<FastEnclose>,
+    /// The `corner` lines, in file order.
+    pub corners: Vec<FastCorner>,
+    /// Per cell, the cells one `along` step away from it.
+    pub around: Vec<Bits>,
+    /// `remove top`: a captured stack loses only its top piece.
+    pub top_only: bool,
+    /// `edge_jaw`: the board's edge closes a run of enemy units.
+    pub edge_jaw: bool,
+}
+
+/// An `enclose` line of [`FastCustodian`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastEnclose {
+    /// Whether the run is of the mover's own units (caught at exactly `min` units, when the next
+    /// unit is the mover's too) rather than the opponent's.
+    pub friend: bool,
+    /// Fewest units in the run (at least one).
+    pub min: usize,
+    /// Most units in the run (at least `min`).
+    pub max: usize,
+}
+
+/// A `corner` line of [`FastCustodian`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastCorner {
+    /// The corner cells, per player (the zone as the mover sees it).
+    pub cells: [Bits; 2],
+    /// Whether enemy units are caught.
+    pub enemy: bool,
+    /// Whether the mover's own units are caught.
+    pub friend: bool,
+}
+
+/// The game's custodian capture, or why the compact form does not implement it with the rest of
+/// the game.
+fn lower_custodian(
+    game: &Game,
+    step: &dyn Fn(usize, Vec3) -> Option<usize>,
+    royals: &[usize],
+    explodes: bool,
+    stacking: bool,
+) -> Result<Option<FastCustodian>, String> {
+    let Some(rule) = &game.custodian else {
+        return Ok(None);
+    };
+    let vdl_runtime::model::Custodian {
+        along,
+        enclose,
+        corners,
+        top_only,
+        edge_jaw,
+    } = rule;
+    // The legality tests follow neither the pieces removed after the move nor walls, which the
+    // interpreter counts as enemy units.
+    let feature = [
+        (!royals.is_empty(), "a royal piece"),
+        (explodes, "captures that explode"),
+        (game.turn.wall.is_some(), "walls"),
+        // The interpreter empties such a cell but keeps the piece below in its stacks.
+        (stacking && !top_only, "stacks, without `remove top`"),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    if let Some(feature) = feature {
+        return Err(format!("custodian capture with {feature}"));
+    }
+    let cells = game.cells.len();
+    let steps: Vec<Vec<Option<usize>>> = along
+        .iter()
+        .map(|&v| (0..cells).map(|c| step(c, v)).collect())
+        .collect();
+    let around = (0..cells)
+        .map(|c| {
+            steps
+                .iter()
+                .filter_map(|s| s[c])
+                .fold(0, |m: Bits, n| m | 1 << n)
+        })
+        .collect();
+    // A run of enemy units is caught only when it has one at least; a friendly run of none
+    // catches nothing, nor does a line whose longest run is shorter than its shortest.
+    let enclose = enclose
+        .iter()
+        .map(|e| FastEnclose {
+            friend: e.friend,
+            min: if e.friend { e.min } else { e.min.max(1) },
+            max: e.max,
+        })
+        .filter(|e| e.min >= 1 && e.min <= e.max)
+        .collect();
+    let corners = corners
+        .iter()
+        .map(|c| FastCorner {
+            cells: [0, 1].map(|p| {
+                game.zones[c.zone]
+                    .cells
+                    .get(p)
+                    .map_or(0, |cells| cell_set(cells))
+            }),
+            enemy: c.enemy,
+            friend: c.friend,
+        })
+        .collect();
+    Ok(Some(FastCustodian {
+        steps,
+        enclose,
+        corners,
+        around,
+        top_only: *top_only,
+        edge_jaw: *edge_jaw,
+    }))
 }
