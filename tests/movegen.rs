@@ -865,3 +865,210 @@ fn turns_perft_agrees_with_the_interpreter() {
         }
     }
 }
+
+/// Custodian capture (`custodian.vdl`, 8x8, and `custodian_stacks.vdl`, 6x6 with stacks written
+/// `(TOP BOTTOM)`), worked out by hand; captured pieces go to the captor's hand in `custodian.vdl`:
+/// - the rook h1e1 closes Black's d2, c3, b4 on the diagonal with White's a5: all three are taken
+///   (the half-move count restarts); with a fourth Black unit on a5 the run is too long and nothing
+///   is taken;
+/// - a1e1 closes f2, g3, h4 against the board's edge (`edge_jaw`);
+/// - a1e1 puts White's own e2 and e3 between e1 and White's e4 (`enclose friend 2`);
+/// - h1b1 next to the corner a1, whose neighbours a2, b1, b2 are then all White's: the unit on a1
+///   is taken, Black's or White's (`corner corners enemy friend`);
+/// - on stacks, d1c1 closes the stack b1 against a1: only its top piece is taken, Black's lord or
+///   (between two more of White's units) White's own, and the vassal below stands free; c1b1 takes
+///   the corner unit a1, a stack losing its top piece.
+#[test]
+fn custodian_by_hand() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "custodian",
+            "8/8/8/P7/1p6/2p5/3p4/7R w - - 0 1",
+            "h1e1",
+            "8/8/8/P7/8/8/8/4R3[PPP] b - - 0 1",
+        ),
+        (
+            "custodian",
+            "8/8/8/p7/1p6/2p5/3p4/7R w - - 0 1",
+            "h1e1",
+            "8/8/8/p7/1p6/2p5/3p4/4R3[] b - - 1 1",
+        ),
+        (
+            "custodian",
+            "8/8/8/8/7p/6p1/5p2/R7 w - - 0 1",
+            "a1e1",
+            "8/8/8/8/8/8/8/4R3[PPP] b - - 0 1",
+        ),
+        (
+            "custodian",
+            "8/8/8/8/4P3/4P3/4P3/R7 w - - 0 1",
+            "a1e1",
+            "8/8/8/8/4P3/8/8/4R3[PP] b - - 0 1",
+        ),
+        (
+            "custodian",
+            "8/8/8/8/8/8/PP6/P6R w - - 0 1",
+            "h1b1",
+            "8/8/8/8/8/8/PP6/1R6[P] b - - 0 1",
+        ),
+        (
+            "custodian",
+            "8/8/8/8/8/8/PP6/p6R w - - 0 1",
+            "h1b1",
+            "8/8/8/8/8/8/PP6/1R6[P] b - - 0 1",
+        ),
+        (
+            "custodian_stacks",
+            "6/6/6/6/6/L(lV)1L2 w",
+            "d1c1",
+            "6/6/6/6/6/LVL3 b",
+        ),
+        (
+            "custodian_stacks",
+            "6/6/6/6/6/L(Lv)1L2 w",
+            "d1c1",
+            "6/6/6/6/6/LvL3 b",
+        ),
+        (
+            "custodian_stacks",
+            "6/6/6/6/V5/v1L3 w",
+            "c1b1",
+            "6/6/6/6/V5/1L4 b",
+        ),
+        (
+            "custodian_stacks",
+            "6/6/6/6/V5/(lV)1L3 w",
+            "c1b1",
+            "6/6/6/6/V5/VL4 b",
+        ),
+    ];
+    for stem in ["custodian", "custodian_stacks"] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        for (name, engine) in &engines {
+            for (_, fen, mv, want) in cases.iter().filter(|c| c.0 == stem) {
+                assert_eq!(
+                    engine.after_checked(fen, &[mv]).as_deref(),
+                    Ok(*want),
+                    "{name}: `{fen}` after {mv}"
+                );
+            }
+        }
+    }
+}
+
+/// Custodian capture in random games: at every ply each compiled engine reaches the interpreter's
+/// position text by its own moves (keeping its hash and unmaking exactly), lists the same moves
+/// there and counts the same perft from it; pieces are captured along the way.
+#[test]
+fn custodian_agrees_with_the_interpreter_in_random_games() {
+    let mut rng = vdl_tests::Rng::new(0xc057);
+    for (stem, starts, plies) in [
+        (
+            "custodian",
+            &[
+                "rnpppnr1/8/p1p1p1p1/8/8/1P1P1P1P/8/1RNPPPNR w - - 0 1",
+                "r1p1p1n1/1p1p1p1p/8/8/8/8/P1P1P1P1/1N1P1P1R b - - 0 1",
+            ][..],
+            60,
+        ),
+        (
+            "custodian_stacks",
+            &[
+                "lvlvlv/vlvlvl/6/6/LVLVLV/VLVLVL w",
+                "l(Lv)l1lv/v1v1vl/2(lV)3/6/LVLV(Lv)V/V1V1VL b",
+            ][..],
+            80,
+        ),
+    ] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        let (_, reference) = &engines[0];
+        let mut fewer = 0;
+        for start in starts {
+            // The units on the board (not in hand).
+            let units = |text: &str| {
+                let board = text.split([' ', '[']).next().unwrap_or("");
+                board.chars().filter(|c| c.is_ascii_alphabetic()).count()
+            };
+            let initial = units(start);
+            for _ in 0..4 {
+                let mut played: Vec<String> = Vec::new();
+                let mut least = initial;
+                for ply in 0..plies {
+                    let text = reference.after(start, &refs(&played)).expect("plays");
+                    least = least.min(units(&text));
+                    let (mut moves, _) = reference.moves(&text).expect("reads");
+                    moves.sort();
+                    let perft = reference.perft(&text, 2).expect("reads");
+                    for (name, engine) in &engines[1..] {
+                        let reached = engine.after(start, &refs(&played)).expect("plays");
+                        assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
+                        let (mut got, counted) = engine.moves(&text).expect("reads");
+                        got.sort();
+                        assert_eq!(got, moves, "{name}: `{text}`");
+                        assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
+                        assert_eq!(
+                            engine.perft(&text, 2).expect("reads"),
+                            perft,
+                            "{name}: `{text}` perft 2"
+                        );
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    played.push(moves[rng.below(moves.len())].clone());
+                }
+                for (name, engine) in &engines[1..] {
+                    engine
+                        .after_checked(start, &refs(&played))
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                }
+                if least < initial {
+                    fewer += 1;
+                }
+            }
+        }
+        assert!(fewer >= 4, "{stem}: only {fewer} games captured anything");
+    }
+}
+
+/// Perft of the custodian inputs from positions where captures come soon: every compiled engine
+/// counts what the interpreter counts.
+#[test]
+fn custodian_perft_agrees_with_the_interpreter() {
+    for (stem, fens) in [
+        (
+            "custodian",
+            &[
+                "rnpppnr1/8/p1p1p1p1/8/8/1P1P1P1P/8/1RNPPPNR w - - 0 1",
+                "r2p2n1/1p1P1p1p/2pPp3/8/3n4/P1P3P1/1p3P1N/1R5R w - - 0 1",
+                "8/2pp1p2/1P2P1p1/2ppP3/1P1Pp3/8/p5P1/R3n2R[Pp] b - - 0 1",
+            ][..],
+        ),
+        (
+            "custodian_stacks",
+            &[
+                "lvlvlv/vlvlvl/6/6/LVLVLV/VLVLVL w",
+                "l(Lv)l1lv/v1v1vl/2(lV)3/1L4/LV1V(Lv)V/V1V1VL b",
+                "1v1l1v/l(lV)1L2/1V1l1L/2vV2/L1(Lv)1v1/V3L1 w",
+            ][..],
+        ),
+    ] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        for fen in fens {
+            for depth in 1..=4 {
+                let want = engines[0].1.perft(fen, depth).expect("reads");
+                assert!(want > 0, "`{fen}` perft {depth}");
+                for (name, engine) in &engines[1..] {
+                    assert_eq!(
+                        engine.perft(fen, depth).expect("reads"),
+                        want,
+                        "{name}: `{fen}` perft {depth}"
+                    );
+                }
+            }
+        }
+    }
+}

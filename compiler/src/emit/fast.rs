@@ -96,6 +96,8 @@ impl Emitter<'_> {
             "HAND_TYPE",
             "PROMOTED_TO_HAND",
             "CAPTURES_TO_HAND",
+            "CUSTODIAN_STEPS",
+            "CUSTODIAN_AROUND",
             "FILES",
             "TURN_KEY",
             "FROZEN_KEYS",

@@ -3575,12 +3575,7 @@ fn lower_custodian(
     let corners = corners
         .iter()
         .map(|c| FastCorner {
-            cells: [0, 1].map(|p| {
-                game.zones[c.zone]
-                    .cells
-                    .get(p)
-                    .map_or(0, |cells| cell_set(cells))
-            }),
+            cells: [0, 1].map(|p| game.zones[c.zone].cells.get(p).map_or(0, cell_set)),
             enemy: c.enemy,
             friend: c.friend,
         })
