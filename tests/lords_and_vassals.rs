@@ -1,7 +1,7 @@
 //! Lords and Vassals: every test scenario of section 10 of the specification
 //! (shared/rules/lords-and-vassals.md, S1–S20) and the perft example of section 6.10, against
-//! examples/lords-and-vassals.vdl, run on the reference interpreter and on the compiled engine
-//! (tests/build.rs generates it into OUT_DIR).
+//! examples/lords-and-vassals.vdl, run on the reference interpreter and on both forms of the compiled
+//! engine, the hook form and the compact form (tests/build.rs generates them into OUT_DIR).
 //!
 //! Positions are the specification's position strings (section 6.9, the rule file's `position`
 //! template): `<board> <side> <done> <frozen> <counts>`. Moves are `<from>-<to>`; "moves of X" are the
@@ -55,6 +55,17 @@ fn interpreter(setup: &[(&str, &str)]) -> Engine {
     }
 }
 
+fn compact(setup: &[(&str, &str)]) -> Engine {
+    use vdl_runtime::Variant;
+    let mut v = game_lords_and_vassals::compact::fast_engine().expect("the compact form loads");
+    let values: Vec<String> = setup.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    v.set_options(&values).expect("the options apply");
+    Engine {
+        name: "compact",
+        v: Box::new(v),
+    }
+}
+
 fn compiled(setup: &[(&str, &str)]) -> Engine {
     let v = if setup.is_empty() {
         game_lords_and_vassals::engine().expect("the compiled game loads")
@@ -69,15 +80,15 @@ fn compiled(setup: &[(&str, &str)]) -> Engine {
     }
 }
 
-/// Runs a scenario against the interpreter and against the compiled engine; both always run, and the
-/// test fails naming every engine that failed.
+/// Runs a scenario against the interpreter and against both forms of the compiled engine, the hook
+/// form and the compact form; all always run, and the test fails naming every engine that failed.
 fn for_both(scenario: fn(&Engine)) {
     for_both_with(&[], scenario);
 }
 
 fn for_both_with(setup: &[(&str, &str)], scenario: fn(&Engine)) {
     vdl_tests::on_each_engine(
-        [interpreter(setup), compiled(setup)].map(|e| (e.name, e)),
+        [interpreter(setup), compiled(setup), compact(setup)].map(|e| (e.name, e)),
         scenario,
     );
 }
@@ -409,14 +420,14 @@ fn s20_threefold_repetition_of_turn_start_positions() {
 fn the_no_capture_limit_counts_completed_turns() {
     // §7.4: 100 consecutive completed turns without a removal draw; a removal restarts the count at
     // the end of its turn. The count is not part of the position string, so it is set directly, on the
-    // engines whose positions are the interpreter's.
+    // engines whose positions are the interpreter's (not the compact form).
     fn halfmove(pos: &mut AnyPosition) -> &mut u32 {
         &mut pos
             .downcast_mut::<Position>()
             .expect("an interpreter position")
             .halfmove
     }
-    for_both(|e| {
+    let scenario: fn(&Engine) = |e| {
         let mut pos = e.pos("7L/8/8/8/3l4/8/8/8 b");
         *halfmove(&mut pos) = 99;
         e.play(&mut pos, "d4-d5 d5-d6 d6-d7");
@@ -429,7 +440,11 @@ fn the_no_capture_limit_counts_completed_turns() {
         e.play(&mut pos, "c3-d3 d5-d6 d6-d7 d7-d8");
         assert_eq!(*halfmove(&mut pos), 0, "the turn removed a piece");
         assert_eq!(e.winner(&mut pos), None);
-    });
+    };
+    vdl_tests::on_each_engine(
+        [interpreter(&[]), compiled(&[])].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 #[test]
