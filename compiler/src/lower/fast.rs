@@ -3,7 +3,8 @@
 //! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
-//! royal pieces, castling, gating or en passant), no turn statements but `must_capture`,
+//! royal pieces, castling, gating or en passant), custodian capture (in games without royal pieces
+//! or walls), no turn statements but `must_capture`,
 //! `forbid_checks`, `royal_safety`, `pass allowed` and `pass when_stuck`, and pieces without
 //! special properties (`captures_only`,
 //! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
