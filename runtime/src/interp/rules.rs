@@ -158,15 +158,17 @@ impl Interpreter {
         let mut removed = Vec::with_capacity(caught.len());
         for &cell in &caught {
             removed.push((cell, pos.cells[cell]));
-            match pos
-                .stacks
-                .iter()
-                .position(|&(c, _)| c == cell)
-                .filter(|_| top_only)
-            {
-                Some(index) => {
+            match pos.stacks.iter().position(|&(c, _)| c == cell) {
+                // `remove top`: the piece below stays, freed.
+                Some(index) if top_only => {
                     let (_, below) = pos.stacks.remove(index);
                     self.put(pos, undo, cell, below);
+                }
+                // `remove unit`: the piece below goes with the top one.
+                Some(index) => {
+                    let (_, below) = pos.stacks.remove(index);
+                    removed.push((cell, below));
+                    self.clear(pos, undo, cell);
                 }
                 None => self.clear(pos, undo, cell),
             }
