@@ -101,6 +101,26 @@ fn engines(stem: &str) -> Vec<(String, Box<dyn Probe>)> {
     out
 }
 
+/// Perft at depths 1 to 4 from each position on every engine of an input, which must have a compact
+/// form: each compiled engine counts what the interpreter counts, and the count is not zero.
+fn perft_agrees(stem: &str, fens: &[&str]) {
+    let engines = engines(stem);
+    assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+    for fen in fens {
+        for depth in 1..=4 {
+            let want = engines[0].1.perft(fen, depth).expect("reads");
+            assert!(want > 0, "`{fen}` perft {depth}");
+            for (name, engine) in &engines[1..] {
+                assert_eq!(
+                    engine.perft(fen, depth).expect("reads"),
+                    want,
+                    "{name}: `{fen}` perft {depth}"
+                );
+            }
+        }
+    }
+}
+
 /// Checks perft rows `(fen, [perft 1, perft 2, ...])` on every engine of an input, and that the
 /// listed moves of each position have no repeats and agree with the count.
 fn perft_rows(stem: &str, rows: &[(&str, &[u64])], want_compact: bool) {
@@ -715,25 +735,14 @@ fn refs(moves: &[String]) -> Vec<&str> {
 /// interpreter counts.
 #[test]
 fn stacks_perft_agrees_with_the_interpreter() {
-    let engines = engines("stacks");
-    assert_eq!(engines.len(), 3, "stacks.vdl has a compact form");
-    for fen in [
-        "lvrvl/v1v1v/5/V1V1V/LVRVL w",
-        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL w",
-        "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l b",
-    ] {
-        for depth in 1..=4 {
-            let want = engines[0].1.perft(fen, depth).expect("reads");
-            assert!(want > 0, "`{fen}` perft {depth}");
-            for (name, engine) in &engines[1..] {
-                assert_eq!(
-                    engine.perft(fen, depth).expect("reads"),
-                    want,
-                    "{name}: `{fen}` perft {depth}"
-                );
-            }
-        }
-    }
+    perft_agrees(
+        "stacks",
+        &[
+            "lvrvl/v1v1v/5/V1V1V/LVRVL w",
+            "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL w",
+            "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l b",
+        ],
+    );
 }
 
 /// Moves under conditions with a royal piece (`conditions.vdl`, 6x6), counted by hand. White's king
@@ -765,26 +774,15 @@ fn moves_under_conditions_with_a_royal_piece_by_hand() {
 /// interpreter counts.
 #[test]
 fn moves_under_conditions_with_a_royal_piece_agree_with_the_interpreter() {
-    let engines = engines("conditions");
-    assert_eq!(engines.len(), 3, "conditions.vdl has a compact form");
-    for fen in [
-        "rjkjjr/jjjjjj/6/6/JJJJJJ/RJKJJR w",
-        "2k3/1j4/2J3/6/1R1j2/2K3 w",
-        "2k3/2r3/2J3/1j4/2K3/6 w",
-        "r1k3/2j3/6/1J1J2/2K1j1/6 b",
-    ] {
-        for depth in 1..=4 {
-            let want = engines[0].1.perft(fen, depth).expect("reads");
-            assert!(want > 0, "`{fen}` perft {depth}");
-            for (name, engine) in &engines[1..] {
-                assert_eq!(
-                    engine.perft(fen, depth).expect("reads"),
-                    want,
-                    "{name}: `{fen}` perft {depth}"
-                );
-            }
-        }
-    }
+    perft_agrees(
+        "conditions",
+        &[
+            "rjkjjr/jjjjjj/6/6/JJJJJJ/RJKJJR w",
+            "2k3/1j4/2J3/6/1R1j2/2K3 w",
+            "2k3/2r3/2J3/1j4/2K3/6 w",
+            "r1k3/2j3/6/1J1J2/2K1j1/6 b",
+        ],
+    );
 }
 
 /// Turns of several single moves in random games (`turns.vdl`: stacks, frozen pieces, capture
@@ -845,25 +843,14 @@ fn turns_agree_with_the_interpreter_in_random_games() {
 /// a stack): every compiled engine counts what the interpreter counts.
 #[test]
 fn turns_perft_agrees_with_the_interpreter() {
-    let engines = engines("turns");
-    assert_eq!(engines.len(), 3, "turns.vdl has a compact form");
-    for fen in [
-        "lvrvl/v1v1v/5/V1V1V/LVRVL w 0 - 0,0,0,0,0,0",
-        "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL b 1 c5 1,0,0,0,0,0",
-        "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l w 2 b3,c1/v 0,1,0,1,0,0",
-    ] {
-        for depth in 1..=4 {
-            let want = engines[0].1.perft(fen, depth).expect("reads");
-            assert!(want > 0, "`{fen}` perft {depth}");
-            for (name, engine) in &engines[1..] {
-                assert_eq!(
-                    engine.perft(fen, depth).expect("reads"),
-                    want,
-                    "{name}: `{fen}` perft {depth}"
-                );
-            }
-        }
-    }
+    perft_agrees(
+        "turns",
+        &[
+            "lvrvl/v1v1v/5/V1V1V/LVRVL w 0 - 0,0,0,0,0,0",
+            "l(Lv)r1l/v1v1v/2(Rv)2/V1V1V/L(lV)1VL b 1 c5 1,0,0,0,0,0",
+            "5/1(lV)(rV)2/1L1v1/2V2/R1(Lv)1l w 2 b3,c1/v 0,1,0,1,0,0",
+        ],
+    );
 }
 
 /// Custodian capture (`custodian.vdl`, 8x8, and `custodian_stacks.vdl`, 6x6 with stacks written
@@ -1055,20 +1042,6 @@ fn custodian_perft_agrees_with_the_interpreter() {
             ][..],
         ),
     ] {
-        let engines = engines(stem);
-        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
-        for fen in fens {
-            for depth in 1..=4 {
-                let want = engines[0].1.perft(fen, depth).expect("reads");
-                assert!(want > 0, "`{fen}` perft {depth}");
-                for (name, engine) in &engines[1..] {
-                    assert_eq!(
-                        engine.perft(fen, depth).expect("reads"),
-                        want,
-                        "{name}: `{fen}` perft {depth}"
-                    );
-                }
-            }
-        }
+        perft_agrees(stem, fens);
     }
 }

@@ -2544,16 +2544,8 @@ impl Emitter<'_> {
                 let inner = self.count_cond(inner);
                 quote! { !(#inner) }
             }
-            FastCond::All(parts) if parts.is_empty() => quote! { true },
-            FastCond::Any(parts) if parts.is_empty() => quote! { false },
-            FastCond::All(parts) => {
-                let parts = parts.iter().map(|p| self.count_cond(p));
-                quote! { (#((#parts))&&*) }
-            }
-            FastCond::Any(parts) => {
-                let parts = parts.iter().map(|p| self.count_cond(p));
-                quote! { (#((#parts))||*) }
-            }
+            FastCond::All(parts) => all_of(parts.iter().map(|p| self.count_cond(p))),
+            FastCond::Any(parts) => any_of(parts.iter().map(|p| self.count_cond(p))),
             FastCond::Compare(op, a, b) => {
                 let (a, b) = (self.count_int(a), self.count_int(b));
                 let op = match op {
@@ -3973,16 +3965,8 @@ impl Emitter<'_> {
                 let inner = self.move_cond(inner);
                 quote! { !(#inner) }
             }
-            MoveCond::All(parts) if parts.is_empty() => quote! { true },
-            MoveCond::Any(parts) if parts.is_empty() => quote! { false },
-            MoveCond::All(parts) => {
-                let parts = parts.iter().map(|p| self.move_cond(p));
-                quote! { (#((#parts))&&*) }
-            }
-            MoveCond::Any(parts) => {
-                let parts = parts.iter().map(|p| self.move_cond(p));
-                quote! { (#((#parts))||*) }
-            }
+            MoveCond::All(parts) => all_of(parts.iter().map(|p| self.move_cond(p))),
+            MoveCond::Any(parts) => any_of(parts.iter().map(|p| self.move_cond(p))),
             MoveCond::MoverStacked => quote! { (board.stacked & bit(from) != 0) },
             MoveCond::HurdleStacked => quote! { (board.stacked & bit(hurdle) != 0) },
             MoveCond::HurdleType(types) => {
@@ -4810,5 +4794,25 @@ impl Emitter<'_> {
                 resets |= custodian_caught;
             },
         )
+    }
+}
+
+/// The conjunction of conditions as a Rust expression (`true` for none).
+fn all_of(parts: impl Iterator<Item = TokenStream>) -> TokenStream {
+    let parts: Vec<TokenStream> = parts.collect();
+    if parts.is_empty() {
+        quote! { true }
+    } else {
+        quote! { (#((#parts))&&*) }
+    }
+}
+
+/// The disjunction of conditions as a Rust expression (`false` for none).
+fn any_of(parts: impl Iterator<Item = TokenStream>) -> TokenStream {
+    let parts: Vec<TokenStream> = parts.collect();
+    if parts.is_empty() {
+        quote! { false }
+    } else {
+        quote! { (#((#parts))||*) }
     }
 }
