@@ -699,24 +699,7 @@ fn stacks_agree_with_the_interpreter_in_random_games() {
             for ply in 0..40 {
                 let text = reference.after(start, &refs(&played)).expect("plays");
                 stacked += text.matches('(').count();
-                let (mut moves, _) = reference.moves(&text).expect("reads");
-                moves.sort();
-                let perft = reference.perft(&text, 2).expect("reads");
-                for (name, engine) in &engines[1..] {
-                    let reached = engine
-                        .after_checked(start, &refs(&played))
-                        .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
-                    let (mut got, counted) = engine.moves(&text).expect("reads");
-                    got.sort();
-                    assert_eq!(got, moves, "{name}: `{text}`");
-                    assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
-                    assert_eq!(
-                        engine.perft(&text, 2).expect("reads"),
-                        perft,
-                        "{name}: `{text}` perft 2"
-                    );
-                }
+                let moves = same_ply(&engines, start, &played, &text, ply, true);
                 if moves.is_empty() {
                     break;
                 }
@@ -725,6 +708,43 @@ fn stacks_agree_with_the_interpreter_in_random_games() {
         }
     }
     assert!(stacked > 50, "only {stacked} stacks seen");
+}
+
+/// One ply of a random game on every compiled engine of an input (`engines[0]` is the interpreter):
+/// each reaches the interpreter's position `text` by playing `played` from `start` (checking unmake
+/// and the incremental hash at every move when `checked`), lists the same moves there and counts the
+/// same perft 2. Returns the interpreter's moves, sorted.
+fn same_ply(
+    engines: &[(String, Box<dyn Probe>)],
+    start: &str,
+    played: &[String],
+    text: &str,
+    ply: usize,
+    checked: bool,
+) -> Vec<String> {
+    let reference = &engines[0].1;
+    let (mut moves, _) = reference.moves(text).expect("reads");
+    moves.sort();
+    let perft = reference.perft(text, 2).expect("reads");
+    for (name, engine) in &engines[1..] {
+        let reached = if checked {
+            engine.after_checked(start, &refs(played))
+        } else {
+            engine.after(start, &refs(played))
+        }
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
+        let (mut got, counted) = engine.moves(text).expect("reads");
+        got.sort();
+        assert_eq!(got, moves, "{name}: `{text}`");
+        assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
+        assert_eq!(
+            engine.perft(text, 2).expect("reads"),
+            perft,
+            "{name}: `{text}` perft 2"
+        );
+    }
+    moves
 }
 
 fn refs(moves: &[String]) -> Vec<&str> {
@@ -807,24 +827,7 @@ fn turns_agree_with_the_interpreter_in_random_games() {
                 let fields: Vec<&str> = text.split(' ').collect();
                 frozen += usize::from(fields[3] != "-");
                 within += usize::from(fields[2] != "0");
-                let (mut moves, _) = reference.moves(&text).expect("reads");
-                moves.sort();
-                let perft = reference.perft(&text, 2).expect("reads");
-                for (name, engine) in &engines[1..] {
-                    let reached = engine
-                        .after_checked(start, &refs(&played))
-                        .unwrap_or_else(|e| panic!("{name}: {e}"));
-                    assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
-                    let (mut got, counted) = engine.moves(&text).expect("reads");
-                    got.sort();
-                    assert_eq!(got, moves, "{name}: `{text}`");
-                    assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
-                    assert_eq!(
-                        engine.perft(&text, 2).expect("reads"),
-                        perft,
-                        "{name}: `{text}` perft 2"
-                    );
-                }
+                let moves = same_ply(&engines, start, &played, &text, ply, true);
                 if moves.is_empty() {
                     break;
                 }
@@ -985,22 +988,7 @@ fn custodian_agrees_with_the_interpreter_in_random_games() {
                 for ply in 0..plies {
                     let text = reference.after(start, &refs(&played)).expect("plays");
                     least = least.min(units(&text));
-                    let (mut moves, _) = reference.moves(&text).expect("reads");
-                    moves.sort();
-                    let perft = reference.perft(&text, 2).expect("reads");
-                    for (name, engine) in &engines[1..] {
-                        let reached = engine.after(start, &refs(&played)).expect("plays");
-                        assert_eq!(reached, text, "{name}: ply {ply} after {played:?}");
-                        let (mut got, counted) = engine.moves(&text).expect("reads");
-                        got.sort();
-                        assert_eq!(got, moves, "{name}: `{text}`");
-                        assert_eq!(counted, moves.len() as u64, "{name}: `{text}` counted");
-                        assert_eq!(
-                            engine.perft(&text, 2).expect("reads"),
-                            perft,
-                            "{name}: `{text}` perft 2"
-                        );
-                    }
+                    let moves = same_ply(&engines, start, &played, &text, ply, false);
                     if moves.is_empty() {
                         break;
                     }

@@ -2548,14 +2548,7 @@ impl Emitter<'_> {
             FastCond::Any(parts) => any_of(parts.iter().map(|p| self.count_cond(p))),
             FastCond::Compare(op, a, b) => {
                 let (a, b) = (self.count_int(a), self.count_int(b));
-                let op = match op {
-                    Compare::Eq => quote! { == },
-                    Compare::Ne => quote! { != },
-                    Compare::Lt => quote! { < },
-                    Compare::Le => quote! { <= },
-                    Compare::Gt => quote! { > },
-                    Compare::Ge => quote! { >= },
-                };
+                let op = compare_op(*op);
                 quote! { ((#a) #op (#b)) }
             }
             FastCond::MoverIn(cells) => {
@@ -3979,14 +3972,7 @@ impl Emitter<'_> {
             }
             MoveCond::Compare(op, a, b) => {
                 let (a, b) = (self.move_int(a), self.move_int(b));
-                let op = match op {
-                    Compare::Eq => quote! { == },
-                    Compare::Ne => quote! { != },
-                    Compare::Lt => quote! { < },
-                    Compare::Le => quote! { <= },
-                    Compare::Gt => quote! { > },
-                    Compare::Ge => quote! { >= },
-                };
+                let op = compare_op(*op);
                 quote! { ((#a) #op (#b)) }
             }
             MoveCond::Between(n, lo, hi) => {
@@ -4814,5 +4800,17 @@ fn any_of(parts: impl Iterator<Item = TokenStream>) -> TokenStream {
         quote! { false }
     } else {
         quote! { (#((#parts))||*) }
+    }
+}
+
+/// A comparison operator as a Rust token.
+fn compare_op(op: Compare) -> TokenStream {
+    match op {
+        Compare::Eq => quote! { == },
+        Compare::Ne => quote! { != },
+        Compare::Lt => quote! { < },
+        Compare::Le => quote! { <= },
+        Compare::Gt => quote! { > },
+        Compare::Ge => quote! { >= },
     }
 }
