@@ -448,15 +448,10 @@ impl<G: CompactGame> Compiled<G> {
         position.passes = self.game.passes(compact);
         (position.turn_moves, position.reset_in_turn) = self.game.turn(compact);
         let pieces = game.pieces.len();
-        let counted: Vec<u32> = (0..game.players.len() * pieces)
-            .map(|i| {
-                if i < 2 * pieces {
-                    self.game.captures(compact, i / pieces, i % pieces)
-                } else {
-                    0
-                }
-            })
-            .collect();
+        let mut counted = vec![0; game.players.len() * pieces];
+        for (i, count) in counted.iter_mut().take(2 * pieces).enumerate() {
+            *count = self.game.captures(compact, i / pieces, i % pieces);
+        }
         // The interpreter's counters stay empty until a capture is counted.
         if counted.iter().any(|&n| n > 0) {
             position.captured = counted;

@@ -4617,11 +4617,18 @@ impl Emitter<'_> {
                 let n = Literal::u32_unsuffixed(*n);
                 let sum = |player: usize| {
                     let player = Literal::usize_unsuffixed(player);
-                    let terms = pieces.iter().map(|&t| {
-                        let t = self.piece(t);
-                        quote! { board.captured[#player][#t] }
-                    });
-                    quote! { (0 #(+ #terms)*) }
+                    let terms: Vec<TokenStream> = pieces
+                        .iter()
+                        .map(|&t| {
+                            let t = self.piece(t);
+                            quote! { board.captured[#player][#t] }
+                        })
+                        .collect();
+                    if terms.is_empty() {
+                        quote! { 0 }
+                    } else {
+                        quote! { (#(#terms)+*) }
+                    }
                 };
                 let (first, second) = (sum(0), sum(1));
                 Some(quote! { #first >= #n || #second >= #n })
