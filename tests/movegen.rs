@@ -1033,3 +1033,64 @@ fn custodian_perft_agrees_with_the_interpreter() {
         perft_agrees(stem, fens);
     }
 }
+
+/// The start of `four_players.vdl` (four players in two teams on one 10x10 board).
+const FOUR_PLAYERS: &str = "2(2R)*(2N)*(2B)*(2K)*(2Q)*(2C)*2/2(2P)*(2P)*(2P)*(2P)*(2P)*(2P)*2/\
+    (1C)*(1P)*6(3P)*(3C)*/(1Q)*(1P)*6(3P)*(3Q)*/(1K)*(1P)*6(3P)*(3K)*/(1B)*(1P)*6(3P)*(3B)*/\
+    (1N)*(1P)*6(3P)*(3N)*/(1R)*(1P)*6(3P)*(3R)*/2(0P)*(0P)*(0P)*(0P)*(0P)*(0P)*2/\
+    2(0R)*(0N)*(0B)*(0K)*(0Q)*(0C)*2 p0 - - 0 1";
+
+/// Four players in the compact form: perft from the start, and from a position where the first
+/// player may castle, agrees with the interpreter.
+#[test]
+fn four_players_perft_agrees_with_the_interpreter() {
+    let engines = engines("four_players");
+    let castling = engines[0]
+        .1
+        .after(
+            FOUR_PLAYERS,
+            &[
+                "d1c3", "b8c8", "h9h8", "i3h3", "f2f3", "b7c7", "g9g8", "i4h4", "e1f2", "b6c6",
+                "f9f8", "i5h5",
+            ],
+        )
+        .expect("plays");
+    let (moves, _) = engines[0].1.moves(&castling).expect("reads");
+    assert!(moves.iter().any(|m| m == "f1d1"), "castling in {moves:?}");
+    perft_agrees("four_players", &[FOUR_PLAYERS, &castling]);
+}
+
+/// Four players in random games: at every ply each compiled engine (the compact form among them)
+/// reaches the interpreter's position by its own moves (unmake and the incremental hash checked),
+/// lists the same moves and counts the same perft 2; the games drop pieces a partner captured and
+/// reach positions where a player may castle.
+#[test]
+fn four_players_agree_with_the_interpreter_in_random_games() {
+    let engines = engines("four_players");
+    assert_eq!(engines.len(), 3, "four_players.vdl has a compact form");
+    let (_, reference) = &engines[0];
+    let mut rng = vdl_tests::Rng::new(0x4_9a3e);
+    let (mut drops, mut castling) = (0, 0);
+    for _ in 0..3 {
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..120 {
+            let text = reference
+                .after(FOUR_PLAYERS, &refs(&played))
+                .expect("plays");
+            let moves = same_ply(&engines, FOUR_PLAYERS, &played, &text, ply, true);
+            if moves.is_empty() {
+                break;
+            }
+            let castles = ["f1d1", "a6a4", "f10d10", "j6j4"];
+            castling += moves
+                .iter()
+                .filter(|m| castles.contains(&m.as_str()))
+                .count();
+            let mv = moves[rng.below(moves.len())].clone();
+            drops += usize::from(mv.contains('@'));
+            played.push(mv);
+        }
+    }
+    assert!(drops > 10, "only {drops} drops played");
+    assert!(castling > 0, "no position where a player may castle");
+}

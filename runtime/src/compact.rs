@@ -326,6 +326,12 @@ impl<P> CompactPosition<P> {
 }
 
 impl<G: CompactGame> Compiled<G> {
+    /// The players who take turns (the neutral sides aside).
+    pub fn players(&self) -> usize {
+        let game = &self.interpreter.game;
+        game.players.iter().filter(|p| !p.neutral).count().max(1)
+    }
+
     /// Pairs generated code with the interpreter of its game.
     pub fn new(game: G, interpreter: Interpreter) -> Compiled<G> {
         use crate::model::EndKind;
@@ -391,7 +397,8 @@ impl<G: CompactGame> Compiled<G> {
         for &(cell, below) in &position.stacks {
             self.game.put_below(&mut compact, cell, below);
         }
-        for (player, hand) in position.hands.iter().enumerate().take(2) {
+        let players = self.players();
+        for (player, hand) in position.hands.iter().enumerate().take(players) {
             for (piece, &count) in hand.iter().enumerate() {
                 if count > 0 {
                     self.game.set_hand(&mut compact, player, piece, count);
@@ -412,7 +419,7 @@ impl<G: CompactGame> Compiled<G> {
         self.game
             .set_turn(&mut compact, position.turn_moves, position.reset_in_turn);
         let pieces = self.interpreter.game.pieces.len();
-        for player in 0..2 {
+        for player in 0..players.min(2) {
             for piece in 0..pieces {
                 let count = position.captured_count(player, piece, pieces);
                 if count > 0 {
@@ -427,13 +434,13 @@ impl<G: CompactGame> Compiled<G> {
     /// The interpreter's form of a compact position (without the history of earlier positions).
     pub fn to_interpreter(&self, compact: &G::Position) -> Position {
         let game = &self.interpreter.game;
-        let players = game.players.iter().filter(|p| !p.neutral).count().max(1);
+        let players = self.players();
         let mut position = Position::empty(game.cells.len(), game.pieces.len(), players);
         for (cell, occupant) in position.cells.iter_mut().enumerate() {
             *occupant = self.game.occupant(compact, cell);
         }
         position.stacks = self.game.stacks(compact);
-        for (player, hand) in position.hands.iter_mut().enumerate().take(2) {
+        for (player, hand) in position.hands.iter_mut().enumerate().take(players) {
             for (piece, count) in hand.iter_mut().enumerate() {
                 *count = self.game.hand(compact, player, piece);
             }
@@ -515,12 +522,11 @@ impl<G: CompactGame> Variant for Compiled<G> {
         position.history[position.history.len() - recent..].contains(&hash)
     }
 
-    /// A pass: the other side to move, no en-passant right (every compact game has two players);
-    /// none in games of several single moves per turn or with frozen pieces, as in the
-    /// interpreter.
+    /// A pass: the other side to move, no en-passant right; none in games of more than two
+    /// players, of several single moves per turn or with frozen pieces, as in the interpreter.
     fn make_null(&self, position: &mut Self::Position) -> Option<G::Position> {
         let turn = &self.interpreter.game.turn;
-        if turn.moves > 1 || !turn.freeze.is_empty() {
+        if turn.moves > 1 || !turn.freeze.is_empty() || self.players() > 2 {
             return None;
         }
         let board = &mut position.board;
@@ -670,6 +676,7 @@ pub struct CompactEvaluator<G> {
     material: MaterialEvaluator,
     game: G,
     cells: usize,
+    players: usize,
 }
 
 impl<G: CompactGame + Clone> CompactEvaluator<G> {
@@ -679,6 +686,7 @@ impl<G: CompactGame + Clone> CompactEvaluator<G> {
             material: MaterialEvaluator::new(&compiled.interpreter.game),
             game: compiled.game.clone(),
             cells: compiled.interpreter.game.cells.len(),
+            players: compiled.players(),
         }
     }
 
@@ -709,7 +717,7 @@ impl<G: CompactGame + Clone> CompactEvaluator<G> {
 
 impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
     fn players(&self) -> usize {
-        2
+        self.players
     }
 
     fn side_to_move(&self, position: &CompactPosition<G::Position>) -> usize {
@@ -724,7 +732,11 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
             .material_of(self.game.pieces(position), |p, piece| {
                 self.game.hand(position, p, piece)
             });
-        MaterialEvaluator::two_player_balance(&totals, player)
+        if self.players == 2 {
+            MaterialEvaluator::two_player_balance(&totals, player)
+        } else {
+            self.material.balance(&totals, |_| false, player)
+        }
     }
 
     fn evaluate(&self, position: &CompactPosition<G::Position>, player: usize) -> i32 {
@@ -781,13 +793,13 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
             }
             mover.piece()
         };
-        let side = self.game.state(position).side.min(1);
+        let side = self.game.state(position).side.min(self.players - 1);
         let to = mv.to as usize;
-        (to < self.cells).then(|| (piece * 2 + side) * self.cells + to)
+        (to < self.cells).then(|| (piece * self.players + side) * self.cells + to)
     }
 
     fn history_size(&self) -> usize {
-        self.material.values().len() * 2 * self.cells
+        self.material.values().len() * self.players * self.cells
     }
 
     fn null_move_allowed(&self, position: &CompactPosition<G::Position>) -> bool {

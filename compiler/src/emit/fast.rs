@@ -145,8 +145,26 @@ impl Emitter<'_> {
         quote! { #(board.pieces[#pieces])|* }
     }
 
-    fn code(piece: usize, owner: usize) -> Literal {
-        Literal::u8_unsuffixed((1 + piece * 2 + owner) as u8)
+    fn code(&self, piece: usize, owner: usize) -> Literal {
+        Literal::u8_unsuffixed((1 + piece * self.ir.players + owner) as u8)
+    }
+
+    /// The number of players who move, as a literal.
+    fn np(&self) -> Literal {
+        Literal::usize_unsuffixed(self.ir.players)
+    }
+
+    /// Whether the game has more than two players.
+    fn many(&self) -> bool {
+        self.ir.players > 2
+    }
+
+    /// The union of the pieces of `player`'s enemies (every other player) on `board`.
+    fn enemies_of(&self, board: TokenStream, player: usize) -> TokenStream {
+        let others = (0..self.ir.players)
+            .filter(|&p| p != player)
+            .map(Literal::usize_unsuffixed);
+        quote! { (#(#board.colors[#others])|*) }
     }
 
     fn first(&self, direction: usize, bits: TokenStream) -> TokenStream {
@@ -176,6 +194,7 @@ impl Emitter<'_> {
         let ir = self.ir;
         let cells = Literal::usize_unsuffixed(ir.cells);
         let pieces = Literal::usize_unsuffixed(ir.pieces.len());
+        let np = self.np();
         let bits_type = if self.wide() {
             quote!(u128)
         } else {
@@ -258,7 +277,7 @@ impl Emitter<'_> {
                     .collect();
                 let name = format_ident!("EN_PASSANT_FROM_{}", index);
                 let players = rows.iter().map(|r| self.per_cell(r));
-                items.push(quote! { static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
+                items.push(quote! { static #name: [[Bits; CELLS]; #np] = [#(#players),*]; });
             }
             for (k, rule) in piece.promotion_moves.iter().enumerate() {
                 if rule.steps.iter().flatten().all(|&b| b == 0) {
@@ -271,7 +290,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
                 );
             }
             for (kind, rows) in tables.drain(..) {
@@ -285,7 +304,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
                 );
             }
             let width = piece
@@ -333,13 +352,13 @@ impl Emitter<'_> {
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing, 1: only when not in check, 2: only in check).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool, u8); #w]; CELLS]; #np] = [#(#players),*]; });
                 } else {
                     let doc = format!(
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
                 }
             }
             let width = piece
@@ -368,7 +387,7 @@ impl Emitter<'_> {
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; 2] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -398,7 +417,7 @@ impl Emitter<'_> {
                     "Moves of several legs of the {}: (target, cells that must be empty, cells that must be occupied, quiet, capturing).",
                     piece.name
                 );
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits, bool, bool); #w]; CELLS]; 2] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -424,7 +443,7 @@ impl Emitter<'_> {
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a move of several legs, with the cells that must be empty and occupied.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; 2] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
                 let name = format_ident!("PROMOTIONS_{}", index);
@@ -442,7 +461,7 @@ impl Emitter<'_> {
                 });
                 let doc = format!("The promotion rules of the {} for each player.", piece.name);
                 items.push(
-                    quote! { #[doc = #doc] static #name: [&[PromotionRule]; 2] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [&[PromotionRule]; #np] = [#(#players),*]; },
                 );
             }
         }
@@ -450,7 +469,7 @@ impl Emitter<'_> {
             if let Some(from) = &castle.from {
                 let name = format_ident!("CASTLE_FROM_{}", index);
                 let sets = from.iter().map(|&b| self.bits(b));
-                items.push(quote! { static #name: [Bits; 2] = [#(#sets),*]; });
+                items.push(quote! { static #name: [Bits; #np] = [#(#sets),*]; });
             }
             if let Some(fixed) = &castle.fixed {
                 for (side, landing) in fixed.iter().enumerate() {
@@ -470,7 +489,7 @@ impl Emitter<'_> {
                         quote! { [#(#entries),*] }
                     });
                     let doc = "Castling with fixed landing cells, per player and cell of the king: the king's landing cell, the partner's, and the cells the king crosses.";
-                    items.push(quote! { #[doc = #doc] static #name: [[(u8, u8, Bits); CELLS]; 2] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[(u8, u8, Bits); CELLS]; #np] = [#(#players),*]; });
                 }
                 continue;
             }
@@ -566,9 +585,9 @@ impl Emitter<'_> {
         let (turn_keys, turn_items) = self.turn_keys(check_keys + stack_keys);
         items.extend(turn_items);
         let key_count = Literal::usize_unsuffixed(
-            (2 * ir.pieces.len() + 4) * ir.cells
-                + 1
-                + 2 * ir.pieces.len()
+            (ir.players * ir.pieces.len() + 4) * ir.cells
+                + (ir.players - 1)
+                + ir.players * ir.pieces.len()
                 + check_keys
                 + stack_keys
                 + turn_keys,
@@ -577,7 +596,7 @@ impl Emitter<'_> {
         if ir.counts_checks {
             items.push(quote! {
                 /// The keys of the checks each player has given.
-                const CHECK_KEYS: usize = HAND_KEYS + 2 * PIECES;
+                const CHECK_KEYS: usize = HAND_KEYS + #np * PIECES;
             });
         }
         if let Some(explosion) = &ir.explosion {
@@ -669,6 +688,11 @@ impl Emitter<'_> {
                 });
             }
         }
+        let side_keys = Literal::usize_unsuffixed(ir.players - 1);
+        let empty_doc = format!(
+            " The code of an empty cell in the mailbox (a piece is `1 + {} * type + owner`).",
+            ir.players
+        );
         quote! {
             /// A bitboard: bit `i` stands for cell `i`.
             pub type Bits = #bits_type;
@@ -678,7 +702,7 @@ impl Emitter<'_> {
             const PIECES: usize = #pieces;
             /// Every cell.
             const ALL: Bits = #all;
-            /// The code of an empty cell in the mailbox (a piece is `1 + 2 * type + owner`).
+            #[doc = #empty_doc]
             const EMPTY: u8 = 0;
             /// The marker for "no cell".
             const NO_CELL: u8 = vdl_runtime::compact::NO_CELL;
@@ -687,11 +711,11 @@ impl Emitter<'_> {
             const KEY_COUNT: usize = #key_count;
             /// Zobrist keys: pieces by code and cell, then unmoved, promoted and en-passant cells, then the side.
             static KEYS: [u64; KEY_COUNT] = vdl_runtime::compact::keys::<KEY_COUNT>(0x7664_6c00);
-            const VIRGIN_KEYS: usize = (2 * PIECES + 1) * CELLS;
-            const PROMOTED_KEYS: usize = (2 * PIECES + 2) * CELLS;
-            const EN_PASSANT_KEYS: usize = (2 * PIECES + 3) * CELLS;
-            const SIDE_KEY: usize = (2 * PIECES + 4) * CELLS;
-            const HAND_KEYS: usize = SIDE_KEY + 1;
+            const VIRGIN_KEYS: usize = (#np * PIECES + 1) * CELLS;
+            const PROMOTED_KEYS: usize = (#np * PIECES + 2) * CELLS;
+            const EN_PASSANT_KEYS: usize = (#np * PIECES + 3) * CELLS;
+            const SIDE_KEY: usize = (#np * PIECES + 4) * CELLS;
+            const HAND_KEYS: usize = SIDE_KEY + #side_keys;
             /// The number of option switches of promotion rules.
             const SWITCHES: usize = #switches;
 
@@ -741,6 +765,23 @@ impl Emitter<'_> {
         let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
         let thaw_removed = self.thaw_removed();
+        let np = self.np();
+        let (side_hash, side_key) = if self.many() {
+            (
+                quote! { side_key(self.side) },
+                quote! {
+                    /// The key of the side to move (none for the first player).
+                    fn side_key(side: u8) -> u64 {
+                        if side == 0 { 0 } else { KEYS[SIDE_KEY + side as usize - 1] }
+                    }
+                },
+            )
+        } else {
+            (
+                quote! { if self.side == 1 { KEYS[SIDE_KEY] } else { 0 } },
+                quote! {},
+            )
+        };
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
             quote! { 0 }
@@ -752,11 +793,11 @@ impl Emitter<'_> {
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct Board {
                 pieces: [Bits; PIECES],
-                colors: [Bits; 2],
+                colors: [Bits; #np],
                 virgin: Bits,
                 promoted: Bits,
                 cells: [u8; CELLS],
-                hands: [[u8; PIECES]; 2],
+                hands: [[u8; PIECES]; #np],
                 last: Option<CompactMove>,
                 side: u8,
                 en_passant: u8,
@@ -792,8 +833,8 @@ impl Emitter<'_> {
 
             impl Board {
                 fn place(&mut self, cell: usize, code: u8) {
-                    let piece = (code as usize - 1) / 2;
-                    let owner = (code as usize - 1) % 2;
+                    let piece = (code as usize - 1) / #np;
+                    let owner = (code as usize - 1) % #np;
                     self.pieces[piece] ^= bit(cell);
                     self.colors[owner] ^= bit(cell);
                     self.cells[cell] = code;
@@ -802,8 +843,8 @@ impl Emitter<'_> {
 
                 fn remove(&mut self, cell: usize) {
                     let code = self.cells[cell];
-                    let piece = (code as usize - 1) / 2;
-                    let owner = (code as usize - 1) % 2;
+                    let piece = (code as usize - 1) / #np;
+                    let owner = (code as usize - 1) % #np;
                     self.pieces[piece] ^= bit(cell);
                     self.colors[owner] ^= bit(cell);
                     self.cells[cell] = EMPTY;
@@ -812,7 +853,7 @@ impl Emitter<'_> {
                 }
 
                 fn computed_hash(&self) -> u64 {
-                    let mut hash = if self.side == 1 { KEYS[SIDE_KEY] } else { 0 };
+                    let mut hash = #side_hash;
                     for cell in 0..CELLS {
                         let code = self.cells[cell];
                         if code != EMPTY {
@@ -823,7 +864,7 @@ impl Emitter<'_> {
                     if self.en_passant != NO_CELL {
                         hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
                     }
-                    for player in 0..2 {
+                    for player in 0..#np {
                         for piece in 0..PIECES {
                             hash ^= hand_key(player, piece, self.hands[player][piece]);
                         }
@@ -851,6 +892,7 @@ impl Emitter<'_> {
             }
 
             #checks_key
+            #side_key
             #turn_items
 
             /// The key of a hand count.
@@ -942,7 +984,8 @@ impl Emitter<'_> {
     fn attacks(&self) -> TokenStream {
         let mut arms = Vec::new();
         let mut pin_functions = Vec::new();
-        for by_index in 0..2usize {
+        let (mut attacks_by, mut pins_by) = (Vec::new(), Vec::new());
+        for by_index in 0..self.ir.players {
             let by = Literal::usize_unsuffixed(by_index);
             let mut checks = Vec::new();
             for (index, piece) in self.ir.pieces.iter().enumerate() {
@@ -1019,7 +1062,7 @@ impl Emitter<'_> {
             }
             for (direction, types, limited) in &self.hop_scans(by_index) {
                 let ray = Self::ray(*direction);
-                let codes = types.iter().map(|&t| Self::code(t, by_index));
+                let codes = types.iter().map(|&t| self.code(t, by_index));
                 let hoppers = self.pieces_of(types);
                 let screen = self.first(*direction, quote!(blockers));
                 let at = self.first(*direction, quote!(beyond));
@@ -1047,7 +1090,7 @@ impl Emitter<'_> {
             for (direction, types) in &scans {
                 let ray = Self::ray(*direction);
                 let first = self.first(*direction, quote!(blockers));
-                let codes = types.iter().map(|&t| Self::code(t, by_index));
+                let codes = types.iter().map(|&t| self.code(t, by_index));
                 let sliders = self.pieces_of(types);
                 // Only a line with a slider on it is scanned.
                 checks.push(quote! {{
@@ -1061,15 +1104,14 @@ impl Emitter<'_> {
                 }});
             }
             arms.push(quote! { #by => { #(#checks)* false } });
-            // Pins of the other player's pieces by `by`'s sliders.
-            let pinned_player = 1 - by_index;
-            let name = format_ident!("pinned_{}", pinned_player);
+            attacks_by.push(checks);
+            // Pins by `by`'s sliders.
             let mut scans_tokens = Vec::new();
             for (direction, types) in &scans {
                 let ray = Self::ray(*direction);
                 let first = self.first(*direction, quote!(blockers));
                 let second = self.first(*direction, quote!(beyond));
-                let codes = types.iter().map(|&t| Self::code(t, by_index));
+                let codes = types.iter().map(|&t| self.code(t, by_index));
                 scans_tokens.push(quote! {{
                     let blockers = #ray[king] & occupied;
                     if blockers != 0 {
@@ -1086,6 +1128,20 @@ impl Emitter<'_> {
                     }
                 }});
             }
+            pins_by.push(scans_tokens);
+        }
+        // Pins of a player's pieces by his enemies' sliders: with two players, the other's (in
+        // the order of the attackers).
+        let pinned_players: Vec<usize> = if self.many() {
+            (0..self.ir.players).collect()
+        } else {
+            vec![1, 0]
+        };
+        for pinned_player in pinned_players {
+            let name = format_ident!("pinned_{}", pinned_player);
+            let scans_tokens = (0..self.ir.players)
+                .filter(|&by| by != pinned_player)
+                .flat_map(|by| pins_by[by].iter());
             let doc = format!(
                 "The pieces of player {pinned_player} pinned to the royal piece on `king`."
             );
@@ -1097,6 +1153,22 @@ impl Emitter<'_> {
                     pinned
                 }
             });
+        }
+        // With more than two players, `by` = PLAYERS + p stands for every enemy of player p: each
+        // one's attacks are tested with his own pieces among `them`.
+        if self.many() {
+            for us in 0..self.ir.players {
+                let arm = Literal::usize_unsuffixed(self.ir.players + us);
+                let blocks = (0..self.ir.players).filter(|&by| by != us).map(|by| {
+                    let checks = &attacks_by[by];
+                    let by = Literal::usize_unsuffixed(by);
+                    quote! {{
+                        let them = them & board.colors[#by];
+                        #(#checks)*
+                    }}
+                });
+                arms.push(quote! { #arm => { #(#blocks)* false } });
+            }
         }
         let safe = if self.ir.royal_all {
             quote! {
@@ -1249,14 +1321,22 @@ impl Emitter<'_> {
     }
 
     fn generation(&self) -> TokenStream {
+        let np = self.np();
         let ir = self.ir;
         // Under `must_capture` each generation function also lists captures only (`CAPTURES`): no
         // cell counts as empty for a target, and castling is left out.
         let mc = ir.must_capture;
         let mut functions = Vec::new();
         let (movable_init, movable) = self.movable();
-        for us_index in 0..2usize {
-            let them_index = 1 - us_index;
+        for us_index in 0..ir.players {
+            // The enemy: with more than two players, `PLAYERS + us` stands for all of them (see
+            // `attacked`).
+            let them_index = if self.many() {
+                ir.players + us_index
+            } else {
+                1 - us_index
+            };
+            let enemies: Vec<usize> = (0..ir.players).filter(|&p| p != us_index).collect();
             let (us, them) = (
                 Literal::usize_unsuffixed(us_index),
                 Literal::usize_unsuffixed(them_index),
@@ -1710,49 +1790,58 @@ impl Emitter<'_> {
             let doc =
                 format!("Counts (and with `LIST`, appends) the legal moves of player {us_index}.");
             let mut risky = Vec::new();
-            for (index, piece) in ir.pieces.iter().enumerate() {
-                if piece.players[them_index]
-                    .lame_attacks
-                    .iter()
-                    .all(Vec::is_empty)
-                {
-                    continue;
-                }
-                let table = format_ident!("LAME_ATTACKS_{}", index);
-                let piece_index = self.piece(index);
-                risky.push(quote! {
-                    for &(from, block) in #table[#them][king].iter() {
-                        if from == NO_CELL {
-                            break;
-                        }
-                        if board.pieces[#piece_index] & enemy & bit(from as usize) != 0 {
-                            risky |= bit(block as usize);
-                        }
+            for &by_index in &enemies {
+                // Each enemy's tables with his pieces (with two players, all enemy pieces).
+                let (by, enemy) = if self.many() {
+                    let by = Literal::usize_unsuffixed(by_index);
+                    (quote! { #by }, quote! { board.colors[#by] })
+                } else {
+                    (quote! { #them }, quote! { enemy })
+                };
+                for (index, piece) in ir.pieces.iter().enumerate() {
+                    if piece.players[by_index]
+                        .lame_attacks
+                        .iter()
+                        .all(Vec::is_empty)
+                    {
+                        continue;
                     }
-                });
-            }
-            for (index, piece) in ir.pieces.iter().enumerate() {
-                if piece.players[them_index]
-                    .path_attacks
-                    .iter()
-                    .all(Vec::is_empty)
-                {
-                    continue;
-                }
-                let table = format_ident!("PATH_ATTACKS_{}", index);
-                let piece_index = self.piece(index);
-                risky.push(quote! {
-                    if board.pieces[#piece_index] & enemy != 0 {
-                        for &(from, empty, full) in #table[#them][king].iter() {
+                    let table = format_ident!("LAME_ATTACKS_{}", index);
+                    let piece_index = self.piece(index);
+                    risky.push(quote! {
+                        for &(from, block) in #table[#by][king].iter() {
                             if from == NO_CELL {
                                 break;
                             }
-                            if board.pieces[#piece_index] & enemy & bit(from as usize) != 0 {
-                                risky |= empty | full;
+                            if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
+                                risky |= bit(block as usize);
                             }
                         }
+                    });
+                }
+                for (index, piece) in ir.pieces.iter().enumerate() {
+                    if piece.players[by_index]
+                        .path_attacks
+                        .iter()
+                        .all(Vec::is_empty)
+                    {
+                        continue;
                     }
-                });
+                    let table = format_ident!("PATH_ATTACKS_{}", index);
+                    let piece_index = self.piece(index);
+                    risky.push(quote! {
+                        if board.pieces[#piece_index] & #enemy != 0 {
+                            for &(from, empty, full) in #table[#by][king].iter() {
+                                if from == NO_CELL {
+                                    break;
+                                }
+                                if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
+                                    risky |= empty | full;
+                                }
+                            }
+                        }
+                    });
+                }
             }
             // Along a line of the enemy's hoppers (the side to move not in check), only an own
             // first piece that moves, a capture of the first piece, a piece put before an enemy
@@ -1760,9 +1849,9 @@ impl Emitter<'_> {
             // an enemy third piece behind it change who attacks the royal piece along the line: a
             // piece put anywhere else is the mover's own, so it neither attacks nor makes an
             // enemy piece the second one.
-            let mut directions: Vec<usize> = self
-                .hop_scans(them_index)
-                .into_iter()
+            let mut directions: Vec<usize> = enemies
+                .iter()
+                .flat_map(|&by| self.hop_scans(by))
                 .map(|(d, _, _)| d)
                 .collect();
             directions.sort_unstable();
@@ -1879,6 +1968,11 @@ impl Emitter<'_> {
                 }
                 _ => quote! {},
             };
+            let enemy_bits = if self.many() {
+                self.enemies_of(quote!(board), us_index)
+            } else {
+                quote! { board.colors[#them] }
+            };
             functions.push(quote! {
                 #[doc = #doc]
                 fn #name<const LIST: bool #captures_param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
@@ -1886,7 +1980,7 @@ impl Emitter<'_> {
                     let them = #them;
                     let own = board.colors[#us];
                     #movable_init
-                    let enemy = board.colors[#them];
+                    let enemy = #enemy_bits;
                     let occupied = own | enemy #wall_bits;
                     let royals: Bits = #royals;
                     #context
@@ -2036,7 +2130,7 @@ impl Emitter<'_> {
             let types = ir.unhoppable.iter().map(|&t| self.piece(t));
             quote! {
                 let mut after = *board;
-                let mover = (board.cells[from] as usize - 1) / 2;
+                let mover = (board.cells[from] as usize - 1) / #np;
                 for piece in [#(#types),*] {
                     after.pieces[piece] &= !(bit(from) | bit(to) | victim);
                     if mover == piece {
@@ -2370,7 +2464,7 @@ impl Emitter<'_> {
                 let ray = Self::ray(*direction);
                 let line = format_ident!("LINE_{}", direction);
                 let first = self.first(*direction, quote!(blockers));
-                let codes: Vec<Literal> = partners.iter().map(|&p| Self::code(p, us)).collect();
+                let codes: Vec<Literal> = partners.iter().map(|&p| self.code(p, us)).collect();
                 let placed = match castle.partner_at {
                     None => quote! { #ray[partner] == 0 },
                     Some((lo, hi)) => {
@@ -2651,6 +2745,7 @@ impl Emitter<'_> {
     /// pieces: the cells one leap away (`near`), the pieces a cell encloses, the neighbours of a
     /// cell, and the conversion itself.
     fn conversions(&self) -> TokenStream {
+        let np = self.np();
         let ir = self.ir;
         let mut items = Vec::new();
         if let Some(hands) = &ir.hands {
@@ -2734,9 +2829,9 @@ impl Emitter<'_> {
                     while cells != 0 {
                         let cell = cells.trailing_zeros() as usize;
                         cells &= cells - 1;
-                        let piece = (board.cells[cell] as usize - 1) / 2;
+                        let piece = (board.cells[cell] as usize - 1) / #np;
                         board.remove(cell);
-                        board.place(cell, (1 + piece * 2 + to) as u8);
+                        board.place(cell, (1 + piece * #np + to) as u8);
                     }
                 }
             });
@@ -2745,6 +2840,7 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        let np = self.np();
         let (custodian_items, custodian_call) = self.emit_custodian();
         // A promotion back to the type a piece was promoted from is a demotion: the piece stands
         // unpromoted.
@@ -2760,24 +2856,34 @@ impl Emitter<'_> {
                 /// Per type, the type it is promoted from (plus one) when it may be demoted to it.
                 const DEMOTES_TO: [u8; PIECES] = [#(#back),*];
                 if mv.piece > 0 {
-                    DEMOTES_TO[(code as usize - 1) / 2] != mv.piece
+                    DEMOTES_TO[(code as usize - 1) / #np] != mv.piece
                 } else {
                     was_promoted
                 }
             }}
         };
         let (to_hand, drop) = if let Some(hands) = &self.ir.hands {
+            // Whose hand a capture goes to: the captor's, or his partner's.
+            let receiver = if hands.receivers.iter().enumerate().all(|(i, &r)| i == r) {
+                quote! { mover }
+            } else {
+                let receivers = hands
+                    .receivers
+                    .iter()
+                    .map(|&r| Literal::usize_unsuffixed(r));
+                quote! { [#(#receivers),*][mover] }
+            };
             (
                 quote! {
                     /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
                     fn to_hand(board: &mut Board, mover: usize, cell: usize) {
                         if CAPTURES_TO_HAND {
-                            let piece = (board.cells[cell] as usize - 1) / 2;
+                            let piece = (board.cells[cell] as usize - 1) / #np;
                             let kind = match PROMOTED_TO_HAND {
                                 Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
                                 _ => HAND_TYPE[piece],
                             };
-                            board.add_to_hand(mover, kind, 1);
+                            board.add_to_hand(#receiver, kind, 1);
                         }
                     }
                 },
@@ -2786,7 +2892,7 @@ impl Emitter<'_> {
                         quote! {
                             let piece = mv.piece as usize - 1;
                             board.add_to_hand(mover, piece, -1);
-                            board.place(to, (1 + piece * 2 + mover) as u8);
+                            board.place(to, (1 + piece * #np + mover) as u8);
                         }
                     } else {
                         let from = hands
@@ -2799,7 +2905,7 @@ impl Emitter<'_> {
                             const DROP_FROM: [usize; PIECES] = [#(#from),*];
                             let piece = mv.piece as usize - 1;
                             board.add_to_hand(mover, DROP_FROM[piece], -1);
-                            board.place(to, (1 + piece * 2 + mover) as u8);
+                            board.place(to, (1 + piece * #np + mover) as u8);
                             if DROP_FROM[piece] != piece {
                                 board.promoted |= bit(to);
                             }
@@ -2921,7 +3027,7 @@ impl Emitter<'_> {
                     // Gating: the hand piece onto the vacated cell, neither unmoved nor promoted.
                     let piece = mv.gate as usize - 1;
                     board.add_to_hand(mover, piece, -1);
-                    board.place(mv.gate_cell as usize, (1 + piece * 2 + mover) as u8);
+                    board.place(mv.gate_cell as usize, (1 + piece * #np + mover) as u8);
                 }
             }
         } else {
@@ -3037,9 +3143,9 @@ impl Emitter<'_> {
                             gone |= bit(victim);
                         }
                         board.remove(from);
-                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * 2 + mover as u8 } else { code };
+                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * #np + mover as u8 } else { code };
                         board.place(to, placed);
-                        resets |= RESETS_COUNTER[(code as usize - 1) / 2];
+                        resets |= RESETS_COUNTER[(code as usize - 1) / #np];
                         let was_promoted = board.promoted & bit(from) != 0;
                         board.promoted &= !gone;
                         if #promotes {
@@ -3137,7 +3243,27 @@ impl Emitter<'_> {
         let mut helpers = quote! {};
         // A call that counts (and with `list`, appends to `out`) the legal moves, or only the
         // captures with `captures`.
-        let call: Box<dyn Fn(bool, bool, TokenStream) -> TokenStream> = if !mc && !fc {
+        let players = self.ir.players;
+        let call: Box<dyn Fn(bool, bool, TokenStream) -> TokenStream> = if !mc && !fc && players > 2
+        {
+            Box::new(move |list: bool, _: bool, out: TokenStream| {
+                let arms = (0..players).map(|p| {
+                    let name = format_ident!("generate_{}", p);
+                    let side = if p + 1 == players {
+                        quote! { _ }
+                    } else {
+                        let p = Literal::u8_unsuffixed(p as u8);
+                        quote! { #p }
+                    };
+                    quote! { #side => #name::<#list>(board, &self.switches, #out), }
+                });
+                quote! {
+                    match board.side {
+                        #(#arms)*
+                    }
+                }
+            })
+        } else if !mc && !fc {
             Box::new(|list: bool, _: bool, out: TokenStream| {
                 quote! {
                     if board.side == 0 {
@@ -3416,11 +3542,12 @@ impl Emitter<'_> {
     /// The walling rule (`turn { wall ... }`): the wall type's constants, placing and removing
     /// walls, and the cells a move's wall may go on.
     fn walls(&self) -> TokenStream {
+        let np = self.np();
         let Some(walls) = &self.ir.walls else {
             return quote! {};
         };
         let piece = self.piece(walls.piece);
-        let code = Self::code(walls.piece, 0);
+        let code = self.code(walls.piece, 0);
         let owner = Literal::usize_unsuffixed(walls.owner);
         let zone = walls.zone.iter().map(|&z| self.bits(z));
         // The cells a wall may go on, given `occupied` after the move, before the zone.
@@ -3454,7 +3581,7 @@ impl Emitter<'_> {
                 (
                     quote! {
                         /// Per player and cell, the cells a wall reaches from there by leaps (`reach`).
-                        static REACH_LEAPS: [[Bits; CELLS]; 2] = [#(#leaps),*];
+                        static REACH_LEAPS: [[Bits; CELLS]; #np] = [#(#leaps),*];
                     },
                     quote! {{
                         let to = mv.to as usize;
@@ -3530,6 +3657,11 @@ impl Emitter<'_> {
     }
 
     fn game(&self) -> TokenStream {
+        let np = self.np();
+        let all_colors = {
+            let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
+            quote! { #(board.colors[#all])|* }
+        };
         let (put_wall, occupant_wall) = if self.ir.walls.is_some() {
             (
                 quote! {
@@ -3587,9 +3719,13 @@ impl Emitter<'_> {
                 }
                 EarlyEnd::Extinct(Some(pieces)) => {
                     let mask = mask(pieces);
-                    quote! { #mask & board.colors[0] == 0 || #mask & board.colors[1] == 0 }
+                    let players = (0..self.ir.players).map(Literal::usize_unsuffixed);
+                    quote! { #(#mask & board.colors[#players] == 0)||* }
                 }
-                EarlyEnd::Extinct(None) => quote! { board.colors[0] == 0 || board.colors[1] == 0 },
+                EarlyEnd::Extinct(None) => {
+                    let players = (0..self.ir.players).map(Literal::usize_unsuffixed);
+                    quote! { #(board.colors[#players] == 0)||* }
+                }
                 EarlyEnd::MoveRule(plies) => {
                     let plies = Literal::u32_unsuffixed(*plies);
                     quote! { board.halfmove >= #plies }
@@ -3644,11 +3780,22 @@ impl Emitter<'_> {
         let in_check = match self.ir.royal {
             Some(r) => {
                 let r = self.piece(r);
-                quote! {
-                    let us = board.side as usize;
-                    let them = 1 - us;
-                    let royals = board.pieces[#r] & board.colors[us];
-                    !safe(board, royals, them, board.colors[0] | board.colors[1], board.colors[them])
+                if self.many() {
+                    let players = self.ir.players;
+                    let all = (0..players).map(Literal::usize_unsuffixed);
+                    quote! {
+                        let us = board.side as usize;
+                        let royals = board.pieces[#r] & board.colors[us];
+                        let occupied = #(board.colors[#all])|*;
+                        !safe(board, royals, #players + us, occupied, occupied & !board.colors[us])
+                    }
+                } else {
+                    quote! {
+                        let us = board.side as usize;
+                        let them = 1 - us;
+                        let royals = board.pieces[#r] & board.colors[us];
+                        !safe(board, royals, them, board.colors[0] | board.colors[1], board.colors[them])
+                    }
                 }
             }
             None => quote! { let _ = board; false },
@@ -3731,11 +3878,11 @@ impl Emitter<'_> {
                 fn empty(&self) -> Board {
                     Board {
                         pieces: [0; PIECES],
-                        colors: [0; 2],
+                        colors: [0; #np],
                         virgin: 0,
                         promoted: 0,
                         cells: [EMPTY; CELLS],
-                        hands: [[0; PIECES]; 2],
+                        hands: [[0; PIECES]; #np],
                         last: None,
                         side: 0,
                         en_passant: NO_CELL,
@@ -3752,7 +3899,7 @@ impl Emitter<'_> {
 
                 fn put(&self, board: &mut Board, cell: usize, occupant: Occupant) {
                     #put_wall
-                    board.place(cell, (1 + occupant.piece() * 2 + occupant.owner()) as u8);
+                    board.place(cell, (1 + occupant.piece() * #np + occupant.owner()) as u8);
                     if occupant.is_virgin() {
                         board.virgin |= bit(cell);
                     }
@@ -3769,7 +3916,7 @@ impl Emitter<'_> {
                     }
                     #occupant_wall
                     let code = code as usize - 1;
-                    Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
+                    Occupant::new(code / #np, code % #np, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
                 }
 
                 fn set_state(&self, board: &mut Board, state: CompactState) {
@@ -3831,7 +3978,7 @@ impl Emitter<'_> {
                 }
 
                 fn pieces<'a>(&'a self, board: &'a Board) -> impl Iterator<Item = (usize, Occupant)> + 'a {
-                    let mut occupied = board.colors[0] | board.colors[1];
+                    let mut occupied = #all_colors;
                     std::iter::from_fn(move || {
                         if occupied == 0 {
                             return None;
@@ -3839,7 +3986,7 @@ impl Emitter<'_> {
                         let cell = occupied.trailing_zeros() as usize;
                         occupied &= occupied - 1;
                         let code = board.cells[cell] as usize - 1;
-                        Some((cell, Occupant::new(code / 2, code % 2, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
+                        Some((cell, Occupant::new(code / #np, code % #np, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
                     })
                 }
             }
@@ -3864,6 +4011,7 @@ impl Emitter<'_> {
     /// The tables of stacking rules (`STACK_STEPS_<piece>_<k>`: per player, per cell, the cells a
     /// step reaches) and of moves under conditions (`COND_QUIET_<piece>_<k>`, `COND_PATHS_<piece>_<k>`).
     fn stack_tables(&self) -> TokenStream {
+        let np = self.np();
         let ir = self.ir;
         let mut items = Vec::new();
         if ir.stacking {
@@ -3871,7 +4019,7 @@ impl Emitter<'_> {
             let start = if ir.counts_checks {
                 quote! { CHECK_KEYS + 2 }
             } else {
-                quote! { HAND_KEYS + 2 * PIECES }
+                quote! { HAND_KEYS + #np * PIECES }
             };
             items.push(quote! {
                 /// The keys of stacks: per cell, multiplied by the piece below (its occupant's bits).
@@ -3887,7 +4035,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
                 );
             }
             let blocks = piece.players[0].conditional.len();
@@ -3900,7 +4048,7 @@ impl Emitter<'_> {
                         "Quiet leaps of the {} under a condition, per player and cell.",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; 2] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; });
                 }
                 let width = (0..2)
                     .flat_map(|p| block(p).paths.iter().map(Vec::len))
@@ -3928,7 +4076,7 @@ impl Emitter<'_> {
                         "Quiet moves of several legs of the {} under a condition: (target, cells that must be empty, cells that must be occupied).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; 2] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
                 }
             }
         }
@@ -4114,6 +4262,7 @@ impl Emitter<'_> {
     /// The position's stack fields, their initial values, their part of the hash and the
     /// board's stack methods.
     fn stack_board(&self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
+        let np = self.np();
         if !self.ir.stacking {
             return (quote! {}, quote! {}, quote! {}, quote! {});
         }
@@ -4144,8 +4293,8 @@ impl Emitter<'_> {
                     /// bitboards and the mailbox, kept with its flags in `below`).
                     fn stack_onto(&mut self, to: usize) {
                         let code = self.cells[to] as u16;
-                        let piece = (code - 1) / 2;
-                        let owner = (code - 1) % 2;
+                        let piece = (code - 1) / #np;
+                        let owner = (code - 1) % #np;
                         let mut below = (piece + 1) | (owner << 8);
                         if self.virgin & bit(to) != 0 {
                             below |= 1 << 12;
@@ -4171,7 +4320,7 @@ impl Emitter<'_> {
                         self.below[from] = 0;
                         let piece = (below & 0xff) as usize - 1;
                         let owner = ((below >> 8) & 0xf) as usize;
-                        self.place(from, (1 + piece * 2 + owner) as u8);
+                        self.place(from, (1 + piece * #np + owner) as u8);
                         if below & (1 << 12) != 0 {
                             self.virgin |= bit(from);
                         }
@@ -4249,6 +4398,7 @@ impl Emitter<'_> {
     /// follow them (checks, stacks), and the constants naming them: one for the single moves made in the turn, one per cell for the
     /// frozen pieces, one per player and piece type for the capture counters.
     fn turn_keys(&self, before: usize) -> (usize, Vec<TokenStream>) {
+        let np = self.np();
         let turns = &self.ir.turns;
         let mut count = 0;
         let mut items = Vec::new();
@@ -4257,7 +4407,7 @@ impl Emitter<'_> {
             let name = format_ident!("{}", name);
             let offset = Literal::usize_unsuffixed(*count);
             items.push(quote! {
-                const #name: usize = HAND_KEYS + 2 * PIECES + #base + #offset;
+                const #name: usize = HAND_KEYS + #np * PIECES + #base + #offset;
             });
             *count += n;
         };
@@ -4276,6 +4426,7 @@ impl Emitter<'_> {
     /// The position's fields for the turn's state, their terms of the hash, and the functions on
     /// them.
     fn turn_board(&self) -> (TokenStream, TokenStream, TokenStream) {
+        let np = self.np();
         let turns = &self.ir.turns;
         let (mut fields, mut hash, mut items) = (quote! {}, quote! {}, quote! {});
         if self.multi() {
@@ -4368,8 +4519,8 @@ impl Emitter<'_> {
                     /// Counts the piece on `cell`, about to be captured by `mover`, if it is an enemy's.
                     fn count_capture(&mut self, mover: usize, cell: usize) {
                         let code = self.cells[cell] as usize - 1;
-                        if code % 2 != mover {
-                            let piece = code / 2;
+                        if code % #np != mover {
+                            let piece = code / #np;
                             let old = self.captured[mover][piece];
                             self.hash ^= capture_key(mover, piece, old) ^ capture_key(mover, piece, old + 1);
                             self.captured[mover][piece] = old + 1;
@@ -4512,14 +4663,36 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let next_side = if self.many() {
+            let next = (0..self.ir.players).map(|p| {
+                let at = self
+                    .ir
+                    .turns
+                    .order
+                    .iter()
+                    .position(|&o| o == p)
+                    .unwrap_or(0);
+                let next = self.ir.turns.order[(at + 1) % self.ir.players];
+                Literal::u8_unsuffixed(next as u8)
+            });
+            quote! {
+                let next: u8 = [#(#next),*][board.side as usize];
+                board.hash ^= side_key(board.side) ^ side_key(next);
+                board.side = next;
+            }
+        } else {
+            quote! {
+                board.side ^= 1;
+                board.hash ^= KEYS[SIDE_KEY];
+            }
+        };
         if !self.multi() {
             return (
                 quote! {
                     board.halfmove = if resets { 0 } else { board.halfmove + 1 };
                     board.last = Some(mv);
                     #thaw
-                    board.side ^= 1;
-                    board.hash ^= KEYS[SIDE_KEY];
+                    #next_side
                     if mover == #last {
                         board.fullmove += 1;
                     }
@@ -4548,8 +4721,7 @@ impl Emitter<'_> {
                     board.hash ^= turn_key(board.turn_moves);
                     board.turn_moves = 0;
                     #thaw
-                    board.side ^= 1;
-                    board.hash ^= KEYS[SIDE_KEY];
+                    #next_side
                     if mover == #last {
                         board.fullmove += 1;
                     }

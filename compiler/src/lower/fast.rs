@@ -44,6 +44,9 @@ pub type Bits = u128;
 pub struct FastIr {
     /// Number of cells.
     pub cells: usize,
+    /// The players who move (two, or more: every other player is an enemy, a partner too, as in
+    /// the interpreter).
+    pub players: usize,
     /// The piece types, in the model's order.
     pub pieces: Vec<FastPiece>,
     /// Slide directions: per direction, per cell, the cells along it in order.
@@ -126,6 +129,8 @@ pub struct FastTurns {
     pub moves: u32,
     /// The player who moves last in the turn order: after his turn the move number grows.
     pub last: usize,
+    /// The turn order (with more than two players, who moves after whom).
+    pub order: Vec<usize>,
     /// `end_early_when_stuck`: a turn ends when the mover has no legal single move left.
     pub end_early: bool,
     /// `freeze after move`: every normal move freezes the piece that moved.
@@ -484,8 +489,11 @@ pub struct FastPromotion {
 pub struct FastHands {
     /// Whether pieces in hand can be dropped.
     pub drops: bool,
-    /// Whether captured pieces go to the captor's hand.
+    /// Whether captured pieces go to a hand: the captor's, or his partner's (`captured_go_here
+    /// partner`).
     pub captures_to_hand: bool,
+    /// Per player, whose hand the pieces he captures go to (his own, or his partner's).
+    pub receivers: Vec<usize>,
     /// Per piece type: the type it takes in hand.
     pub hand_type: Vec<usize>,
     /// Per piece type: the type in hand it is dropped from (itself, or with `drop_promoted` the
@@ -603,7 +611,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     for piece in &game.pieces {
         let mut players = Vec::new();
         // The two players (a walls' side owns no moving piece).
-        for (player, info) in game.players.iter().enumerate().take(2) {
+        for (player, info) in game.players.iter().enumerate().take(sides_of(game)) {
             let frame = Frame {
                 forward: info.forward.clone(),
             };
@@ -724,7 +732,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         match &rule.kind {
             EndKind::BareKing { .. } => early_ends.push(EarlyEnd::BareRoyal),
             EndKind::Flag { zone, pieces, .. } => {
-                let cells = (0..2)
+                let cells = (0..sides_of(game))
                     .map(|p| cell_set(&game.zones[*zone].cells[p]))
                     .collect();
                 early_ends.push(EarlyEnd::Reached(pieces.clone(), cells));
@@ -944,7 +952,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     };
     let stacking = uses_stacks(&pieces);
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
-    Ok(FastIr {
+    let ir = FastIr {
+        players: sides_of(game),
         custodian,
         explosion,
         count_limits,
@@ -983,7 +992,83 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         walls,
         stacking,
         turns,
-    })
+    };
+    check_players(game, &ir)?;
+    Ok(ir)
+}
+
+/// With more than two players the compact form has the moves, legality, promotions, castling,
+/// en passant, hands and drops, and end rules the interpreter decides once a player has no legal
+/// move; the first other feature is named.
+fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
+    if ir.players == 2 {
+        return Ok(());
+    }
+    if 1 + ir.players * ir.pieces.len() > usize::from(u8::MAX) {
+        return Err(format!(
+            "{} players with {} piece types",
+            ir.players,
+            ir.pieces.len()
+        ));
+    }
+    let hands = ir.hands.as_ref();
+    let any_moves =
+        |test: &dyn Fn(&FastMoves) -> bool| ir.pieces.iter().any(|p| p.players.iter().any(test));
+    let feature = [
+        (ir.explosion.is_some(), "captures that explode"),
+        (ir.walls.is_some(), "walls"),
+        (ir.stacking, "stacks"),
+        (ir.custodian.is_some(), "custodian capture"),
+        (!ir.conversions.is_empty(), "triggered rules"),
+        (!game.rules.is_empty(), "triggered rules"),
+        (
+            ir.turns.moves > 1 || ir.turns.freezes(),
+            "turns of several moves or freezing",
+        ),
+        (ir.turns.counts_captures, "capture counters"),
+        (ir.counts_checks, "a `checks` rule"),
+        (ir.facing || ir.facing_break, "`facing`"),
+        (ir.forbid_checks, "`forbid_checks`"),
+        (ir.must_capture, "`must_capture`"),
+        (ir.must_drop.is_some(), "`must_drop`"),
+        (ir.royal_all, "`royal_safety all`"),
+        (ir.pass != Pass::Never, "passes"),
+        (!ir.conditions.is_empty(), "promotions under conditions"),
+        (
+            ir.pieces.iter().any(|p| !p.promotion_moves.is_empty()),
+            "`promote_move`",
+        ),
+        (any_moves(&|m| !m.pulls.is_empty()), "pulls"),
+        (
+            any_moves(&|m| !m.conditional.is_empty()),
+            "moves under conditions",
+        ),
+        (
+            ir.pieces.iter().any(|p| p.captures_checker),
+            "`check_evasion capture_checker`",
+        ),
+        (
+            hands.is_some_and(|h| {
+                h.no_drop_check
+                    || h.gating.is_some()
+                    || h.drop_condition.is_some()
+                    || h.opposite_colours.iter().any(|&o| o)
+            }),
+            "`no_drop_check`, gating or drops under conditions",
+        ),
+        (
+            ir.early_ends
+                .iter()
+                .any(|e| !matches!(e, EarlyEnd::MoveRule(_) | EarlyEnd::Extinct(_))),
+            "end rules decided on the position other than `move_rule` and `extinction`",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    match feature {
+        Some(feature) => Err(format!("{} players with {feature}", ir.players)),
+        None => Ok(()),
+    }
 }
 
 /// The turn order, turns of several single moves, freezing and the capture counters, or why the
@@ -1074,8 +1159,21 @@ fn lower_turns(
             between.push(lines);
         }
     }
+    let sides = sides_of(game);
+    let order: Vec<usize> = if turn.order.is_empty() {
+        (0..sides).collect()
+    } else {
+        turn.order.clone()
+    };
     let order_plain = turn.order.len() == 2 && turn.order.contains(&0) && turn.order.contains(&1);
-    let last = if walls || !order_plain {
+    let last = if sides > 2 {
+        let mut players = order.clone();
+        players.sort_unstable();
+        if players != (0..sides).collect::<Vec<_>>() {
+            return Err("a turn order that is not one turn of each player".into());
+        }
+        order[sides - 1]
+    } else if walls || !order_plain {
         if !turn.order.iter().enumerate().all(|(i, &p)| i == p) {
             return Err("turn { order }".into());
         }
@@ -1095,6 +1193,7 @@ fn lower_turns(
     Ok(FastTurns {
         moves,
         last,
+        order,
         end_early: moves > 1 && turn.end_early_when_stuck,
         freeze_move,
         freeze_jump,
@@ -1126,7 +1225,7 @@ fn lower_walls(
     if hands || game.turn.pass != Pass::Never || game.turn.must_capture || !game.rules.is_empty() {
         return Err("walls with hands, passing, `must_capture` or triggered rules".into());
     }
-    let zone = (0..2)
+    let zone = (0..sides_of(game))
         .map(|p| match rule.zone {
             None => cell_set(0..game.cells.len()),
             Some(z) => cell_set(&game.zones[z].cells[p]),
@@ -1142,7 +1241,7 @@ fn lower_walls(
                 ..game.pieces[piece].clone()
             };
             let mut per_player = Vec::new();
-            for (player, info) in game.players.iter().enumerate().take(2) {
+            for (player, info) in game.players.iter().enumerate().take(sides_of(game)) {
                 let frame = Frame {
                     forward: info.forward.clone(),
                 };
@@ -1314,7 +1413,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
         }
         Cond::InZone(PieceRef::Mover, zone, None) if matches!(site, Site::Mover) => {
             FastCond::MoverIn(
-                (0..2)
+                (0..sides_of(game))
                     .map(|p| cell_set(&game.zones[*zone].cells[p]))
                     .collect(),
             )
@@ -1387,9 +1486,11 @@ fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastIn
                 .collect();
             let zone = match place {
                 None | Some(Place::Board(_)) => None,
-                Some(Place::Zone(z)) => {
-                    Some((0..2).map(|p| cell_set(&game.zones[*z].cells[p])).collect())
-                }
+                Some(Place::Zone(z)) => Some(
+                    (0..sides_of(game))
+                        .map(|p| cell_set(&game.zones[*z].cells[p]))
+                        .collect(),
+                ),
             };
             FastInt::Count {
                 owners,
@@ -1493,6 +1594,11 @@ fn options_only(cond: &Cond) -> bool {
 /// form does not implement sends the game to the hook form, and what only the interpreter reads
 /// (text, options, outcomes beyond the position) is named as such. Returns the types an explosion
 /// spares when captures explode ([`explosion_rule`]).
+/// The players who move: every player but the walls' neutral side (the last one).
+pub fn sides_of(game: &Game) -> usize {
+    game.players.len() - usize::from(game.turn.wall.is_some())
+}
+
 fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let Game {
         // Names, text, options, setup and scoring: the interpreter reads and writes them for every
@@ -1523,13 +1629,6 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         custodian,
         captures,
     } = game;
-    // Teams come first: their results, search and hands are the team's, whatever the boards.
-    if let Some(player) = players.iter().find(|p| p.partner.is_some()) {
-        return Err(format!(
-            "player {} plays in a team (`partner`)",
-            player.name
-        ));
-    }
     if boards.len() != 1 || *dimensions != 2 {
         return Err("not a single 2D board".into());
     }
@@ -1537,9 +1636,9 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         return Err(format!("more than {MAX_CELLS} cells"));
     }
     // The walls' neutral side, the last one, owns no piece that moves.
-    let sides = &players[..players.len() - usize::from(turn.wall.is_some())];
-    if sides.len() != 2 || sides.iter().any(|p| p.neutral) {
-        return Err("not exactly two players".into());
+    let sides = &players[..sides_of(game)];
+    if sides.len() < 2 || sides.iter().any(|p| p.neutral) {
+        return Err("a neutral side".into());
     }
     for player in players {
         let Player {
@@ -1556,12 +1655,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         if !movable_by.is_empty() {
             return Err(format!("player {} has `movable_by`", player.name));
         }
-        if partner.is_some() {
-            return Err(format!(
-                "player {} plays in a team (`partner`)",
-                player.name
-            ));
-        }
+        // Lowered into the IR (`FastIr::enemies`, and the hands captures go to).
+        let _ = partner;
     }
     check_turn(turn)?;
     // Rules on captures may be an explosion; the others are lowered by `lower_conversions`.
@@ -2607,7 +2702,7 @@ impl Lowering<'_> {
             }
         }
         let steps = match &rule.steps {
-            None => vec![vec![0; game.cells.len()]; 2],
+            None => vec![vec![0; game.cells.len()]; sides_of(game)],
             Some(moves) => {
                 let stepper = Piece {
                     moves: vec![moves.clone()],
@@ -2615,7 +2710,7 @@ impl Lowering<'_> {
                     ..piece.clone()
                 };
                 let mut per_player = Vec::new();
-                for (player, info) in game.players.iter().enumerate().take(2) {
+                for (player, info) in game.players.iter().enumerate().take(sides_of(game)) {
                     let frame = Frame {
                         forward: info.forward.clone(),
                     };
@@ -2713,7 +2808,7 @@ impl Lowering<'_> {
             hand_type.push(demote.unwrap_or(index));
             let zone = piece.drop_zone;
             drop_zones.push(
-                (0..2)
+                (0..sides_of(game))
                     .map(|player| match zone {
                         Some(z) => cell_set(&game.zones[z].cells[player]),
                         None => {
@@ -2752,11 +2847,13 @@ impl Lowering<'_> {
             .collect();
         Ok(Some(FastHands {
             drops: *drops,
-            captures_to_hand: match captured_go_here {
-                None => false,
-                Some(CapturesTo::Captor) => true,
-                Some(CapturesTo::Partner) => return Err("captures to the partner's hand".into()),
-            },
+            captures_to_hand: captured_go_here.is_some(),
+            receivers: (0..sides_of(game))
+                .map(|player| match captured_go_here {
+                    Some(CapturesTo::Partner) => game.players[player].partner.unwrap_or(player),
+                    None | Some(CapturesTo::Captor) => player,
+                })
+                .collect(),
             hand_type,
             drop_from,
             promoted_to,
@@ -2764,7 +2861,7 @@ impl Lowering<'_> {
             one_per_file,
             no_drop_check: *no_drop_check,
             gating: gating.map(|z| {
-                (0..2)
+                (0..sides_of(game))
                     .map(|player| cell_set(&game.zones[z].cells[player]))
                     .collect()
             }),
@@ -2804,7 +2901,7 @@ impl Lowering<'_> {
         let beyond = castle.partner_to == PartnerTo::Beyond;
         let check_attacks = castle.check_attacks;
         let from: Option<Vec<Bits>> = (!castle.from.is_empty()).then(|| {
-            let mut sets = vec![0; 2];
+            let mut sets = vec![0; sides_of(self.game)];
             for place in &castle.from {
                 match place {
                     CellsOrZone::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
@@ -2917,7 +3014,7 @@ impl Lowering<'_> {
             out
         };
         let mut lands = Vec::new();
-        for player in 0..2 {
+        for player in 0..sides_of(game) {
             let mut row = Vec::new();
             for cell in 0..game.cells.len() {
                 let king_to = if castle.king_lands.is_empty() {
@@ -3385,7 +3482,7 @@ impl Lowering<'_> {
                 return Err("a stacking move under a condition on a hurdle".into());
             }
             let mut steps = Vec::new();
-            for info in self.game.players.iter().take(2) {
+            for info in self.game.players.iter().take(sides_of(self.game)) {
                 let frame = Frame {
                     forward: info.forward.clone(),
                 };
