@@ -1,6 +1,7 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
-//! A game fits when it has one 2D board of at most 128 cells, two players and no neutral side, one
+//! A game fits when it has one 2D board of at most 128 cells, two players (or more, with the features
+//! [`check_players`] allows) and no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
 //! royal pieces, castling, gating or en passant), custodian capture (in games without royal pieces
