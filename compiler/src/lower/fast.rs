@@ -1,7 +1,7 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when it has one 2D board of at most 128 cells, two players (or more, with the features
-//! [`check_players`] allows) and no neutral side, one
+//! `check_players` allows) and no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
 //! royal pieces, castling, gating or en passant), custodian capture (in games without royal pieces
@@ -1591,14 +1591,15 @@ fn options_only(cond: &Cond) -> bool {
     }
 }
 
-/// Game-level features outside the profile. Every part of the model is looked at: what the compact
-/// form does not implement sends the game to the hook form, and what only the interpreter reads
-/// (text, options, outcomes beyond the position) is named as such. Returns the types an explosion
-/// spares when captures explode ([`explosion_rule`]).
 /// The players who move: every player but the walls' neutral side (the last one).
 pub fn sides_of(game: &Game) -> usize {
     game.players.len() - usize::from(game.turn.wall.is_some())
 }
+
+/// Game-level features outside the profile. Every part of the model is looked at: what the compact
+/// form does not implement sends the game to the hook form, and what only the interpreter reads
+/// (text, options, outcomes beyond the position) is named as such. Returns the types an explosion
+/// spares when captures explode ([`explosion_rule`]).
 
 fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let Game {
