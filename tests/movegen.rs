@@ -1094,3 +1094,58 @@ fn four_players_agree_with_the_interpreter_in_random_games() {
     assert!(drops > 10, "only {drops} drops played");
     assert!(castling > 0, "no position where a player may castle");
 }
+
+/// The start of `four_pawns.vdl` (four players, en-passant rights until the owner's next turn).
+const FOUR_PAWNS: &str = "3(2R)*(2K)*3/2(2P)*(2P)*(2P)*(2P)*2/1(1P)*4(3P)*1/(1K)*(1P)*4(3P)*(3R)*/\
+    (1R)*(1P)*4(3P)*(3K)*/1(1P)*4(3P)*1/2(0P)*(0P)*(0P)*(0P)*2/3(0K)*(0R)*3 p0 - - 0 1";
+
+/// En-passant rights that last until their owner's next turn, among four players: at every ply of
+/// random games each compiled engine agrees with the interpreter (position, moves, perft 2), and
+/// the games reach positions where rights of several players stand at once.
+#[test]
+fn lasting_en_passant_rights_agree_with_the_interpreter() {
+    let engines = engines("four_pawns");
+    assert_eq!(engines.len(), 3, "four_pawns.vdl has a compact form");
+    perft_agrees("four_pawns", &[FOUR_PAWNS]);
+    let (_, reference) = &engines[0];
+    let mut rng = vdl_tests::Rng::new(0xe9_a55e);
+    let mut several = 0;
+    for _ in 0..6 {
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..60 {
+            let text = reference.after(FOUR_PAWNS, &refs(&played)).expect("plays");
+            several += usize::from(text.split(' ').nth(3).is_some_and(|f| f.contains(',')));
+            let moves = same_ply(&engines, FOUR_PAWNS, &played, &text, ply, true);
+            if moves.is_empty() {
+                break;
+            }
+            // Every other ply a move of two cells along a line (the double steps among them)
+            // when there is one.
+            let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
+            let mv = if !two.is_empty() && rng.below(2) == 0 {
+                two[rng.below(two.len())].clone()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            };
+            played.push(mv);
+        }
+    }
+    assert!(
+        several > 5,
+        "only {several} positions with rights of several players"
+    );
+}
+
+/// Whether a move written `a2a4` goes two cells along a file or a rank of a board of at most nine
+/// ranks.
+fn two_cells(mv: &str) -> bool {
+    let b = mv.as_bytes();
+    if b.len() != 4 {
+        return false;
+    }
+    let (df, dr) = (
+        (b[0] as i32 - b[2] as i32).abs(),
+        (b[1] as i32 - b[3] as i32).abs(),
+    );
+    (df, dr) == (0, 2) || (df, dr) == (2, 0)
+}

@@ -218,6 +218,16 @@ pub trait CompactGame: Send + Sync {
     fn set_state(&self, position: &mut Self::Position, state: CompactState);
     /// The side to move, en-passant right and counters.
     fn state(&self, position: &Self::Position) -> CompactState;
+
+    /// Every en-passant right, the latest first, in games whose rights last until their owner's
+    /// next turn (`en_passant_expires owner_turn`: one per player); `None` when the right of
+    /// [`CompactGame::state`] is the only one.
+    fn en_passant_rights(&self, _position: &Self::Position) -> Option<Vec<(usize, usize)>> {
+        None
+    }
+
+    /// Sets the rights [`CompactGame::en_passant_rights`] lists: (target, victim).
+    fn set_en_passant_rights(&self, _position: &mut Self::Position, _rights: &[(usize, usize)]) {}
     /// Sets how many pieces of a type a player holds in hand.
     fn set_hand(&self, position: &mut Self::Position, player: usize, piece: usize, count: u8);
     /// How many pieces of a type a player holds in hand.
@@ -414,6 +424,8 @@ impl<G: CompactGame> Compiled<G> {
         };
         self.game.set_state(&mut compact, state);
         self.game
+            .set_en_passant_rights(&mut compact, &position.en_passant);
+        self.game
             .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
         self.game.set_passes(&mut compact, position.passes);
         self.game
@@ -447,7 +459,10 @@ impl<G: CompactGame> Compiled<G> {
         }
         let state = self.game.state(compact);
         position.side = state.side;
-        position.en_passant = state.en_passant.into_iter().collect();
+        position.en_passant = match self.game.en_passant_rights(compact) {
+            Some(rights) => rights,
+            None => state.en_passant.into_iter().collect(),
+        };
         position.halfmove = state.halfmove;
         position.fullmove = state.fullmove;
         position.last = state.last.map(CompactMove::to_interpreter);

@@ -766,6 +766,29 @@ impl Emitter<'_> {
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
         let thaw_removed = self.thaw_removed();
         let np = self.np();
+        let (rights_field, rights_hash, right_key) = if self.ir.en_passant_lasts {
+            (
+                quote! {
+                    /// Per player, his latest en-passant right until his next turn: (target, victim).
+                    rights: [(u8, u8); #np],
+                },
+                quote! {
+                    for (player, &(target, _)) in self.rights.iter().enumerate() {
+                        if target != NO_CELL {
+                            hash ^= right_key(player, target);
+                        }
+                    }
+                },
+                quote! {
+                    /// The key of a player's en-passant right to `target`.
+                    fn right_key(player: usize, target: u8) -> u64 {
+                        KEYS[EN_PASSANT_KEYS + target as usize].rotate_left(8 * player as u32 + 1)
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {}, quote! {})
+        };
         let (side_hash, side_key) = if self.many() {
             (
                 quote! { side_key(self.side) },
@@ -798,6 +821,7 @@ impl Emitter<'_> {
                 promoted: Bits,
                 cells: [u8; CELLS],
                 hands: [[u8; PIECES]; #np],
+                #rights_field
                 last: Option<CompactMove>,
                 side: u8,
                 en_passant: u8,
@@ -864,6 +888,7 @@ impl Emitter<'_> {
                     if self.en_passant != NO_CELL {
                         hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
                     }
+                    #rights_hash
                     for player in 0..#np {
                         for piece in 0..PIECES {
                             hash ^= hand_key(player, piece, self.hands[player][piece]);
@@ -893,6 +918,7 @@ impl Emitter<'_> {
 
             #checks_key
             #side_key
+            #right_key
             #turn_items
 
             /// The key of a hand count.
@@ -1737,6 +1763,19 @@ impl Emitter<'_> {
             }
             let en_passant = if en_passant.is_empty() {
                 quote! {}
+            } else if ir.en_passant_lasts {
+                // One right per player, each until his next turn: those of the enemies.
+                quote! {
+                    for (player, &(target, victim)) in board.rights.iter().enumerate() {
+                        if player == #us || target == NO_CELL {
+                            continue;
+                        }
+                        let (target, victim) = (target as usize, victim as usize);
+                        if cx.occupied & bit(target) == 0 && cx.enemy & bit(victim) != 0 {
+                            #(#en_passant)*
+                        }
+                    }
+                }
             } else {
                 quote! {
                     if board.en_passant != NO_CELL {
@@ -2841,6 +2880,39 @@ impl Emitter<'_> {
 
     fn make(&self) -> TokenStream {
         let np = self.np();
+        let (clear_en_passant, record_en_passant) = if self.ir.en_passant_lasts {
+            (
+                quote! {
+                    // A right ends when its pawn is taken (its owner's next turn ends the others).
+                    for player in 0..#np {
+                        let (target, victim) = board.rights[player];
+                        if target != NO_CELL && (victim == mv.to || (mv.kind == CompactKind::EnPassant && victim == mv.aux)) {
+                            board.hash ^= right_key(player, target);
+                            board.rights[player] = (NO_CELL, NO_CELL);
+                        }
+                    }
+                },
+                quote! {
+                    board.rights[mover] = (mv.aux, mv.to);
+                    board.hash ^= right_key(mover, mv.aux);
+                },
+            )
+        } else {
+            (
+                quote! {
+                    if board.en_passant != NO_CELL {
+                        board.hash ^= KEYS[EN_PASSANT_KEYS + board.en_passant as usize];
+                        board.en_passant = NO_CELL;
+                        board.victim = NO_CELL;
+                    }
+                },
+                quote! {
+                    board.en_passant = mv.aux;
+                    board.victim = mv.to;
+                    board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
+                },
+            )
+        };
         let (custodian_items, custodian_call) = self.emit_custodian();
         // A promotion back to the type a piece was promoted from is a demotion: the piece stands
         // unpromoted.
@@ -3090,11 +3162,7 @@ impl Emitter<'_> {
                 let from = mv.from as usize;
                 let to = mv.to as usize;
                 let mover = board.side as usize;
-                if board.en_passant != NO_CELL {
-                    board.hash ^= KEYS[EN_PASSANT_KEYS + board.en_passant as usize];
-                    board.en_passant = NO_CELL;
-                    board.victim = NO_CELL;
-                }
+                #clear_en_passant
                 let (old_virgin, old_promoted) = (board.identity_virgin(), board.promoted);
                 let mut resets = false;
                 match mv.kind {
@@ -3158,9 +3226,7 @@ impl Emitter<'_> {
                         }
                         #stack_after
                         if kind == CompactKind::DoubleStep {
-                            board.en_passant = mv.aux;
-                            board.victim = mv.to;
-                            board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
+                            #record_en_passant
                         }
                         #explode
                         #custodian_call
@@ -3658,6 +3724,44 @@ impl Emitter<'_> {
 
     fn game(&self) -> TokenStream {
         let np = self.np();
+        let (rights_init, rights_methods) = if self.ir.en_passant_lasts {
+            let order = self
+                .ir
+                .turns
+                .order
+                .iter()
+                .map(|&p| Literal::usize_unsuffixed(p));
+            (
+                quote! { rights: [(NO_CELL, NO_CELL); #np], },
+                quote! {
+                    fn en_passant_rights(&self, board: &Board) -> Option<Vec<(usize, usize)>> {
+                        // The latest first: from the player who moved last, back along the turn order.
+                        const ORDER: [usize; #np] = [#(#order),*];
+                        let at = ORDER.iter().position(|&p| p == board.side as usize).unwrap_or(0);
+                        let rights = (1..=#np)
+                            .map(|back| board.rights[ORDER[(at + #np * 2 - back) % #np]])
+                            .filter(|&(target, _)| target != NO_CELL)
+                            .map(|(target, victim)| (target as usize, victim as usize))
+                            .collect();
+                        Some(rights)
+                    }
+
+                    fn set_en_passant_rights(&self, board: &mut Board, rights: &[(usize, usize)]) {
+                        // The single right of `set_state` is not used.
+                        board.en_passant = NO_CELL;
+                        board.victim = NO_CELL;
+                        for &(target, victim) in rights {
+                            let code = board.cells[victim];
+                            if code != EMPTY && target < CELLS {
+                                board.rights[(code as usize - 1) % #np] = (target as u8, victim as u8);
+                            }
+                        }
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         let all_colors = {
             let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
             quote! { #(board.colors[#all])|* }
@@ -3883,6 +3987,7 @@ impl Emitter<'_> {
                         promoted: 0,
                         cells: [EMPTY; CELLS],
                         hands: [[0; PIECES]; #np],
+                        #rights_init
                         last: None,
                         side: 0,
                         en_passant: NO_CELL,
@@ -3945,6 +4050,8 @@ impl Emitter<'_> {
 
                 #stack_game
                 #turn_methods
+
+                #rights_methods
 
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;
@@ -4675,10 +4782,22 @@ impl Emitter<'_> {
                 let next = self.ir.turns.order[(at + 1) % self.ir.players];
                 Literal::u8_unsuffixed(next as u8)
             });
+            let expire = if self.ir.en_passant_lasts {
+                quote! {
+                    let (target, _) = board.rights[next as usize];
+                    if target != NO_CELL {
+                        board.hash ^= right_key(next as usize, target);
+                        board.rights[next as usize] = (NO_CELL, NO_CELL);
+                    }
+                }
+            } else {
+                quote! {}
+            };
             quote! {
                 let next: u8 = [#(#next),*][board.side as usize];
                 board.hash ^= side_key(board.side) ^ side_key(next);
                 board.side = next;
+                #expire
             }
         } else {
             quote! {

@@ -48,6 +48,10 @@ pub struct FastIr {
     /// The players who move (two, or more: every other player is an enemy, a partner too, as in
     /// the interpreter).
     pub players: usize,
+    /// `en_passant_expires owner_turn` with more than two players: each player's latest
+    /// en-passant right lasts until his next turn starts (or its pawn is taken), so the position
+    /// holds one per player.
+    pub en_passant_lasts: bool,
     /// The piece types, in the model's order.
     pub pieces: Vec<FastPiece>,
     /// Slide directions: per direction, per cell, the cells along it in order.
@@ -955,6 +959,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
     let ir = FastIr {
         players: sides_of(game),
+        en_passant_lasts: sides_of(game) > 2
+            && game.turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
         custodian,
         explosion,
         count_limits,
@@ -1600,7 +1606,6 @@ pub fn sides_of(game: &Game) -> usize {
 /// form does not implement sends the game to the hook form, and what only the interpreter reads
 /// (text, options, outcomes beyond the position) is named as such. Returns the types an explosion
 /// spares when captures explode ([`explosion_rule`]).
-
 fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let Game {
         // Names, text, options, setup and scoring: the interpreter reads and writes them for every
@@ -1660,7 +1665,7 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         // Lowered into the IR (`FastIr::enemies`, and the hands captures go to).
         let _ = partner;
     }
-    check_turn(turn)?;
+    check_turn(turn, sides.len())?;
     // Rules on captures may be an explosion; the others are lowered by `lower_conversions`.
     let explosion = if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
         explosion_rule(rules, pieces)?
@@ -1804,7 +1809,7 @@ fn explosion_rule(rules: &[Rule], pieces: &[Piece]) -> Result<Option<Vec<usize>>
     Ok(Some(immune))
 }
 
-fn check_turn(turn: &Turn) -> Result<(), String> {
+fn check_turn(turn: &Turn, sides: usize) -> Result<(), String> {
     let Turn {
         order,
         moves,
@@ -1831,7 +1836,10 @@ fn check_turn(turn: &Turn) -> Result<(), String> {
     // several moves per turn, `end_early_when_stuck`, and freezing after every event.
     let _ = (order, moves, end_early_when_stuck, freeze);
     // The first turn statement the compact form does not implement, as written.
-    let statement = if *en_passant_expires != EnPassantExpiry::NextMove {
+    // With more than two players and one move a turn, a right that lasts until its owner's turn
+    // is one per player (`FastIr::en_passant_lasts`).
+    let lasting = sides > 2 && *moves <= 1;
+    let statement = if *en_passant_expires != EnPassantExpiry::NextMove && !lasting {
         Some("en_passant_expires owner_turn".to_string())
     } else if *en_passant_right != EnPassantRight::Always {
         Some("en_passant_right when_capturable".to_string())
