@@ -3345,15 +3345,36 @@ impl Emitter<'_> {
             } else {
                 (quote! {}, quote! {})
             };
-            helpers.extend(quote! {
-                /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
-                /// its royal pieces safe (only captures with `CAPTURES`).
-                fn side_moves<const LIST: bool #param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+            let dispatch = if players > 2 {
+                let arms = (0..players).map(|p| {
+                    let name = format_ident!("generate_{}", p);
+                    let side = if p + 1 == players {
+                        quote! { _ }
+                    } else {
+                        let p = Literal::u8_unsuffixed(p as u8);
+                        quote! { #p }
+                    };
+                    quote! { #side => #name::<LIST #arg>(board, switches, out), }
+                });
+                quote! {
+                    match board.side {
+                        #(#arms)*
+                    }
+                }
+            } else {
+                quote! {
                     if board.side == 0 {
                         generate_0::<LIST #arg>(board, switches, out)
                     } else {
                         generate_1::<LIST #arg>(board, switches, out)
                     }
+                }
+            };
+            helpers.extend(quote! {
+                /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
+                /// its royal pieces safe (only captures with `CAPTURES`).
+                fn side_moves<const LIST: bool #param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    #dispatch
                 }
             });
             if fc {
@@ -3370,11 +3391,26 @@ impl Emitter<'_> {
                     quote! { mv.kind == CompactKind::Drop }
                 };
                 let royal = match self.ir.royal {
+                    Some(r) if players > 2 => {
+                        // The royal pieces of the mover's enemies but his partner.
+                        let r = self.piece(r);
+                        let checked = (0..players).map(|p| {
+                            let others = (0..players)
+                                .filter(|&o| o != p && Some(o) != self.ir.partners[p])
+                                .map(Literal::usize_unsuffixed);
+                            quote! { #(after.colors[#others])|* }
+                        });
+                        quote! { after.pieces[#r] & [#(#checked),*][mover] }
+                    }
                     Some(r) => {
                         let r = self.piece(r);
                         quote! { after.pieces[#r] & after.colors[1 - mover] }
                     }
                     None => quote! { 0 },
+                };
+                let occupied = {
+                    let all = (0..players).map(Literal::usize_unsuffixed);
+                    quote! { #(after.colors[#all])|* }
                 };
                 helpers.extend(quote! {
                     /// Tells whether a move leaves an enemy royal piece attacked (`forbid_checks`,
@@ -3384,7 +3420,7 @@ impl Emitter<'_> {
                         let mut after = *board;
                         play(&mut after, mv);
                         let royals: Bits = #royal;
-                        !safe(&after, royals, mover, after.colors[0] | after.colors[1], after.colors[mover])
+                        !safe(&after, royals, mover, #occupied, after.colors[mover])
                     }
 
                     /// Appends the legal moves (only captures with `CAPTURES`): those that give no check

@@ -52,6 +52,9 @@ pub struct FastIr {
     /// en-passant right lasts until his next turn starts (or its pawn is taken), so the position
     /// holds one per player.
     pub en_passant_lasts: bool,
+    /// Per player, his partner (`partner`): a check to him is no check given (`forbid_checks`,
+    /// `no_drop_check`).
+    pub partners: Vec<Option<usize>>,
     /// The piece types, in the model's order.
     pub pieces: Vec<FastPiece>,
     /// Slide directions: per direction, per cell, the cells along it in order.
@@ -959,6 +962,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
     let ir = FastIr {
         players: sides_of(game),
+        partners: game.players[..sides_of(game)]
+            .iter()
+            .map(|p| p.partner)
+            .collect(),
         en_passant_lasts: sides_of(game) > 2
             && game.turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
         custodian,
@@ -1034,8 +1041,9 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         ),
         (ir.turns.counts_captures, "capture counters"),
         (ir.counts_checks, "a `checks` rule"),
+        // The interpreter forbids any two royal pieces of different players facing, not only the
+        // mover's and an enemy's.
         (ir.facing || ir.facing_break, "`facing`"),
-        (ir.forbid_checks, "`forbid_checks`"),
         (ir.must_capture, "`must_capture`"),
         (ir.must_drop.is_some(), "`must_drop`"),
         (ir.royal_all, "`royal_safety all`"),
@@ -1056,12 +1064,11 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         ),
         (
             hands.is_some_and(|h| {
-                h.no_drop_check
-                    || h.gating.is_some()
+                h.gating.is_some()
                     || h.drop_condition.is_some()
                     || h.opposite_colours.iter().any(|&o| o)
             }),
-            "`no_drop_check`, gating or drops under conditions",
+            "gating or drops under conditions",
         ),
         (
             ir.early_ends
