@@ -1325,9 +1325,76 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let others_facing = match (self.many() && self.ir.facing, self.ir.royal) {
+            (true, Some(r)) => {
+                let r = self.piece(r);
+                let up = self
+                    .ir
+                    .directions
+                    .iter()
+                    .position(|x| x.vector == [0, 1, 0] && x.within.is_none())
+                    .expect("lowering adds the file directions");
+                let ray = Self::ray(up);
+                let first = self.first(up, quote!(blockers));
+                let second = self.first(up, quote!(beyond));
+                let np = self.np();
+                quote! {
+                    /// The owner of the piece on `cell`.
+                    #[inline]
+                    fn owner_at(board: &Board, cell: usize) -> usize {
+                        (board.cells[cell] as usize - 1) % #np
+                    }
+
+                    /// Whether, with `occupied` standing, two royal pieces of players other than the
+                    /// owner of `own` (those on `gone` taken) face each other on a file.
+                    fn others_facing(board: &Board, occupied: Bits, own: Bits, gone: Bits) -> bool {
+                        let others = board.pieces[#r] & !own & !gone;
+                        let mut royals = others;
+                        while royals != 0 {
+                            let cell = royals.trailing_zeros() as usize;
+                            royals &= royals - 1;
+                            let blockers = #ray[cell] & occupied;
+                            if blockers != 0 {
+                                let at = #first;
+                                if others & bit(at) != 0 && owner_at(board, at) != owner_at(board, cell) {
+                                    return true;
+                                }
+                            }
+                        }
+                        false
+                    }
+
+                    /// The pieces that alone stand between two royal pieces of players other than the
+                    /// owner of `own` on a file.
+                    fn openings(board: &Board, occupied: Bits, own: Bits) -> Bits {
+                        let others = board.pieces[#r] & !own;
+                        let mut royals = others;
+                        let mut out: Bits = 0;
+                        while royals != 0 {
+                            let cell = royals.trailing_zeros() as usize;
+                            royals &= royals - 1;
+                            let blockers = #ray[cell] & occupied;
+                            if blockers != 0 {
+                                let at = #first;
+                                let beyond = #ray[at] & occupied;
+                                if beyond != 0 {
+                                    let far = #second;
+                                    if others & bit(far) != 0 && owner_at(board, far) != owner_at(board, cell) {
+                                        out |= bit(at);
+                                    }
+                                }
+                            }
+                        }
+                        out
+                    }
+                }
+            }
+            _ => quote! {},
+        };
         quote! {
             #unhoppable
             #facing
+            #others_facing
 
             /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
             /// attacking.
@@ -1942,6 +2009,13 @@ impl Emitter<'_> {
                     #context
                     let risky = risky | enemy;
                 },
+                // With more than two players, a piece that alone stands between two other
+                // players' royal pieces on a file gets the full test, which asks that they do not
+                // face each other after the move.
+                (None, Some(_)) if self.many() && ir.facing => quote! {
+                    #context
+                    let pinned = pinned | openings(board, occupied, own);
+                },
                 _ => context,
             };
             // The piece types the player may promote to (`count_limit`): bit `t` for type `t`.
@@ -2185,6 +2259,14 @@ impl Emitter<'_> {
                 quote! { && !(cx.facing && royals_facing(occupied, royals, board.pieces[#r] & enemy)) }
             }
             _ => quote! {},
+        };
+        // With more than two players, no two other players' royal pieces may face each other
+        // after the move either (the interpreter's `facing illegal`).
+        let facing_after = match (self.many() && ir.facing, ir.royal) {
+            (true, Some(_)) => {
+                quote! { #facing_after && !others_facing(board, occupied, cx.own, victim | bit(to)) }
+            }
+            _ => facing_after,
         };
         let promotion_moves = self.promotion_move_legality();
         let safe_after = self.safe_after();

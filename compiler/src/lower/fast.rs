@@ -1041,9 +1041,7 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         ),
         (ir.turns.counts_captures, "capture counters"),
         (ir.counts_checks, "a `checks` rule"),
-        // The interpreter forbids any two royal pieces of different players facing, not only the
-        // mover's and an enemy's.
-        (ir.facing || ir.facing_break, "`facing`"),
+        (ir.facing_break, "`facing must_break`"),
         (ir.must_capture, "`must_capture`"),
         (ir.must_drop.is_some(), "`must_drop`"),
         (ir.royal_all, "`royal_safety all`"),
