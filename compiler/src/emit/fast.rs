@@ -1904,50 +1904,42 @@ impl Emitter<'_> {
                 } else {
                     (quote! { #them }, quote! { enemy })
                 };
+                // Lame leaps first, then paths, each in the order of the types.
+                let (mut lame, mut paths) = (Vec::new(), Vec::new());
                 for (index, piece) in ir.pieces.iter().enumerate() {
-                    if piece.players[by_index]
-                        .lame_attacks
-                        .iter()
-                        .all(Vec::is_empty)
-                    {
-                        continue;
-                    }
-                    let table = format_ident!("LAME_ATTACKS_{}", index);
+                    let moves = &piece.players[by_index];
                     let piece_index = self.piece(index);
-                    risky.push(quote! {
-                        for &(from, block) in #table[#by][king].iter() {
-                            if from == NO_CELL {
-                                break;
-                            }
-                            if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
-                                risky |= bit(block as usize);
-                            }
-                        }
-                    });
-                }
-                for (index, piece) in ir.pieces.iter().enumerate() {
-                    if piece.players[by_index]
-                        .path_attacks
-                        .iter()
-                        .all(Vec::is_empty)
-                    {
-                        continue;
-                    }
-                    let table = format_ident!("PATH_ATTACKS_{}", index);
-                    let piece_index = self.piece(index);
-                    risky.push(quote! {
-                        if board.pieces[#piece_index] & #enemy != 0 {
-                            for &(from, empty, full) in #table[#by][king].iter() {
+                    if !moves.lame_attacks.iter().all(Vec::is_empty) {
+                        let table = format_ident!("LAME_ATTACKS_{}", index);
+                        lame.push(quote! {
+                            for &(from, block) in #table[#by][king].iter() {
                                 if from == NO_CELL {
                                     break;
                                 }
                                 if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
-                                    risky |= empty | full;
+                                    risky |= bit(block as usize);
                                 }
                             }
-                        }
-                    });
+                        });
+                    }
+                    if !moves.path_attacks.iter().all(Vec::is_empty) {
+                        let table = format_ident!("PATH_ATTACKS_{}", index);
+                        paths.push(quote! {
+                            if board.pieces[#piece_index] & #enemy != 0 {
+                                for &(from, empty, full) in #table[#by][king].iter() {
+                                    if from == NO_CELL {
+                                        break;
+                                    }
+                                    if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
+                                        risky |= empty | full;
+                                    }
+                                }
+                            }
+                        });
+                    }
                 }
+                risky.extend(lame);
+                risky.extend(paths);
             }
             // Along a line of the enemy's hoppers (the side to move not in check), only an own
             // first piece that moves, a capture of the first piece, a piece put before an enemy
