@@ -3370,6 +3370,39 @@ impl Emitter<'_> {
         (helpers, methods)
     }
 
+    /// The call of the side to move's generation function (`generate_<player>`, written by `call`):
+    /// with two players an `if`, with more a `match`.
+    fn by_side(players: usize, call: impl Fn(proc_macro2::Ident) -> TokenStream) -> TokenStream {
+        if players == 2 {
+            let (first, second) = (
+                call(format_ident!("generate_0")),
+                call(format_ident!("generate_1")),
+            );
+            return quote! {
+                if board.side == 0 {
+                    #first
+                } else {
+                    #second
+                }
+            };
+        }
+        let arms = (0..players).map(|p| {
+            let side = if p + 1 == players {
+                quote! { _ }
+            } else {
+                let p = Literal::u8_unsuffixed(p as u8);
+                quote! { #p }
+            };
+            let call = call(format_ident!("generate_{}", p));
+            quote! { #side => #call, }
+        });
+        quote! {
+            match board.side {
+                #(#arms)*
+            }
+        }
+    }
+
     /// [`Emitter::legal_moves`] with the methods named `list_fn` and `count_fn`.
     fn move_methods(
         &self,
@@ -3384,34 +3417,11 @@ impl Emitter<'_> {
         // A call that counts (and with `list`, appends to `out`) the legal moves, or only the
         // captures with `captures`.
         let players = self.ir.players;
-        let call: Box<dyn Fn(bool, bool, TokenStream) -> TokenStream> = if !mc && !fc && players > 2
-        {
+        let call: Box<dyn Fn(bool, bool, TokenStream) -> TokenStream> = if !mc && !fc {
             Box::new(move |list: bool, _: bool, out: TokenStream| {
-                let arms = (0..players).map(|p| {
-                    let name = format_ident!("generate_{}", p);
-                    let side = if p + 1 == players {
-                        quote! { _ }
-                    } else {
-                        let p = Literal::u8_unsuffixed(p as u8);
-                        quote! { #p }
-                    };
-                    quote! { #side => #name::<#list>(board, &self.switches, #out), }
-                });
-                quote! {
-                    match board.side {
-                        #(#arms)*
-                    }
-                }
-            })
-        } else if !mc && !fc {
-            Box::new(|list: bool, _: bool, out: TokenStream| {
-                quote! {
-                    if board.side == 0 {
-                        generate_0::<#list>(board, &self.switches, #out)
-                    } else {
-                        generate_1::<#list>(board, &self.switches, #out)
-                    }
-                }
+                Self::by_side(players, |name| {
+                    quote! { #name::<#list>(board, &self.switches, #out) }
+                })
             })
         } else {
             let (param, arg) = if mc {
@@ -3419,31 +3429,9 @@ impl Emitter<'_> {
             } else {
                 (quote! {}, quote! {})
             };
-            let dispatch = if players > 2 {
-                let arms = (0..players).map(|p| {
-                    let name = format_ident!("generate_{}", p);
-                    let side = if p + 1 == players {
-                        quote! { _ }
-                    } else {
-                        let p = Literal::u8_unsuffixed(p as u8);
-                        quote! { #p }
-                    };
-                    quote! { #side => #name::<LIST #arg>(board, switches, out), }
-                });
-                quote! {
-                    match board.side {
-                        #(#arms)*
-                    }
-                }
-            } else {
-                quote! {
-                    if board.side == 0 {
-                        generate_0::<LIST #arg>(board, switches, out)
-                    } else {
-                        generate_1::<LIST #arg>(board, switches, out)
-                    }
-                }
-            };
+            let dispatch = Self::by_side(players, |name| {
+                quote! { #name::<LIST #arg>(board, switches, out) }
+            });
             helpers.extend(quote! {
                 /// Counts (and with `LIST`, appends) the pseudo-legal moves of the side to move that leave
                 /// its royal pieces safe (only captures with `CAPTURES`).
