@@ -1345,47 +1345,44 @@ impl Emitter<'_> {
                         (board.cells[cell] as usize - 1) % #np
                     }
 
-                    /// Whether, with `occupied` standing, two royal pieces of players other than the
-                    /// owner of `own` (those on `gone` taken) face each other on a file.
-                    fn others_facing(board: &Board, occupied: Bits, own: Bits, gone: Bits) -> bool {
-                        let others = board.pieces[#r] & !own & !gone;
+                    /// Along the files, with `occupied` standing, between the royal pieces in `others`:
+                    /// whether two of different players face each other, and the pieces that alone
+                    /// stand between two of them.
+                    fn facing_scan(board: &Board, occupied: Bits, others: Bits) -> (bool, Bits) {
                         let mut royals = others;
+                        let mut between: Bits = 0;
                         while royals != 0 {
                             let cell = royals.trailing_zeros() as usize;
                             royals &= royals - 1;
                             let blockers = #ray[cell] & occupied;
-                            if blockers != 0 {
-                                let at = #first;
-                                if others & bit(at) != 0 && owner_at(board, at) != owner_at(board, cell) {
-                                    return true;
+                            if blockers == 0 {
+                                continue;
+                            }
+                            let at = #first;
+                            if others & bit(at) != 0 && owner_at(board, at) != owner_at(board, cell) {
+                                return (true, between);
+                            }
+                            let beyond = #ray[at] & occupied;
+                            if beyond != 0 {
+                                let far = #second;
+                                if others & bit(far) != 0 && owner_at(board, far) != owner_at(board, cell) {
+                                    between |= bit(at);
                                 }
                             }
                         }
-                        false
+                        (false, between)
+                    }
+
+                    /// Whether two royal pieces of players other than the owner of `own` (those on
+                    /// `gone` taken) face each other on a file, with `occupied` standing.
+                    fn others_facing(board: &Board, occupied: Bits, own: Bits, gone: Bits) -> bool {
+                        facing_scan(board, occupied, board.pieces[#r] & !own & !gone).0
                     }
 
                     /// The pieces that alone stand between two royal pieces of players other than the
                     /// owner of `own` on a file.
                     fn openings(board: &Board, occupied: Bits, own: Bits) -> Bits {
-                        let others = board.pieces[#r] & !own;
-                        let mut royals = others;
-                        let mut out: Bits = 0;
-                        while royals != 0 {
-                            let cell = royals.trailing_zeros() as usize;
-                            royals &= royals - 1;
-                            let blockers = #ray[cell] & occupied;
-                            if blockers != 0 {
-                                let at = #first;
-                                let beyond = #ray[at] & occupied;
-                                if beyond != 0 {
-                                    let far = #second;
-                                    if others & bit(far) != 0 && owner_at(board, far) != owner_at(board, cell) {
-                                        out |= bit(at);
-                                    }
-                                }
-                            }
-                        }
-                        out
+                        facing_scan(board, occupied, board.pieces[#r] & !own).1
                     }
                 }
             }
