@@ -410,7 +410,7 @@ fn a_three_dimensional_setup_reads_as_the_same_position_as_placing_its_pieces() 
         (start.as_str(), counts.as_slice()),
         ("2(1K)/3/3//3/1(0R)1/3//3/3/(0K)2 white", counts.as_slice()),
     ];
-    perft_rows("three_d", &rows, false);
+    perft_rows("three_d", &rows, true);
     for (name, engine) in engines("three_d") {
         assert_eq!(
             engine.after(&start, &[]).as_deref(),
@@ -1148,4 +1148,154 @@ fn two_cells(mv: &str) -> bool {
         (b[1] as i32 - b[3] as i32).abs(),
     );
     (df, dr) == (0, 2) || (df, dr) == (2, 0)
+}
+
+/// The start of `two_boards.vdl` (8x6 main board, 5x5 annex with ranks 7..11; `*`: unmoved).
+const TWO_BOARDS: &str = "r*n*b*q*k*b*n*r*/p*p*p*p*p*p*p*p*/8/8/P*P*P*P*P*P*P*P*/R*N*B*Q*K*B*N*R*|\
+                          n*b*r*1q*/p*p*p*p*p*/5/P*P*P*P*P*/Q*1R*B*N* w - - 0 1";
+
+/// The start of `raumschach.vdl` (5x5x5, levels from the top down; `*`: unmoved).
+const RAUMSCHACH: &str = "r*n*k*n*r*/p*p*p*p*p*/5/5/5//b*u*q*b*u*/p*p*p*p*p*/5/5/5//5/5/5/5/5//\
+                          5/5/5/P*P*P*P*P*/B*U*Q*B*U*//5/5/5/P*P*P*P*P*/R*N*K*N*R* w - - 0 1";
+
+/// Several boards and a 3D board, counted by hand:
+/// - `two_boards.vdl` at the start: on the main board each of the eight pawns steps or double-steps
+///   (16) and each knight has two cells (4); on the annex each pawn steps (5; its double step lands
+///   on a Black pawn), the queen a7 and the rook c7 each have b7, the knight e7 has d9 and the
+///   bishop d7 nothing: 28.
+/// - with a pawn in White's hand, White's moved pawn on a2 and both kings: drops on the 28 empty
+///   cells of ranks 2..5 of the main board off file a, and on all 15 cells of ranks 8..10 of the
+///   annex (its file a is another board's file), the pawn's step and the king's five: 49.
+/// - `raumschach.vdl` at the start: the pawns of level 1 step forward (5; up is a pawn of level 2),
+///   those of level 2 forward or up (10), each knight has 6 cells, the bishops 6 and 7, the
+///   unicorns 4 and 3, the queen 14 (3 up, 4 along its rank's diagonals up, 3 up the file's
+///   diagonal, 4 triagonal): 61.
+///
+/// Every engine, the compact form among them, counts them and the interpreter's perft 2 and 3.
+#[test]
+fn several_boards_and_3d_boards_by_hand() {
+    let two_boards_rows: Vec<(&str, Vec<u64>)> = vec![
+        (TWO_BOARDS, vec![28]),
+        ("4k3/8/8/8/P7/4K3|5/5/5/5/5 w white:(P) - 0 1", vec![49]),
+    ];
+    for (stem, rows) in [
+        ("two_boards", two_boards_rows),
+        ("raumschach", vec![(RAUMSCHACH, vec![61])]),
+    ] {
+        let engines = engines(stem);
+        let reference = &engines[0].1;
+        let rows: Vec<(&str, Vec<u64>)> = rows
+            .into_iter()
+            .map(|(fen, mut counts)| {
+                for depth in 2..=3 {
+                    counts.push(reference.perft(fen, depth).expect("reads"));
+                }
+                (fen, counts)
+            })
+            .collect();
+        let rows: Vec<(&str, &[u64])> = rows.iter().map(|(f, c)| (*f, c.as_slice())).collect();
+        perft_rows(stem, &rows, true);
+    }
+}
+
+/// Several boards and 3D boards in random games: at every ply each compiled engine (the compact form
+/// among them) reaches the interpreter's position text by its own moves (unmake restoring each one,
+/// the incremental hash the recomputed one), lists the same moves there and counts the same perft 2
+/// from it. The games castle, promote, capture into the hand and drop on both boards; in 3D, captures
+/// explode (`atomic_3d.vdl`) and drops and moves convert the stones around them (`ataxx_3d.vdl`), on
+/// the 26 cells around a cell.
+#[test]
+fn several_boards_and_3d_boards_agree_with_the_interpreter_in_random_games() {
+    let mut rng = vdl_tests::Rng::new(0xb0a2d5);
+    let mut seen = std::collections::BTreeMap::new();
+    for (stem, starts, plies) in [
+        (
+            "two_boards",
+            &[
+                TWO_BOARDS,
+                "r*3k*2r*/1P6/8/8/6p1/R*3K*2R*|5/1P3/5/3p1/5 w white:(N),black:(P) - 0 1",
+            ][..],
+            80,
+        ),
+        (
+            "raumschach",
+            &[
+                RAUMSCHACH,
+                "5/5/5/5/k4//P4/5/5/5/5//5/2u2/5/5/5//5/5/5/5/5//5/5/5/1p3/3QK w - - 0 1",
+            ][..],
+            60,
+        ),
+        ("three_d", &["2k/3/3//3/1R1/3//3/3/K2 w - - 0 1"][..], 40),
+        (
+            "atomic_3d",
+            &["r*k*2/p*p*2/4/4//2n*q*/2p*p*/4/4//4/4/P*P*2/Q*N*2//4/4/2P*P*/2K*R* w - - 0 1"][..],
+            40,
+        ),
+        (
+            "ataxx_3d",
+            &["P3/4/4/3p//p3/4/4/3P w white:(P)(P)(P)(P)(P)(P)(P)(P),\
+               black:(P)(P)(P)(P)(P)(P)(P)(P) - 0 1"][..],
+            40,
+        ),
+    ] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        let (_, reference) = &engines[0];
+        for start in starts {
+            for _ in 0..3 {
+                let mut played: Vec<String> = Vec::new();
+                let mut before: Option<[usize; 2]> = None;
+                for ply in 0..plies {
+                    let text = reference.after(start, &refs(&played)).expect("plays");
+                    // The pieces of each player on the boards, written `(0P)`, `(1P)`.
+                    let board = text.split(' ').next().unwrap_or("");
+                    let units = [board.matches("(0").count(), board.matches("(1").count()];
+                    if let Some(before) = before {
+                        let lost: Vec<usize> =
+                            (0..2).map(|p| before[p].saturating_sub(units[p])).collect();
+                        // A capture that takes three pieces or more explodes; a stone lost in
+                        // ataxx is converted.
+                        if lost.iter().sum::<usize>() >= 3 {
+                            *seen.entry((stem, "blast")).or_insert(0) += 1;
+                        }
+                        if lost.iter().any(|&n| n > 0) {
+                            *seen.entry((stem, "loss")).or_insert(0) += 1;
+                        }
+                    }
+                    before = Some(units);
+                    let moves = same_ply(&engines, start, &played, &text, ply, true);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[rng.below(moves.len())].clone();
+                    let kind = if mv.contains('@') {
+                        "drop"
+                    } else if mv.ends_with(|c: char| c.is_ascii_alphabetic()) {
+                        "promotion"
+                    } else if ["e1g1", "e1c1", "e6g6", "e6c6"].contains(&mv.as_str()) {
+                        "castling"
+                    } else {
+                        "other"
+                    };
+                    *seen.entry((stem, kind)).or_insert(0) += 1;
+                    played.push(mv);
+                }
+            }
+        }
+    }
+    for (stem, kind) in [
+        ("two_boards", "drop"),
+        ("two_boards", "promotion"),
+        ("two_boards", "castling"),
+        ("raumschach", "promotion"),
+        ("three_d", "other"),
+        ("atomic_3d", "blast"),
+        ("ataxx_3d", "drop"),
+        ("ataxx_3d", "loss"),
+    ] {
+        assert!(
+            seen.get(&(stem, kind)).is_some_and(|&n| n > 0),
+            "{stem}: no {kind} played in {seen:?}"
+        );
+    }
 }

@@ -1,8 +1,8 @@
-//! Compact engines: the fast form the compiler emits for games that fit its profile (one board of at
-//! most 128 cells, two players, leaps, slides, pawn-like moves, castling, promotions). The generated
-//! code owns a bitboard position and its move generation, make and legality; this module turns it into
-//! a [`Variant`], converting to and from the interpreter's position only on cold paths: reading and
-//! writing text, and deciding outcomes beyond "no legal move".
+//! Compact engines: the fast form the compiler emits for games that fit its profile (boards of at
+//! most 128 cells in all, two players, leaps, slides, pawn-like moves, castling, promotions). The
+//! generated code owns a bitboard position and its move generation, make and legality; this module
+//! turns it into a [`Variant`], converting to and from the interpreter's position only on cold paths:
+//! reading and writing text, and deciding outcomes beyond "no legal move".
 
 use std::fmt;
 

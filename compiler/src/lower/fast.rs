@@ -1,7 +1,8 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
-//! A game fits when it has one 2D board of at most 128 cells, two players (or more, with the features
-//! `check_players` allows) and no neutral side, one
+//! A game fits when its boards (2D or 3D, several too, without transfers between them) have at most
+//! 128 cells in all, and it has two players (or more, with the features `check_players` allows) and
+//! no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
 //! royal pieces, castling, gating or en passant), custodian capture (in games without royal pieces
@@ -27,11 +28,11 @@ use vdl_runtime::geometry::{
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    CapturesTo, Castle, CastlePiece, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest, Compare,
-    Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game,
-    Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef, PieceSet,
-    PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides, Target,
-    Turn, Untouched, Value, Vec3, WallCells, Who,
+    Board, CapturesTo, Castle, CastlePiece, Cell, CellExpr, CellsOrZone, CheckEvasion,
+    CheckmateTest, Compare, Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing,
+    FreezeEvent, Game, Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef,
+    PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides,
+    Target, Turn, Untouched, Value, Vec3, WallCells, Who,
 };
 
 /// The largest board the compact form supports (bitboards are `u128`).
@@ -109,7 +110,7 @@ pub struct FastIr {
     pub pass: Pass,
     /// The effects of the triggered rules, in the order the interpreter plays them after a move.
     pub conversions: Vec<FastConversion>,
-    /// The eight king directions (indices in [`FastIr::directions`]) when a rule converts pieces
+    /// The king directions (eight, 26 in 3D; indices in [`FastIr::directions`]) when a rule converts pieces
     /// or a drop condition counts the pieces a cell encloses (`enclosed`); empty otherwise.
     pub king_directions: Vec<usize>,
     /// Whether a rule or the drop condition looks at the pieces a cell encloses (`enclosed`).
@@ -596,15 +597,14 @@ pub struct FixedLanding {
 /// Returns the reason the game falls back to the interpreter-based engine.
 pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let explodes = check_game(game)?;
-    let index: HashMap<[i32; 3], usize> = game
-        .cells
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.coord, i))
-        .collect();
+    // Cells are indexed across the boards; a step never leaves its board.
+    let index = cell_index(game);
     let step = |cell: usize, v: Vec3| -> Option<usize> {
-        let c = game.cells[cell].coord;
-        index.get(&[c[0] + v[0], c[1] + v[1], c[2] + v[2]]).copied()
+        let Cell { board, coord, .. } = &game.cells[cell];
+        let c = coord;
+        index
+            .get(&(*board, [c[0] + v[0], c[1] + v[1], c[2] + v[2]]))
+            .copied()
     };
     let mut lowering = Lowering {
         game,
@@ -941,17 +941,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             }
             let neighbours = (0..game.cells.len())
                 .map(|cell| {
-                    let mut around: Bits = 0;
-                    for dy in -1..=1 {
-                        for dx in -1..=1 {
-                            if (dx, dy) != (0, 0) {
-                                if let Some(next) = step(cell, [dx, dy, 0]) {
-                                    around |= 1 << next;
-                                }
-                            }
-                        }
-                    }
-                    around
+                    king_steps(game.dimensions)
+                        .into_iter()
+                        .filter_map(|v| step(cell, v))
+                        .fold(0, |around: Bits, next| around | 1 << next)
                 })
                 .collect();
             Some(Explosion { immune, neighbours })
@@ -1142,15 +1135,13 @@ fn lower_turns(
     }
     let mut between = Vec::new();
     if freeze_jump {
-        let index: HashMap<[i32; 3], usize> = game
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.coord, i))
-            .collect();
+        let index = cell_index(game);
         for from in &game.cells {
             let mut lines = Vec::new();
             for (to, cell) in game.cells.iter().enumerate() {
+                if cell.board != from.board {
+                    continue;
+                }
                 let d = [0, 1, 2].map(|k| cell.coord[k] - from.coord[k]);
                 let steps = d.iter().map(|c| c.abs()).max().unwrap_or(0);
                 if steps < 2 || !d.iter().all(|&c| c == 0 || c.abs() == steps) {
@@ -1160,7 +1151,7 @@ fn lower_turns(
                 let mut cells: Bits = 0;
                 for k in 1..steps {
                     let at = [0, 1, 2].map(|i| from.coord[i] + unit[i] * k);
-                    if let Some(&c) = index.get(&at) {
+                    if let Some(&c) = index.get(&(from.board, at)) {
                         cells |= 1 << c;
                     }
                 }
@@ -1363,6 +1354,31 @@ fn lower_conversions(game: &Game) -> Result<Vec<FastConversion>, String> {
         }
     }
     Ok(out)
+}
+
+/// The steps to the cells around a cell (the interpreter's `neighbours`): eight in 2D, 26 in 3D.
+fn king_steps(dimensions: usize) -> Vec<Vec3> {
+    let levels = if dimensions == 3 { -1..=1 } else { 0..=0 };
+    let mut out = Vec::new();
+    for dz in levels {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy, dz) != (0, 0, 0) {
+                    out.push([dx, dy, dz]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Each cell by its board and coordinates (cells are indexed across the boards).
+fn cell_index(game: &Game) -> HashMap<(usize, Vec3), usize> {
+    game.cells
+        .iter()
+        .enumerate()
+        .map(|(i, c)| ((c.board, c.coord), i))
+        .collect()
 }
 
 /// The set of the given cells.
@@ -1641,8 +1657,27 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         custodian,
         captures,
     } = game;
-    if boards.len() != 1 || *dimensions != 2 {
-        return Err("not a single 2D board".into());
+    // The compact form follows the cells: its tables step from cell to cell on one board (in 3D
+    // too, with the 3D symmetries and king steps), and cells are indexed across the boards.
+    let _ = dimensions;
+    for board in boards {
+        let Board {
+            // Text: the interpreter reads and writes cell names.
+            name: _,
+            files: _,
+            ranks: _,
+            levels: _,
+            aliases: _,
+            // The geometry, through the cells.
+            size: _,
+            first_cell: _,
+            cell_count: _,
+            // Only pieces sent to a board (rule effects, transfers) find it full.
+            capacity: _,
+            overflow: _,
+            // Only moves limited to boards take the board's forward.
+            forward: _,
+        } = board;
     }
     if cells.len() > MAX_CELLS {
         return Err(format!("more than {MAX_CELLS} cells"));
@@ -1973,15 +2008,12 @@ struct Lowering<'a> {
 }
 
 impl Lowering<'_> {
-    /// Adds the eight king directions (see [`FastIr::king_directions`]).
+    /// Adds the king directions, eight in 2D and 26 in 3D, in the interpreter's order (see
+    /// [`FastIr::king_directions`]).
     fn king_directions(&mut self) -> Result<(), String> {
         let mut out = Vec::new();
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if (dx, dy) != (0, 0) {
-                    out.push(self.direction([dx, dy, 0], None)?);
-                }
-            }
+        for v in king_steps(self.game.dimensions) {
+            out.push(self.direction(v, None)?);
         }
         self.king_directions = out;
         Ok(())
@@ -2080,8 +2112,11 @@ impl Lowering<'_> {
         });
         let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
         for moves in &piece.moves {
-            if !moves.boards.is_empty() || moves.exclusive {
-                return Err("moves with a condition or limited to a zone".into());
+            if !moves.boards.is_empty() {
+                return Err("moves limited to boards (`moves ... on BOARD`)".into());
+            }
+            if moves.exclusive {
+                return Err("moves replacing the others on a board (`moves_only_on`)".into());
             }
             // `within ZONE`: the moves start, pass and end on the zone's cells (leaps: start and
             // end there; slides and hops along lines cut where they leave it).
@@ -2856,7 +2891,10 @@ impl Lowering<'_> {
         let files = (0..cells)
             .map(|c| {
                 (0..cells)
-                    .filter(|&o| game.cells[o].coord[0] == game.cells[c].coord[0])
+                    .filter(|&o| {
+                        let (a, b) = (&game.cells[o], &game.cells[c]);
+                        a.board == b.board && a.coord[0] == b.coord[0]
+                    })
                     .fold(0, |m, o| m | 1 << o)
             })
             .collect();
