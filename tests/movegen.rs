@@ -1299,3 +1299,39 @@ fn several_boards_and_3d_boards_agree_with_the_interpreter_in_random_games() {
         );
     }
 }
+
+/// The start of `four_kings.vdl` (four players, checkmated players out of the game).
+const FOUR_KINGS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3R)*/8/\
+    2(0R)*(0K)*(0N)*3 p0 - - 0 1";
+
+/// A game that goes on after a checkmate, among four players: at every ply of random games each
+/// compiled engine (the compact form among them, which leaves the start of a turn with a
+/// checkmate to the interpreter) agrees with the interpreter (position, moves, perft 2), and
+/// players are checkmated out of the games.
+#[test]
+fn eliminations_agree_with_the_interpreter_in_random_games() {
+    let engines = engines("four_kings");
+    assert_eq!(engines.len(), 3, "four_kings.vdl has a compact form");
+    perft_agrees("four_kings", &[FOUR_KINGS]);
+    let (_, reference) = &engines[0];
+    let mut rng = vdl_tests::Rng::new(0x0e11_4a7e);
+    let mut fewer = 0;
+    for _ in 0..6 {
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..60 {
+            let text = reference.after(FOUR_KINGS, &refs(&played)).expect("plays");
+            let board = text.split(' ').next().unwrap_or("");
+            let armies = ["(0", "(1", "(2", "(3"]
+                .iter()
+                .filter(|a| board.contains(*a))
+                .count();
+            fewer += usize::from(armies < 4);
+            let moves = same_ply(&engines, FOUR_KINGS, &played, &text, ply, true);
+            if moves.is_empty() {
+                break;
+            }
+            played.push(moves[rng.below(moves.len())].clone());
+        }
+    }
+    assert!(fewer > 10, "only {fewer} positions after a checkmate");
+}

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::interp::{Move, MoveKind, Occupant, Position};
+use crate::interp::{Move, MoveKind, Occupant, Position, MAX_PLAYERS};
 use crate::search::{Capture, Evaluator, MaterialEvaluator};
 use crate::variant::{GameResult, MoveFacts, TextError, Variant};
 use crate::Interpreter;
@@ -188,6 +188,18 @@ impl CompactMove {
     }
 }
 
+/// Who is out of a game that goes on after a checkmate (the interpreter's `Position` fields of the
+/// same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Elimination {
+    /// The eliminated players, one bit each.
+    pub eliminated: u32,
+    /// Per player, how many players were in the game when he dropped out.
+    pub dropped_among: [u8; MAX_PLAYERS],
+    /// Per player, who checkmated him, plus one (0: nobody).
+    pub mated_by: [u8; MAX_PLAYERS],
+}
+
 /// The side to move and the counters of a compact position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CompactState {
@@ -225,6 +237,22 @@ pub trait CompactGame: Send + Sync {
     fn en_passant_rights(&self, _position: &Self::Position) -> Option<Vec<(usize, usize)>> {
         None
     }
+
+    /// In games that go on after a checkmate: whether the start of the turn of the side to move
+    /// has something to play (he attacks another player's royal piece under `checkmate_test
+    /// attacked_at_turn_start`, or he is checkmated), which the interpreter then plays.
+    fn turn_start_pending(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
+    /// In games that go on after a checkmate: the eliminated players (one bit each), and per player
+    /// how many players were in the game when he dropped out and who checkmated him (plus one).
+    fn elimination(&self, _position: &Self::Position) -> Option<Elimination> {
+        None
+    }
+
+    /// Sets what [`CompactGame::elimination`] reads.
+    fn set_elimination(&self, _position: &mut Self::Position, _state: &Elimination) {}
 
     /// Sets the rights [`CompactGame::en_passant_rights`] lists: (target, victim).
     fn set_en_passant_rights(&self, _position: &mut Self::Position, _rights: &[(usize, usize)]) {}
@@ -425,6 +453,14 @@ impl<G: CompactGame> Compiled<G> {
         self.game.set_state(&mut compact, state);
         self.game
             .set_en_passant_rights(&mut compact, &position.en_passant);
+        self.game.set_elimination(
+            &mut compact,
+            &Elimination {
+                eliminated: position.eliminated,
+                dropped_among: position.dropped_among,
+                mated_by: position.mated_by,
+            },
+        );
         self.game
             .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
         self.game.set_passes(&mut compact, position.passes);
@@ -468,6 +504,11 @@ impl<G: CompactGame> Compiled<G> {
         position.last = state.last.map(CompactMove::to_interpreter);
         position.checks[..2].copy_from_slice(&self.game.checks(compact));
         position.passes = self.game.passes(compact);
+        if let Some(state) = self.game.elimination(compact) {
+            position.eliminated = state.eliminated;
+            position.dropped_among = state.dropped_among;
+            position.mated_by = state.mated_by;
+        }
         (position.turn_moves, position.reset_in_turn) = self.game.turn(compact);
         let pieces = game.pieces.len();
         let mut counted = vec![0; game.players.len() * pieces];
@@ -568,6 +609,12 @@ impl<G: CompactGame> Variant for Compiled<G> {
         let undo = position.board.clone();
         position.history.push(self.game.hash(&position.board));
         self.game.make(&mut position.board, mv);
+        if self.game.turn_start_pending(&position.board) {
+            // A checkmate at the turn's start: the interpreter plays what it does.
+            let mut reference = self.to_interpreter(&position.board);
+            self.interpreter.play_turn_start(&mut reference);
+            position.board = self.from_interpreter(&reference);
+        }
         undo
     }
 

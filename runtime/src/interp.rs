@@ -32,7 +32,7 @@ mod walls;
 
 pub use describe::CastlingSummary;
 pub use generator::Generator;
-pub use position::{Move, MoveKind, Occupant, Position, Undo};
+pub use position::{Move, MoveKind, Occupant, Position, Undo, MAX_PLAYERS};
 pub use tables::Interpreter;
 
 use crate::variant::{GameResult, MoveFacts, TextError, Variant};

@@ -789,6 +789,26 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {}, quote! {})
         };
+        let (elimination_field, elimination_hash) = if self.ir.elimination.is_some() {
+            (
+                quote! {
+                    /// The eliminated players (one bit each); per player, how many were in the game
+                    /// when he dropped out, and who checkmated him (plus one).
+                    eliminated: u32,
+                    dropped_among: [u8; #np],
+                    mated_by: [u8; #np],
+                },
+                quote! {
+                    let mut state = self.eliminated as u64;
+                    for player in 0..#np {
+                        state = (state << 16) ^ ((self.dropped_among[player] as u64) << 8) ^ self.mated_by[player] as u64;
+                        hash ^= KEYS[SIDE_KEY].rotate_left(player as u32 + 7).wrapping_mul(state | 1);
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
+        };
         let (side_hash, side_key) = if self.many() {
             (
                 quote! { side_key(self.side) },
@@ -822,6 +842,7 @@ impl Emitter<'_> {
                 cells: [u8; CELLS],
                 hands: [[u8; PIECES]; #np],
                 #rights_field
+                #elimination_field
                 last: Option<CompactMove>,
                 side: u8,
                 en_passant: u8,
@@ -889,6 +910,7 @@ impl Emitter<'_> {
                         hash ^= KEYS[EN_PASSANT_KEYS + self.en_passant as usize];
                     }
                     #rights_hash
+                    #elimination_hash
                     for player in 0..#np {
                         for piece in 0..PIECES {
                             hash ^= hand_key(player, piece, self.hands[player][piece]);
@@ -3819,6 +3841,57 @@ impl Emitter<'_> {
 
     fn game(&self) -> TokenStream {
         let np = self.np();
+        let all_colors = {
+            let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
+            quote! { #(board.colors[#all])|* }
+        };
+        let (elimination_init, elimination_methods) = match (&self.ir.elimination, self.ir.royal) {
+            (Some(elimination), royal) => {
+                let attacks = match (elimination.attacked_at_turn_start, royal) {
+                    (true, Some(r)) => {
+                        let r = self.piece(r);
+                        quote! {
+                            // He checkmates every player still in the game whose royal piece he attacks.
+                            for player in 0..#np {
+                                if player != side && board.eliminated & (1 << player) == 0 {
+                                    let royals = board.pieces[#r] & board.colors[player];
+                                    if !safe(board, royals, side, occupied, board.colors[side]) {
+                                        return true;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    _ => quote! {},
+                };
+                (
+                    quote! { eliminated: 0, dropped_among: [0; #np], mated_by: [0; #np], },
+                    quote! {
+                        fn turn_start_pending(&self, board: &Board) -> bool {
+                            let side = board.side as usize;
+                            let occupied: Bits = #all_colors;
+                            let _ = (side, occupied);
+                            #attacks
+                            self.in_check(board) && self.count_legal_moves(board) == 0
+                        }
+
+                        fn elimination(&self, board: &Board) -> Option<vdl_runtime::compact::Elimination> {
+                            let mut state = vdl_runtime::compact::Elimination { eliminated: board.eliminated, ..Default::default() };
+                            state.dropped_among[..#np].copy_from_slice(&board.dropped_among);
+                            state.mated_by[..#np].copy_from_slice(&board.mated_by);
+                            Some(state)
+                        }
+
+                        fn set_elimination(&self, board: &mut Board, state: &vdl_runtime::compact::Elimination) {
+                            board.eliminated = state.eliminated;
+                            board.dropped_among.copy_from_slice(&state.dropped_among[..#np]);
+                            board.mated_by.copy_from_slice(&state.mated_by[..#np]);
+                        }
+                    },
+                )
+            }
+            _ => (quote! {}, quote! {}),
+        };
         let (rights_init, rights_methods) = if self.ir.en_passant_lasts {
             let order = self
                 .ir
@@ -3857,10 +3930,7 @@ impl Emitter<'_> {
         } else {
             (quote! {}, quote! {})
         };
-        let all_colors = {
-            let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
-            quote! { #(board.colors[#all])|* }
-        };
+
         let (put_wall, occupant_wall) = if self.ir.walls.is_some() {
             (
                 quote! {
@@ -3904,6 +3974,7 @@ impl Emitter<'_> {
                 quote! { (0 #(| board.pieces[#items])*) }
             };
             tests.push(match end {
+                EarlyEnd::Checkmated => quote! { board.eliminated != 0 || board.mated_by.iter().any(|&m| m != 0) },
                 EarlyEnd::BareRoyal => match self.ir.royal {
                     Some(r) => {
                         let r = self.piece(r);
@@ -4083,6 +4154,7 @@ impl Emitter<'_> {
                         cells: [EMPTY; CELLS],
                         hands: [[0; PIECES]; #np],
                         #rights_init
+                        #elimination_init
                         last: None,
                         side: 0,
                         en_passant: NO_CELL,
@@ -4147,6 +4219,7 @@ impl Emitter<'_> {
                 #turn_methods
 
                 #rights_methods
+                #elimination_methods
 
                 fn set_hand(&self, board: &mut Board, player: usize, piece: usize, count: u8) {
                     board.hands[player][piece] = count;
@@ -4840,6 +4913,18 @@ impl Emitter<'_> {
     /// ends a turn, when turns have several single moves.
     fn turn_tail(&self) -> (TokenStream, TokenStream) {
         let last = Literal::usize_unsuffixed(self.ir.turns.last);
+        // The move number grows after the last player's turn; with eliminated players passed
+        // over, when the turn goes back along the turn order.
+        let round_over = if self.ir.elimination.is_some() {
+            let mut index = vec![0; self.ir.players];
+            for (i, &p) in self.ir.turns.order.iter().enumerate() {
+                index[p] = i;
+            }
+            let index: Vec<Literal> = index.into_iter().map(Literal::usize_unsuffixed).collect();
+            quote! { [#(#index),*][board.side as usize] <= [#(#index),*][mover] }
+        } else {
+            quote! { mover == #last }
+        };
         let thaw = if self.ir.turns.freezes() {
             let under = if self.ir.stacking {
                 quote! {
@@ -4866,17 +4951,19 @@ impl Emitter<'_> {
             quote! {}
         };
         let next_side = if self.many() {
-            let next = (0..self.ir.players).map(|p| {
-                let at = self
-                    .ir
-                    .turns
-                    .order
-                    .iter()
-                    .position(|&o| o == p)
-                    .unwrap_or(0);
-                let next = self.ir.turns.order[(at + 1) % self.ir.players];
-                Literal::u8_unsuffixed(next as u8)
-            });
+            let next: Vec<Literal> = (0..self.ir.players)
+                .map(|p| {
+                    let at = self
+                        .ir
+                        .turns
+                        .order
+                        .iter()
+                        .position(|&o| o == p)
+                        .unwrap_or(0);
+                    let next = self.ir.turns.order[(at + 1) % self.ir.players];
+                    Literal::u8_unsuffixed(next as u8)
+                })
+                .collect();
             let expire = if self.ir.en_passant_lasts {
                 quote! {
                     let (target, _) = board.rights[next as usize];
@@ -4888,8 +4975,18 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            let skip = if self.ir.elimination.is_some() {
+                quote! {
+                    while board.eliminated & (1 << next) != 0 && next != board.side {
+                        next = [#(#next),*][next as usize];
+                    }
+                }
+            } else {
+                quote! {}
+            };
             quote! {
-                let next: u8 = [#(#next),*][board.side as usize];
+                let mut next: u8 = [#(#next),*][board.side as usize];
+                #skip
                 board.hash ^= side_key(board.side) ^ side_key(next);
                 board.side = next;
                 #expire
@@ -4907,7 +5004,7 @@ impl Emitter<'_> {
                     board.last = Some(mv);
                     #thaw
                     #next_side
-                    if mover == #last {
+                    if #round_over {
                         board.fullmove += 1;
                     }
                 },
@@ -4936,7 +5033,7 @@ impl Emitter<'_> {
                     board.turn_moves = 0;
                     #thaw
                     #next_side
-                    if mover == #last {
+                    if #round_over {
                         board.fullmove += 1;
                     }
                 }

@@ -56,6 +56,10 @@ pub struct FastIr {
     /// Per player, his partner (`partner`): a check to him is no check given (`forbid_checks`,
     /// `no_drop_check`).
     pub partners: Vec<Option<usize>>,
+    /// Games that go on after a checkmate (more than two players, a rule `on checkmate` that
+    /// eliminates): the position holds who is out, the turn passes over the eliminated players,
+    /// and the interpreter plays the start of a turn that has a checkmate to play.
+    pub elimination: Option<FastElimination>,
     /// The piece types, in the model's order.
     pub pieces: Vec<FastPiece>,
     /// Slide directions: per direction, per cell, the cells along it in order.
@@ -126,6 +130,14 @@ pub struct FastIr {
     pub turns: FastTurns,
     /// Custodian capture (`custodian { ... }`), after every move of a piece on the board.
     pub custodian: Option<FastCustodian>,
+}
+
+/// What the start of a turn tests in a game that goes on after a checkmate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastElimination {
+    /// `checkmate_test attacked_at_turn_start`: the player about to move checkmates every player
+    /// whose royal piece he attacks.
+    pub attacked_at_turn_start: bool,
 }
 
 /// Turns in the compact form (`turn { order; moves N; end_early_when_stuck; freeze after ... }`) and
@@ -263,6 +275,9 @@ pub enum EarlyEnd {
     /// The player who moved last has at least these many pieces of each type a `formation`
     /// needs: (type, count).
     Formation(Vec<(usize, u32)>),
+    /// A player has been checkmated or eliminated (`last_survivor`, `checkmates N`,
+    /// `total_checkmates N`, in games that go on after a checkmate).
+    Checkmated,
 }
 
 /// A condition on piece counts, for end rules decided by material.
@@ -779,6 +794,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                 }
                 early_ends.push(EarlyEnd::Formation(need));
             }
+            EndKind::Checkmates(_) | EndKind::TotalCheckmates(_) | EndKind::LastSurvivor
+                if !early_ends.contains(&EarlyEnd::Checkmated) =>
+            {
+                early_ends.push(EarlyEnd::Checkmated);
+            }
             EndKind::InsufficientMaterial(None) => {
                 // The built-in test: a player with only knights (`N`) and bishops (`B`) besides
                 // royal pieces may lack mating material; anything else mates.
@@ -822,7 +842,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let conversions = if explodes.is_some() {
         Vec::new()
     } else {
-        lower_conversions(game)?
+        lower_conversions(&own_rules(game))?
     };
     if !conversions.is_empty() {
         // The legality tests, castling, gating and the en-passant right do not follow the pieces
@@ -955,6 +975,9 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
     let ir = FastIr {
         players: sides_of(game),
+        elimination: eliminates(game).then(|| FastElimination {
+            attacked_at_turn_start: game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart,
+        }),
         partners: game.players[..sides_of(game)]
             .iter()
             .map(|p| p.partner)
@@ -1027,7 +1050,7 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         (ir.stacking, "stacks"),
         (ir.custodian.is_some(), "custodian capture"),
         (!ir.conversions.is_empty(), "triggered rules"),
-        (!game.rules.is_empty(), "triggered rules"),
+        (!own_rules(game).is_empty(), "triggered rules"),
         (
             ir.turns.moves > 1 || ir.turns.freezes(),
             "turns of several moves or freezing",
@@ -1062,9 +1085,12 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
             "gating or drops under conditions",
         ),
         (
-            ir.early_ends
-                .iter()
-                .any(|e| !matches!(e, EarlyEnd::MoveRule(_) | EarlyEnd::Extinct(_))),
+            ir.early_ends.iter().any(|e| {
+                !matches!(
+                    e,
+                    EarlyEnd::MoveRule(_) | EarlyEnd::Extinct(_) | EarlyEnd::Checkmated
+                )
+            }),
             "end rules decided on the position other than `move_rule` and `extinction`",
         ),
     ]
@@ -1296,8 +1322,8 @@ enum Site<'a> {
 
 /// The effects of the triggered rules in the order the interpreter plays them after a move (the
 /// rules on drops, then those on moves, each in file order), or why the compact form cannot.
-fn lower_conversions(game: &Game) -> Result<Vec<FastConversion>, String> {
-    for rule in &game.rules {
+fn lower_conversions(rules: &[Rule]) -> Result<Vec<FastConversion>, String> {
+    for rule in rules {
         if !rule.conditions.is_empty() {
             return Err(format!(
                 "the triggered rule `{}` under a condition",
@@ -1318,7 +1344,7 @@ fn lower_conversions(game: &Game) -> Result<Vec<FastConversion>, String> {
     }
     let mut out = Vec::new();
     for event in [Event::Drop, Event::Move] {
-        for rule in game.rules.iter().filter(|r| r.events.contains(&event)) {
+        for rule in rules.iter().filter(|r| r.events.contains(&event)) {
             for effect in &rule.effects {
                 let target = match effect {
                     Guarded {
@@ -1618,6 +1644,31 @@ fn options_only(cond: &Cond) -> bool {
     }
 }
 
+/// Whether the game goes on after a checkmate with more than two players: a rule `on checkmate`
+/// eliminates the checkmated player. The interpreter then plays those rules at the turn's start
+/// (`FastIr::elimination`).
+pub fn eliminates(game: &Game) -> bool {
+    sides_of(game) > 2
+        && game.rules.iter().any(|rule| {
+            rule.events.contains(&Event::Checkmate)
+                && rule
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e.item, Effect::Eliminate(PlayerExpr::Checkmated)))
+        })
+}
+
+/// The triggered rules the compact form plays itself: with elimination, all but those `on
+/// checkmate`, which the interpreter plays at the turn's start.
+fn own_rules(game: &Game) -> Vec<Rule> {
+    let elimination = eliminates(game);
+    game.rules
+        .iter()
+        .filter(|r| !(elimination && r.events.iter().all(|e| *e == Event::Checkmate)))
+        .cloned()
+        .collect()
+}
+
 /// The players who move: every player but the walls' neutral side (the last one).
 pub fn sides_of(game: &Game) -> usize {
     game.players.len() - usize::from(game.turn.wall.is_some())
@@ -1705,8 +1756,11 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         // Lowered into the IR (`FastIr::enemies`, and the hands captures go to).
         let _ = partner;
     }
-    check_turn(turn, sides.len())?;
-    // Rules on captures may be an explosion; the others are lowered by `lower_conversions`.
+    check_turn(turn, sides.len(), eliminates(game))?;
+    // Rules on captures may be an explosion; the others are lowered by `lower_conversions` (those
+    // of a checkmate are the interpreter's, `own_rules`).
+    let _ = rules;
+    let rules = &own_rules(game);
     let explosion = if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
         explosion_rule(rules, pieces)?
     } else {
@@ -1756,13 +1810,14 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 .condition
                 .as_ref()
                 .is_some_and(|c| lower_count_cond(game, c).is_ok()),
+            // Decided by the interpreter once a checkmate happened (`EarlyEnd::Checkmated`).
+            EndKind::Checkmates(_) | EndKind::TotalCheckmates(_) | EndKind::LastSurvivor => {
+                eliminates(game)
+            }
             EndKind::RoyalCapture
             | EndKind::PerpetualCheck(_)
             | EndKind::Counting(_)
-            | EndKind::MoveLimit(_)
-            | EndKind::Checkmates(_)
-            | EndKind::TotalCheckmates(_)
-            | EndKind::LastSurvivor => false,
+            | EndKind::MoveLimit(_) => false,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
         // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
@@ -1777,6 +1832,9 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 | EndKind::Facing(_)
                 | EndKind::Captures(..)
                 | EndKind::Formation { .. }
+                | EndKind::Checkmates(_)
+                | EndKind::TotalCheckmates(_)
+                | EndKind::LastSurvivor
         );
         let conditional =
             rule.condition.is_some() && !conditions_fit && rule.kind != EndKind::Result;
@@ -1849,7 +1907,7 @@ fn explosion_rule(rules: &[Rule], pieces: &[Piece]) -> Result<Option<Vec<usize>>
     Ok(Some(immune))
 }
 
-fn check_turn(turn: &Turn, sides: usize) -> Result<(), String> {
+fn check_turn(turn: &Turn, sides: usize, eliminates: bool) -> Result<(), String> {
     let Turn {
         order,
         moves,
@@ -1883,7 +1941,7 @@ fn check_turn(turn: &Turn, sides: usize) -> Result<(), String> {
         Some("en_passant_expires owner_turn".to_string())
     } else if *en_passant_right != EnPassantRight::Always {
         Some("en_passant_right when_capturable".to_string())
-    } else if *checkmate_test != CheckmateTest::NoMoves {
+    } else if *checkmate_test != CheckmateTest::NoMoves && !eliminates {
         Some("checkmate_test attacked_at_turn_start".to_string())
     } else {
         // `wall` is lowered (`FastIr::walls`).

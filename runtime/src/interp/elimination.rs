@@ -182,6 +182,14 @@ impl Interpreter {
         pos.hash = self.compute_hash(pos);
     }
 
+    /// Plays the start of the turn of the side to move after a move, as `make_move` does unless the
+    /// move ended the game: for compact engines, which leave it to the interpreter.
+    pub fn play_turn_start(&self, pos: &mut Position) {
+        if self.elimination.enabled && !self.ended_by_move(pos) {
+            self.start_turn(pos);
+        }
+    }
+
     fn start_turns_now(&self, pos: &mut Position, undo: &mut Undo) {
         loop {
             let side = pos.side;
