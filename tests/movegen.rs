@@ -1335,3 +1335,81 @@ fn eliminations_agree_with_the_interpreter_in_random_games() {
     }
     assert!(fewer > 10, "only {fewer} positions after a checkmate");
 }
+
+/// Boards of more than 128 cells in the compact form (bitboards of several words):
+/// `wide_chess16.vdl` (16x16, cells beyond a byte: riders, leapers, a lame leaper, cannons, pawns
+/// with en passant and promotion, castling) and `wide_drops.vdl` (12x12 crazyhouse). In random
+/// games, at every ply each compiled engine reaches the interpreter's position text by its own
+/// moves (unmake restoring each one, the incremental hash the recomputed one), lists the same
+/// moves there and counts the same perft 2.
+#[test]
+fn wide_boards_agree_with_the_interpreter_in_random_games() {
+    let mut rng = vdl_tests::Rng::new(0x71de);
+    for (stem, start, plies) in [
+        (
+            "wide_chess16",
+            "rcnwbhzqkzhbwncr/pppppppppppppppp/16/16/16/16/16/16/16/16/16/16/16/16/PPPPPPPPPPPPPPPP/RCNWBHZQKZHBWNCR w KQkq - 0 1",
+            60,
+        ),
+        (
+            "wide_drops",
+            "rnbcqkwzcbnr/pppppppppppp/12/12/12/12/12/12/12/12/PPPPPPPPPPPP/RNBCQKWZCBNR[] w KQkq - 0 1",
+            40,
+        ),
+    ] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        let (_, reference) = &engines[0];
+        for _ in 0..2 {
+            let mut played: Vec<String> = Vec::new();
+            for ply in 0..plies {
+                let text = reference.after(start, &refs(&played)).expect("plays");
+                let moves = same_ply(&engines, start, &played, &text, ply, true);
+                if moves.is_empty() {
+                    break;
+                }
+                played.push(moves[rng.below(moves.len())].clone());
+            }
+        }
+    }
+}
+
+/// Perft 1 and 2 of the boards of more than 128 cells from positions with castling, a double step
+/// open to an en-passant capture, promotions on the next move (by a capture too), a rook on the
+/// last cell (255, whose moves carry the cell's ninth bit), cannons, lame leapers and, in
+/// `wide_drops.vdl`, pieces in hand: every compiled engine counts what the interpreter counts.
+#[test]
+fn wide_boards_perft_agrees_with_the_interpreter() {
+    for (stem, fens) in [
+        (
+            "wide_chess16",
+            &[
+                "r7k6r/1P14/16/2c10C2/16/4h6H4/16/3w8Z3/16/16/16/16/7p8/16/6P7p1/R7K6R w KQkq - 0 1",
+                "r7k6r/1P14/16/2c10C2/16/4h6H4/16/3w8Z3/16/16/16/16/7p8/16/6P7p1/R7K6R b KQkq - 0 1",
+            ][..],
+        ),
+        (
+            "wide_drops",
+            &[
+                "r4k5r/1P10/12/2c6C2/12/3n4N3/12/12/6p5/12/5P4p1/R4K5R[QNpc] w KQkq - 0 1",
+                "r4k5r/1P10/12/2c6C2/12/3n4N3/12/12/6p5/12/5P4p1/R4K5R[QNpc] b KQkq - 0 1",
+            ][..],
+        ),
+    ] {
+        let engines = engines(stem);
+        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+        for fen in fens {
+            for depth in 1..=2 {
+                let want = engines[0].1.perft(fen, depth).expect("reads");
+                assert!(want > 0, "`{fen}` perft {depth}");
+                for (name, engine) in &engines[1..] {
+                    assert_eq!(
+                        engine.perft(fen, depth).expect("reads"),
+                        want,
+                        "{name}: `{fen}` perft {depth}"
+                    );
+                }
+            }
+        }
+    }
+}

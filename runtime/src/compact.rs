@@ -1,10 +1,13 @@
 //! Compact engines: the fast form the compiler emits for games that fit its profile (boards of at
-//! most 128 cells in all, two players, leaps, slides, pawn-like moves, castling, promotions). The
+//! most 511 cells in all, two players or more, leaps, slides, pawn-like moves, castling, promotions). The
 //! generated code owns a bitboard position and its move generation, make and legality; this module
 //! turns it into a [`Variant`], converting to and from the interpreter's position only on cold paths:
 //! reading and writing text, and deciding outcomes beyond "no legal move".
 
 use std::fmt;
+
+mod bits;
+pub use bits::{Wide, MAX_WORDS};
 
 use crate::interp::{Move, MoveKind, Occupant, Position, MAX_PLAYERS};
 use crate::search::{Capture, Evaluator, MaterialEvaluator};
@@ -13,6 +16,32 @@ use crate::Interpreter;
 
 /// The marker for "no cell" in compact moves.
 pub const NO_CELL: u8 = u8::MAX;
+
+/// The marker for "no cell" in the cell tables of engines whose board has more than 255 cells
+/// (their cells are `u16`; [`CompactMove::cell`]).
+pub const NO_WIDE_CELL: u16 = u16::MAX;
+
+/// The most cells a compact engine's board may have: cells are written in a byte of a
+/// [`CompactMove`] and one bit of its `high` byte, and one value of those nine bits is "no cell".
+pub const MAX_CELLS: usize = 511;
+
+/// A cell field of a [`CompactMove`], for [`CompactMove::cell`] and [`CompactMove::with_cell`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum CellField {
+    /// `from`.
+    From,
+    /// `to`.
+    To,
+    /// `aux`.
+    Aux,
+    /// `aux2`.
+    Aux2,
+    /// `gate_cell`.
+    GateCell,
+    /// `wall`.
+    Wall,
+}
 
 /// How a compact move is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +95,9 @@ impl CompactKind {
     }
 }
 
-/// A move of a compact engine: nine bytes, `Copy`.
+/// A move of a compact engine: ten bytes, `Copy`. On boards of up to 255 cells a cell field is
+/// the cell (or [`NO_CELL`]) and `high` is 0; on larger boards each cell field holds the low byte
+/// of its cell and `high` one more bit ([`CompactMove::cell`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CompactMove {
     /// How it is played.
@@ -88,6 +119,9 @@ pub struct CompactMove {
     pub gate_cell: u8,
     /// The cell the move's wall is put on (`turn { wall ... }`); `NO_CELL` if none.
     pub wall: u8,
+    /// The ninth bit of each cell field on boards of more than 255 cells, bit `k` for the
+    /// [`CellField`] `k`; 0 on smaller boards.
+    pub high: u8,
 }
 
 impl CompactMove {
@@ -104,14 +138,72 @@ impl CompactMove {
             gate: 0,
             gate_cell: NO_CELL,
             wall: NO_CELL,
+            high: 0,
         }
+    }
+
+    /// A plain move on a board of more than 255 cells, promoting to `piece` (plus one) when not 0.
+    #[inline]
+    pub fn wide(from: usize, to: usize, piece: u8) -> CompactMove {
+        CompactMove::normal(0, 0, piece)
+            .with_cell(CellField::From, from as u16)
+            .with_cell(CellField::To, to as u16)
+    }
+
+    /// A cell field: the cell, or [`NO_WIDE_CELL`] for none. Cells 0 to 254 are the field's byte
+    /// with the high bit clear, 255 is the byte 255 with the high bit set, and cells 256 to 510 are
+    /// 256 plus the byte with the high bit set; the byte 255 with the high bit clear is no cell
+    /// (so moves of boards of up to 255 cells read the same in both forms).
+    #[inline]
+    pub fn cell(self, field: CellField) -> u16 {
+        let low = match field {
+            CellField::From => self.from,
+            CellField::To => self.to,
+            CellField::Aux => self.aux,
+            CellField::Aux2 => self.aux2,
+            CellField::GateCell => self.gate_cell,
+            CellField::Wall => self.wall,
+        };
+        match (low, self.high >> field as u8 & 1 != 0) {
+            (NO_CELL, false) => NO_WIDE_CELL,
+            (low, false) => low as u16,
+            (NO_CELL, true) => 255,
+            (low, true) => 256 + low as u16,
+        }
+    }
+
+    /// The move with a cell field set to `cell` ([`NO_WIDE_CELL`] for none), as
+    /// [`CompactMove::cell`] reads it.
+    #[inline]
+    pub fn with_cell(mut self, field: CellField, cell: u16) -> CompactMove {
+        let (low, high) = match cell {
+            NO_WIDE_CELL => (NO_CELL, false),
+            0..=254 => (cell as u8, false),
+            255 => (NO_CELL, true),
+            _ => ((cell - 256) as u8, true),
+        };
+        let slot = match field {
+            CellField::From => &mut self.from,
+            CellField::To => &mut self.to,
+            CellField::Aux => &mut self.aux,
+            CellField::Aux2 => &mut self.aux2,
+            CellField::GateCell => &mut self.gate_cell,
+            CellField::Wall => &mut self.wall,
+        };
+        *slot = low;
+        let bit = 1 << field as u8;
+        self.high = if high {
+            self.high | bit
+        } else {
+            self.high & !bit
+        };
+        self
     }
 
     /// The compact form of an interpreter move of a game in the compact form. Whether the move
     /// leaves a stack depends on the position, which the move does not tell: a stacking move is
     /// [`CompactKind::Stack`], any other a kind that leaves no stack.
     pub fn from_interpreter(mv: Move) -> CompactMove {
-        let cell = |c: u16| if c == Move::NONE { NO_CELL } else { c as u8 };
         let kind = match mv.kind {
             MoveKind::Drop => CompactKind::Drop,
             MoveKind::Pass => CompactKind::Pass,
@@ -124,28 +216,32 @@ impl CompactMove {
             _ if mv.ep_source => CompactKind::DoubleStep,
             _ => CompactKind::Normal,
         };
+        let cell = |c: u16| if c == Move::NONE { NO_WIDE_CELL } else { c };
         CompactMove {
             kind,
-            from: mv.from as u8,
-            to: mv.to as u8,
-            piece: mv.piece,
-            aux: cell(mv.aux),
-            aux2: cell(mv.aux2),
             gate: mv.gate,
-            gate_cell: cell(mv.gate_cell),
-            wall: cell(mv.wall),
+            ..CompactMove::normal(0, 0, mv.piece)
         }
+        .with_cell(CellField::From, mv.from)
+        .with_cell(CellField::To, mv.to)
+        .with_cell(CellField::Aux, cell(mv.aux))
+        .with_cell(CellField::Aux2, cell(mv.aux2))
+        .with_cell(CellField::GateCell, cell(mv.gate_cell))
+        .with_cell(CellField::Wall, cell(mv.wall))
     }
 
     /// The same move in the interpreter's terms.
     pub fn to_interpreter(self) -> Move {
-        let cell = |c: u8| if c == NO_CELL { Move::NONE } else { c as u16 };
+        let cell = |field: CellField| match self.cell(field) {
+            NO_WIDE_CELL => Move::NONE,
+            c => c,
+        };
         let base = Move {
             piece: self.piece,
             gate: self.gate,
-            gate_cell: cell(self.gate_cell),
-            wall: cell(self.wall),
-            ..Move::normal(self.from as usize, self.to as usize)
+            gate_cell: cell(CellField::GateCell),
+            wall: cell(CellField::Wall),
+            ..Move::normal(cell(CellField::From) as usize, cell(CellField::To) as usize)
         };
         match self.kind {
             CompactKind::Normal | CompactKind::Unstack => base,
@@ -158,13 +254,13 @@ impl CompactMove {
                 ..base
             },
             CompactKind::EnPassant => Move {
-                aux: cell(self.aux),
+                aux: cell(CellField::Aux),
                 ..base
             },
             CompactKind::Castle => Move {
                 kind: MoveKind::Castle,
-                aux: cell(self.aux),
-                aux2: cell(self.aux2),
+                aux: cell(CellField::Aux),
+                aux2: cell(CellField::Aux2),
                 ..base
             },
             CompactKind::Drop => Move {
@@ -181,7 +277,7 @@ impl CompactMove {
                 ..base
             },
             CompactKind::Unload => Move {
-                aux2: cell(self.aux2),
+                aux2: cell(CellField::Aux2),
                 ..base
             },
         }
@@ -764,14 +860,16 @@ impl<G: CompactGame + Clone> CompactEvaluator<G> {
         ) {
             return None;
         }
-        let mover = self.game.occupant(position, mv.from as usize);
+        let mover = self
+            .game
+            .occupant(position, mv.cell(CellField::From) as usize);
         if mover.is_empty() {
             return None;
         }
         let victim = if mv.kind == CompactKind::EnPassant {
-            mv.aux
+            mv.cell(CellField::Aux)
         } else {
-            mv.to
+            mv.cell(CellField::To)
         };
         Some((mover, victim as usize))
     }
@@ -830,7 +928,10 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         let position = &position.board;
         let (mover, victim) = self.plain(position, mv)?;
         let taken = self.game.occupant(position, victim);
-        if taken.is_empty() || taken.owner() == mover.owner() || victim != mv.to as usize {
+        if taken.is_empty()
+            || taken.owner() == mover.owner()
+            || victim != mv.cell(CellField::To) as usize
+        {
             return None;
         }
         Some(Capture {
@@ -849,14 +950,16 @@ impl<G: CompactGame + Clone> Evaluator<Compiled<G>> for CompactEvaluator<G> {
         let piece = if mv.kind == CompactKind::Drop {
             (mv.piece as usize).checked_sub(1)?
         } else {
-            let mover = self.game.occupant(position, mv.from as usize);
+            let mover = self
+                .game
+                .occupant(position, mv.cell(CellField::From) as usize);
             if mover.is_empty() {
                 return None;
             }
             mover.piece()
         };
         let side = self.game.state(position).side.min(self.players - 1);
-        let to = mv.to as usize;
+        let to = mv.cell(CellField::To) as usize;
         (to < self.cells).then(|| (piece * self.players + side) * self.cells + to)
     }
 
@@ -885,4 +988,59 @@ pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
         i += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CellField, CompactKind, CompactMove, NO_CELL, NO_WIDE_CELL};
+    use crate::interp::Move;
+
+    const FIELDS: [CellField; 6] = [
+        CellField::From,
+        CellField::To,
+        CellField::Aux,
+        CellField::Aux2,
+        CellField::GateCell,
+        CellField::Wall,
+    ];
+
+    /// Every cell of the largest board, and no cell, reads back from every field of a move without
+    /// changing the others, and survives the round trip through the interpreter's move.
+    #[test]
+    fn cells_of_nine_bits_read_back() {
+        let cells = (0..super::MAX_CELLS as u16).chain([NO_WIDE_CELL]);
+        for cell in cells {
+            for field in FIELDS {
+                let base = CompactMove::wide(300, 17, 0).with_cell(CellField::Aux, 255);
+                let mv = base.with_cell(field, cell);
+                assert_eq!(mv.cell(field), cell, "{field:?} {cell}");
+                for other in FIELDS.into_iter().filter(|&f| f != field) {
+                    assert_eq!(
+                        mv.cell(other),
+                        base.cell(other),
+                        "{field:?} {cell} {other:?}"
+                    );
+                }
+            }
+            if cell != NO_WIDE_CELL {
+                let mv = CompactMove {
+                    kind: CompactKind::EnPassant,
+                    ..CompactMove::wide(cell as usize, 510 - cell as usize, 0)
+                }
+                .with_cell(CellField::Aux, cell);
+                let back = mv.to_interpreter();
+                assert_eq!((back.from, back.to, back.aux), (cell, 510 - cell, cell));
+                assert_eq!(back.gate_cell, Move::NONE);
+                assert_eq!(CompactMove::from_interpreter(back), mv);
+            }
+        }
+        // Moves of boards of up to 255 cells are the cells themselves.
+        let small = CompactMove::normal(254, 3, 0);
+        assert_eq!(
+            (small.from, small.to, small.aux, small.high),
+            (254, 3, NO_CELL, 0)
+        );
+        assert_eq!(CompactMove::wide(254, 3, 0), small);
+        assert_eq!(small.cell(CellField::Aux), NO_WIDE_CELL);
+    }
 }

@@ -9,6 +9,7 @@ use crate::lower::fast::{
     Bits, ConversionTarget, EarlyEnd, FastCond, FastCustodian, FastInt, FastIr, FastMoves,
     FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt,
 };
+use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
 
 /// Emits the compact form's items.
@@ -43,6 +44,16 @@ impl Emitter<'_> {
         self.ir.cells > 64
     }
 
+    /// The words of the bitboard on boards of more than 128 cells ([`vdl_runtime::compact::Wide`]),
+    /// 0 on smaller boards (`u64` or `u128`).
+    fn words(&self) -> usize {
+        if self.ir.cells > 128 {
+            self.ir.cells.div_ceil(64)
+        } else {
+            0
+        }
+    }
+
     /// Whether some step of a piece type needs its player in check or not in check.
     fn conditional_steps(players: &[FastMoves]) -> bool {
         players
@@ -60,15 +71,146 @@ impl Emitter<'_> {
 
     /// A bitboard literal, in hexadecimal so that rows of the board can be read off.
     fn bits(&self, value: Bits) -> TokenStream {
-        let text = if value == 0 {
+        let hex = |text: String| {
+            let literal = syn::LitInt::new(&text, proc_macro2::Span::call_site());
+            quote! { #literal }
+        };
+        let words = self.words();
+        if words > 0 {
+            // A constant of the wide type: its words, lowest first.
+            let words = value.0[..words].iter().map(|&w| {
+                hex(if w == 0 {
+                    "0".to_string()
+                } else {
+                    format!("{w:#018x}")
+                })
+            });
+            return quote! { Wide([#(#words),*]) };
+        }
+        let value = value.0[0] as u128 | (value.0[1] as u128) << 64;
+        hex(if value == 0 {
             "0".to_string()
         } else if self.wide() {
             format!("{value:#034x}")
         } else {
             format!("{:#018x}", value as u64)
-        };
-        let literal = syn::LitInt::new(&text, proc_macro2::Span::call_site());
-        quote! { #literal }
+        })
+    }
+
+    /// Whether cells are `u16` in the tables and the position (boards of more than 255 cells,
+    /// whose moves keep a ninth bit of each cell in `CompactMove::high`).
+    fn big(&self) -> bool {
+        self.ir.cells > 255
+    }
+
+    /// The type of a cell in the tables and the position.
+    fn cell_ty(&self) -> TokenStream {
+        if self.big() {
+            quote!(u16)
+        } else {
+            quote!(u8)
+        }
+    }
+
+    /// A cell in a table, or the marker for none.
+    fn cell_lit(&self, cell: Option<usize>) -> Literal {
+        match cell {
+            Some(c) => Literal::usize_unsuffixed(c),
+            None if self.big() => Literal::u16_unsuffixed(u16::MAX),
+            None => Literal::u8_unsuffixed(u8::MAX),
+        }
+    }
+
+    /// A cell field of the move `mv`, of the type of [`Emitter::cell_ty`].
+    fn mv_cell(&self, field: CellField) -> TokenStream {
+        if self.big() {
+            let variant = format_ident!("{}", format!("{field:?}"));
+            return quote! { mv.cell(CellField::#variant) };
+        }
+        let name = format_ident!(
+            "{}",
+            match field {
+                CellField::From => "from",
+                CellField::To => "to",
+                CellField::Aux => "aux",
+                CellField::Aux2 => "aux2",
+                CellField::GateCell => "gate_cell",
+                CellField::Wall => "wall",
+            }
+        );
+        quote! { mv.#name }
+    }
+
+    /// The generated code that builds the moves with more than two cells, in the form of the
+    /// board's cell type: on boards of more than 255 cells the cells are set by
+    /// `CompactMove::with_cell`.
+    fn move_code(&self, what: &str) -> TokenStream {
+        let big = self.big();
+        match (what, big) {
+            ("no_cell", false) => quote! { const NO_CELL: u8 = vdl_runtime::compact::NO_CELL; },
+            ("no_cell", true) => {
+                quote! { const NO_CELL: u16 = vdl_runtime::compact::NO_WIDE_CELL; }
+            }
+            ("push_double_step", false) => quote! {
+                out.push(CompactMove { kind: CompactKind::DoubleStep, aux: ep, ..CompactMove::normal(from, to as usize, 0) });
+            },
+            ("push_double_step", true) => quote! {
+                out.push(CompactMove { kind: CompactKind::DoubleStep, ..CompactMove::wide(from, to as usize, 0).with_cell(CellField::Aux, ep) });
+            },
+            ("push_en_passant", false) => quote! {
+                out.push(CompactMove { kind: CompactKind::EnPassant, aux: victim as u8, ..CompactMove::normal(from, target, 0) });
+            },
+            ("push_en_passant", true) => quote! {
+                out.push(CompactMove { kind: CompactKind::EnPassant, ..CompactMove::wide(from, target, 0).with_cell(CellField::Aux, victim as u16) });
+            },
+            ("unload_move", false) => quote! {
+                CompactMove { kind: CompactKind::Unload, aux2: back as u8, ..CompactMove::normal(from, at, 0) }
+            },
+            ("unload_move", true) => quote! {
+                CompactMove { kind: CompactKind::Unload, ..CompactMove::wide(from, at, 0).with_cell(CellField::Aux2, back as u16) }
+            },
+            ("castle_fields", false) => quote! {
+                aux: partner as u8,
+                aux2: partner_to as u8,
+                ..CompactMove::normal(cell, king_to, 0)
+            },
+            ("castle_fields", true) => quote! {
+                ..CompactMove::wide(cell, king_to, 0)
+                    .with_cell(CellField::Aux, partner as u16)
+                    .with_cell(CellField::Aux2, partner_to as u16)
+            },
+            ("gate_move", false) => quote! {
+                CompactMove { gate: piece as u8 + 1, gate_cell: cell, ..mv }
+            },
+            ("gate_move", true) => quote! {
+                CompactMove { gate: piece as u8 + 1, ..mv.with_cell(CellField::GateCell, cell) }
+            },
+            ("wall_move", false) => quote! {
+                CompactMove { wall: cells.trailing_zeros() as u8, ..mv }
+            },
+            ("wall_move", true) => quote! {
+                mv.with_cell(CellField::Wall, cells.trailing_zeros() as u16)
+            },
+            _ => unreachable!("no generated code {what}"),
+        }
+    }
+
+    /// The constructor of a plain move.
+    fn normal(&self) -> TokenStream {
+        if self.big() {
+            quote! { CompactMove::wide }
+        } else {
+            quote! { CompactMove::normal }
+        }
+    }
+
+    /// The empty bitboard.
+    fn zero(&self) -> TokenStream {
+        if self.words() > 0 {
+            quote! { Bits::ZERO }
+        } else {
+            quote! { 0 }
+        }
     }
 
     fn per_cell(&self, values: &[Bits]) -> TokenStream {
@@ -191,27 +333,30 @@ impl Emitter<'_> {
     }
 
     fn tables(&self) -> TokenStream {
+        let no_cell = self.move_code("no_cell");
+        let cell_ty = self.cell_ty();
+        let zero = self.zero();
         let ir = self.ir;
         let cells = Literal::usize_unsuffixed(ir.cells);
         let pieces = Literal::usize_unsuffixed(ir.pieces.len());
         let np = self.np();
-        let bits_type = if self.wide() {
+        let words = self.words();
+        let bits_type = if words > 0 {
+            let words = Literal::usize_unsuffixed(words);
+            quote!(Wide<#words>)
+        } else if self.wide() {
             quote!(u128)
         } else {
             quote!(u64)
         };
-        let all = self.bits(if ir.cells == 128 {
-            u128::MAX
-        } else {
-            (1u128 << ir.cells) - 1
-        });
+        let all = self.bits(Bits::below(ir.cells));
         let mut items = Vec::new();
         for (index, direction) in ir.directions.iter().enumerate() {
             let ray = Self::ray(index);
             let masks: Vec<Bits> = direction
                 .lines
                 .iter()
-                .map(|line| line.iter().fold(0, |m, &c| m | 1 << c))
+                .map(|line| line.iter().fold(Bits::ZERO, |m, &c| m | Bits::bit(c)))
                 .collect();
             let table = self.per_cell(&masks);
             let doc = match direction.within {
@@ -259,7 +404,7 @@ impl Emitter<'_> {
                 ),
             ];
             if piece.players.iter().any(|m| m.en_passant_from.is_some()) {
-                let empty = vec![0; ir.cells];
+                let empty = vec![Bits::ZERO; ir.cells];
                 let rows: Vec<&[Bits]> = piece
                     .players
                     .iter()
@@ -321,11 +466,11 @@ impl Emitter<'_> {
                     let rows = m.steps.iter().map(|row| {
                         let entries = (0..width).map(|i| match row.get(i) {
                             Some(s) => {
-                                let to = Literal::u8_unsuffixed(s.to as u8);
+                                let to = self.cell_lit(Some(s.to));
                                 let block =
-                                    Literal::u8_unsuffixed(s.block.map_or(255, |c| c as u8));
+                                    self.cell_lit(s.block);
                                 let ep =
-                                    Literal::u8_unsuffixed(s.en_passant.map_or(255, |c| c as u8));
+                                    self.cell_lit(s.en_passant);
                                 let (initial, quiet, capture) = (s.initial, s.quiet, s.capture);
                                 if conditional {
                                     let check = Literal::u8_unsuffixed(match s.in_check {
@@ -352,13 +497,13 @@ impl Emitter<'_> {
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing, 1: only when not in check, 2: only in check).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool, u8); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool, u8); #w]; CELLS]; #np] = [#(#players),*]; });
                 } else {
                     let doc = format!(
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8, bool, u8, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
                 }
             }
             let width = piece
@@ -374,10 +519,8 @@ impl Emitter<'_> {
                     let rows = m.lame_attacks.iter().map(|row| {
                         let entries = (0..width).map(|i| match row.get(i) {
                             Some(&(from, block)) => {
-                                let (from, block) = (
-                                    Literal::u8_unsuffixed(from as u8),
-                                    Literal::u8_unsuffixed(block as u8),
-                                );
+                                let (from, block) =
+                                    (self.cell_lit(Some(from)), self.cell_lit(Some(block)));
                                 quote! { (#from, #block) }
                             }
                             None => quote! { (NO_CELL, NO_CELL) },
@@ -387,7 +530,7 @@ impl Emitter<'_> {
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, u8); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -402,12 +545,12 @@ impl Emitter<'_> {
                     let rows = m.paths.iter().map(|row| {
                         let entries = (0..width).map(|i| match row.get(i) {
                             Some(p) => {
-                                let to = Literal::u8_unsuffixed(p.to as u8);
+                                let to = self.cell_lit(Some(p.to));
                                 let (empty, occupied) = (self.bits(p.empty), self.bits(p.occupied));
                                 let (quiet, capture) = (p.quiet, p.capture);
                                 quote! { (#to, #empty, #occupied, #quiet, #capture) }
                             }
-                            None => quote! { (NO_CELL, 0, 0, false, false) },
+                            None => quote! { (NO_CELL, #zero, #zero, false, false) },
                         });
                         quote! { [#(#entries),*] }
                     });
@@ -417,7 +560,7 @@ impl Emitter<'_> {
                     "Moves of several legs of the {}: (target, cells that must be empty, cells that must be occupied, quiet, capturing).",
                     piece.name
                 );
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -432,18 +575,18 @@ impl Emitter<'_> {
                     let rows = m.path_attacks.iter().map(|row| {
                         let entries = (0..width).map(|i| match row.get(i) {
                             Some(&(from, empty, occupied)) => {
-                                let from = Literal::u8_unsuffixed(from as u8);
+                                let from = self.cell_lit(Some(from));
                                 let (empty, occupied) = (self.bits(empty), self.bits(occupied));
                                 quote! { (#from, #empty, #occupied) }
                             }
-                            None => quote! { (NO_CELL, 0, 0) },
+                            None => quote! { (NO_CELL, #zero, #zero) },
                         });
                         quote! { [#(#entries),*] }
                     });
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a move of several legs, with the cells that must be empty and occupied.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
             }
             if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
                 let name = format_ident!("PROMOTIONS_{}", index);
@@ -477,19 +620,17 @@ impl Emitter<'_> {
                     let players = landing.lands.iter().map(|row| {
                         let entries = row.iter().map(|entry| match entry {
                             Some((king, partner, crossed)) => {
-                                let (king, partner) = (
-                                    Literal::u8_unsuffixed(*king as u8),
-                                    Literal::u8_unsuffixed(*partner as u8),
-                                );
+                                let (king, partner) =
+                                    (self.cell_lit(Some(*king)), self.cell_lit(Some(*partner)));
                                 let crossed = self.bits(*crossed);
                                 quote! { (#king, #partner, #crossed) }
                             }
-                            None => quote! { (NO_CELL, NO_CELL, 0) },
+                            None => quote! { (NO_CELL, NO_CELL, #zero) },
                         });
                         quote! { [#(#entries),*] }
                     });
                     let doc = "Castling with fixed landing cells, per player and cell of the king: the king's landing cell, the partner's, and the cells the king crosses.";
-                    items.push(quote! { #[doc = #doc] static #name: [[(u8, u8, Bits); CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[(#cell_ty, #cell_ty, Bits); CELLS]; #np] = [#(#players),*]; });
                 }
                 continue;
             }
@@ -505,11 +646,10 @@ impl Emitter<'_> {
                 let width = lines.iter().map(Vec::len).max().unwrap_or(0).max(1);
                 let w = Literal::usize_unsuffixed(width);
                 let rows = lines.iter().map(|line| {
-                    let entries = (0..width)
-                        .map(|i| Literal::u8_unsuffixed(line.get(i).map_or(255, |&c| c as u8)));
+                    let entries = (0..width).map(|i| self.cell_lit(line.get(i).copied()));
                     quote! { [#(#entries),*] }
                 });
-                items.push(quote! { static #name: [[u8; #w]; CELLS] = [#(#rows),*]; });
+                items.push(quote! { static #name: [[#cell_ty; #w]; CELLS] = [#(#rows),*]; });
             }
         }
         for (index, piece) in ir.pieces.iter().enumerate() {
@@ -693,7 +833,15 @@ impl Emitter<'_> {
             " The code of an empty cell in the mailbox (a piece is `1 + {} * type + owner`).",
             ir.players
         );
+        let wide_use = if self.big() {
+            quote! { use vdl_runtime::compact::{CellField, Wide}; }
+        } else if words > 0 {
+            quote! { use vdl_runtime::compact::Wide; }
+        } else {
+            quote! {}
+        };
         quote! {
+            #wide_use
             /// A bitboard: bit `i` stands for cell `i`.
             pub type Bits = #bits_type;
             /// The number of cells.
@@ -705,7 +853,7 @@ impl Emitter<'_> {
             #[doc = #empty_doc]
             const EMPTY: u8 = 0;
             /// The marker for "no cell".
-            const NO_CELL: u8 = vdl_runtime::compact::NO_CELL;
+            #no_cell
             /// Whether each piece type's moves reset the move-rule counter.
             const RESETS_COUNTER: [bool; PIECES] = [#(#pawns),*];
             const KEY_COUNT: usize = #key_count;
@@ -726,6 +874,7 @@ impl Emitter<'_> {
     }
 
     fn board(&self) -> TokenStream {
+        let cell_ty = self.cell_ty();
         let (checks_field, checks_hash, checks_key) = if self.ir.counts_checks {
             (
                 quote! {
@@ -770,7 +919,7 @@ impl Emitter<'_> {
             (
                 quote! {
                     /// Per player, his latest en-passant right until his next turn: (target, victim).
-                    rights: [(u8, u8); #np],
+                    rights: [(#cell_ty, #cell_ty); #np],
                 },
                 quote! {
                     for (player, &(target, _)) in self.rights.iter().enumerate() {
@@ -781,7 +930,7 @@ impl Emitter<'_> {
                 },
                 quote! {
                     /// The key of a player's en-passant right to `target`.
-                    fn right_key(player: usize, target: u8) -> u64 {
+                    fn right_key(player: usize, target: #cell_ty) -> u64 {
                         KEYS[EN_PASSANT_KEYS + target as usize].rotate_left(8 * player as u32 + 1)
                     }
                 },
@@ -827,9 +976,24 @@ impl Emitter<'_> {
         };
         let matters = self.ir.virgin_matters.iter().map(|&t| self.piece(t));
         let identity = if self.ir.virgin_matters.is_empty() {
-            quote! { 0 }
+            self.zero()
         } else {
             quote! { self.virgin & (#(self.pieces[#matters])|*) }
+        };
+        let bit_function = if self.words() > 0 {
+            quote! {
+                #[inline]
+                fn bit(cell: usize) -> Bits {
+                    Bits::bit(cell)
+                }
+            }
+        } else {
+            quote! {
+                #[inline]
+                fn bit(cell: usize) -> Bits {
+                    (1 as Bits) << cell
+                }
+            }
         };
         quote! {
             /// A position in the compact form: bitboards by piece type and by owner, and a mailbox.
@@ -845,8 +1009,8 @@ impl Emitter<'_> {
                 #elimination_field
                 last: Option<CompactMove>,
                 side: u8,
-                en_passant: u8,
-                victim: u8,
+                en_passant: #cell_ty,
+                victim: #cell_ty,
                 halfmove: u32,
                 fullmove: u32,
                 hash: u64,
@@ -871,10 +1035,7 @@ impl Emitter<'_> {
                 #facing_field
             }
 
-            #[inline]
-            fn bit(cell: usize) -> Bits {
-                (1 as Bits) << cell
-            }
+            #bit_function
 
             impl Board {
                 fn place(&mut self, cell: usize, code: u8) {
@@ -1030,6 +1191,7 @@ impl Emitter<'_> {
     }
 
     fn attacks(&self) -> TokenStream {
+        let zero = self.zero();
         let mut arms = Vec::new();
         let mut pin_functions = Vec::new();
         let (mut attacks_by, mut pins_by) = (Vec::new(), Vec::new());
@@ -1196,7 +1358,7 @@ impl Emitter<'_> {
             pin_functions.push(quote! {
                 #[doc = #doc]
                 fn #name(board: &Board, king: usize, occupied: Bits, own: Bits) -> Bits {
-                    let mut pinned = 0;
+                    let mut pinned = #zero;
                     #(#scans_tokens)*
                     pinned
                 }
@@ -1256,7 +1418,7 @@ impl Emitter<'_> {
                     /// The pieces an explosion leaves standing around its centre (`except`).
                     #[inline]
                     fn spared(board: &Board) -> Bits {
-                        0 #(| board.pieces[#immune])*
+                        #zero #(| board.pieces[#immune])*
                     }
                 }
             }
@@ -1306,7 +1468,7 @@ impl Emitter<'_> {
                 /// The cells of the pieces that hoppers with `cannot_hop` may not hop.
                 #[inline]
                 fn unhoppable(board: &Board) -> Bits {
-                    0 #(| board.pieces[#types])*
+                    #zero #(| board.pieces[#types])*
                 }
             }
         };
@@ -1372,7 +1534,7 @@ impl Emitter<'_> {
                     /// stand between two of them.
                     fn facing_scan(board: &Board, occupied: Bits, others: Bits) -> (bool, Bits) {
                         let mut royals = others;
-                        let mut between: Bits = 0;
+                        let mut between: Bits = #zero;
                         while royals != 0 {
                             let cell = royals.trailing_zeros() as usize;
                             royals &= royals - 1;
@@ -1434,6 +1596,10 @@ impl Emitter<'_> {
 
     fn generation(&self) -> TokenStream {
         let np = self.np();
+        let push_en_passant = self.move_code("push_en_passant");
+        let push_double_step = self.move_code("push_double_step");
+        let normal = self.normal();
+        let zero = self.zero();
         let ir = self.ir;
         // Under `must_capture` each generation function also lists captures only (`CAPTURES`): no
         // cell counts as empty for a target, and castling is left out.
@@ -1459,7 +1625,7 @@ impl Emitter<'_> {
                     let r = self.piece(r);
                     quote! { board.pieces[#r] & own }
                 }
-                None => quote! { 0 },
+                None => self.zero(),
             };
             let mut pieces = Vec::new();
             for (index, piece) in ir.pieces.iter().enumerate() {
@@ -1472,7 +1638,7 @@ impl Emitter<'_> {
                         let types = types.iter().map(|&t| self.piece(t));
                         (
                             quote! { takes },
-                            quote! { let takes: Bits = cx.enemy & (0 #(| board.pieces[#types])*); },
+                            quote! { let takes: Bits = cx.enemy & (#zero #(| board.pieces[#types])*); },
                         )
                     }
                 };
@@ -1590,7 +1756,7 @@ impl Emitter<'_> {
                             choices,
                         )
                     }
-                    None => (quote! { 0 }, quote! { 0 }, quote! { &[] }),
+                    None => (self.zero(), self.zero(), quote! { &[] }),
                 };
                 targets.extend(self.conditional_targets(index, us_index));
                 let has_steps = moves.steps.iter().any(|s| !s.is_empty());
@@ -1652,10 +1818,10 @@ impl Emitter<'_> {
                             }
                             if ep == NO_CELL {
                                 targets |= target;
-                            } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, 0) {
+                            } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, #zero) {
                                 count += 1;
                                 if LIST {
-                                    out.push(CompactMove { kind: CompactKind::DoubleStep, aux: ep, ..CompactMove::normal(from, to as usize, 0) });
+                                    #push_double_step
                                 }
                             }
                         }
@@ -1667,8 +1833,8 @@ impl Emitter<'_> {
                     quote! { count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out); }
                 } else {
                     let table = format_ident!("PROMOTIONS_{}", index);
-                    let (mut to_zone, mut from_zone) = (0, 0);
-                    let (mut capture_to, mut capture_from) = (0, 0);
+                    let (mut to_zone, mut from_zone) = (Bits::ZERO, Bits::ZERO);
+                    let (mut capture_to, mut capture_from) = (Bits::ZERO, Bits::ZERO);
                     for rule in &moves.promotion_rules {
                         if rule.capturing {
                             capture_to |= rule.to;
@@ -1693,7 +1859,7 @@ impl Emitter<'_> {
                     };
                     quote! {
                         let zone: Bits = #zone;
-                        count += add::<LIST>(board, &cx, them, from, targets & !zone, 0, 0, &[], out);
+                        count += add::<LIST>(board, &cx, them, from, targets & !zone, #zero, #zero, &[], out);
                         count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, #limit, out);
                     }
                 };
@@ -1703,7 +1869,7 @@ impl Emitter<'_> {
                     quote! {
                         if !safe(board, cx.royals, them, cx.occupied, cx.enemy) {
                             let mut captures = targets & cx.enemy;
-                            targets = 0;
+                            targets = #zero;
                             while captures != 0 {
                                 let at = captures.trailing_zeros() as usize;
                                 captures &= captures - 1;
@@ -1745,7 +1911,7 @@ impl Emitter<'_> {
                     added
                 };
                 let add = quote! {
-                    let mut targets: Bits = 0;
+                    let mut targets: Bits = #zero;
                     #(#targets)*
                     #steps
                     #paths
@@ -1781,7 +1947,7 @@ impl Emitter<'_> {
                     let in_place = if rule.in_place {
                         quote! { bit(from) }
                     } else {
-                        quote! { 0 }
+                        self.zero()
                     };
                     let steps = if rule.steps.iter().flatten().any(|&b| b != 0) {
                         let table = format_ident!("PROMOTION_STEPS_{}_{}", index, k);
@@ -1813,7 +1979,7 @@ impl Emitter<'_> {
                                 let to = targets.trailing_zeros() as usize;
                                 targets &= targets - 1;
                                 for &choice in &[#(#choices),*] {
-                                    let mv = CompactMove { kind: #kind, ..CompactMove::normal(from, to, choice) };
+                                    let mv = CompactMove { kind: #kind, ..#normal(from, to, choice) };
                                     if promotion_move_legal(board, mv, #peaceful) {
                                         count += 1;
                                         if LIST {
@@ -1841,7 +2007,7 @@ impl Emitter<'_> {
                         if legal_after(board, &cx, them, from, target, bit(victim)) {
                             count += 1;
                             if LIST {
-                                out.push(CompactMove { kind: CompactKind::EnPassant, aux: victim as u8, ..CompactMove::normal(from, target, 0) });
+                                #push_en_passant
                             }
                         }
                     }
@@ -1904,7 +2070,7 @@ impl Emitter<'_> {
                         count += 1;
                         if LIST {
                             let cell = if royals == 0 { 0 } else { royals.trailing_zeros() as usize };
-                            out.push(CompactMove { kind: CompactKind::Pass, ..CompactMove::normal(cell, cell, 0) });
+                            out.push(CompactMove { kind: CompactKind::Pass, ..#normal(cell, cell, 0) });
                         }
                     }
                 }
@@ -1997,18 +2163,18 @@ impl Emitter<'_> {
             let context = if ir.royal.is_some() {
                 quote! {
                     let (check_every, pinned, risky) = if royals == 0 {
-                        (false, 0, 0)
+                        (false, #zero, #zero)
                     } else if royals & (royals - 1) != 0 {
-                        (true, 0, 0)
+                        (true, #zero, #zero)
                     } else {
                         let king = royals.trailing_zeros() as usize;
-                        let mut risky: Bits = 0;
+                        let mut risky: Bits = #zero;
                         #(#risky)*
                         (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own), risky)
                     };
                 }
             } else {
-                quote! { let (check_every, pinned, risky) = (false, 0, 0); }
+                quote! { let (check_every, pinned, risky) = (false, #zero, #zero); }
             };
             // When captures explode, a player without a royal piece has no legal move, and every
             // capture is tested (its blast may open lines or take royal pieces).
@@ -2080,7 +2246,7 @@ impl Emitter<'_> {
             let (captures_param, empty) = if mc {
                 (
                     quote! { , const CAPTURES: bool },
-                    quote! { if CAPTURES { 0 } else { !occupied & ALL } },
+                    quote! { if CAPTURES { #zero } else { !occupied & ALL } },
                 )
             } else {
                 (quote! {}, quote! { !occupied & ALL })
@@ -2143,7 +2309,7 @@ impl Emitter<'_> {
                     let code = Literal::u8_unsuffixed(r as u8 + 1);
                     quote! {
                         if choice == #code {
-                            let occupied = (cx.occupied & !bit(from)) | bit(to) | if pair { bit(from) } else { 0 };
+                            let occupied = (cx.occupied & !bit(from)) | bit(to) | if pair { bit(from) } else { #zero };
                             let mut royals = (cx.royals & !bit(from)) | bit(to);
                             if pair {
                                 royals |= bit(from);
@@ -2152,7 +2318,7 @@ impl Emitter<'_> {
                                 count += 1;
                                 if LIST {
                                     let kind = if pair { CompactKind::Pair } else { CompactKind::Normal };
-                                    out.push(CompactMove { kind, ..CompactMove::normal(from, to, choice) });
+                                    out.push(CompactMove { kind, ..#normal(from, to, choice) });
                                 }
                             }
                             continue;
@@ -2206,16 +2372,16 @@ impl Emitter<'_> {
                             }
                         }
                         let tested = check(cx, from) || cx.risky & bit(to) != 0;
-                        let moved = !tested || legal_after(board, cx, them, from, to, 0);
+                        let moved = !tested || legal_after(board, cx, them, from, to, #zero);
                         // A pair promotion leaves a piece on `from`: only `to` changes.
-                        let paired = !tested || legal_after(board, cx, them, to, to, 0);
+                        let paired = !tested || legal_after(board, cx, them, to, to, #zero);
                         let choices = if forced {
                             &compulsory[..compulsory_len]
                         } else {
                             if moved {
                                 count += 1;
                                 if LIST {
-                                    out.push(CompactMove::normal(from, to, 0));
+                                    out.push(#normal(from, to, 0));
                                 }
                             }
                             &optional[..optional_len]
@@ -2225,12 +2391,12 @@ impl Emitter<'_> {
                             if pair && paired {
                                 count += 1;
                                 if LIST {
-                                    out.push(CompactMove { kind: CompactKind::Pair, ..CompactMove::normal(from, to, choice) });
+                                    out.push(CompactMove { kind: CompactKind::Pair, ..#normal(from, to, choice) });
                                 }
                             } else if !pair && moved {
                                 count += 1;
                                 if LIST {
-                                    out.push(CompactMove::normal(from, to, choice));
+                                    out.push(#normal(from, to, choice));
                                 }
                             }
                         }
@@ -2337,26 +2503,26 @@ impl Emitter<'_> {
                 while set != 0 {
                     let to = set.trailing_zeros() as usize;
                     set &= set - 1;
-                    if tested & bit(to) != 0 && !legal_after(board, cx, them, from, to, 0) {
+                    if tested & bit(to) != 0 && !legal_after(board, cx, them, from, to, #zero) {
                         continue;
                     }
                     if (forced | optional) & bit(to) != 0 {
                         if forced & bit(to) == 0 {
                             count += 1;
                             if LIST {
-                                out.push(CompactMove::normal(from, to, 0));
+                                out.push(#normal(from, to, 0));
                             }
                         }
                         for &choice in choices {
                             count += 1;
                             if LIST {
-                                out.push(CompactMove::normal(from, to, choice));
+                                out.push(#normal(from, to, choice));
                             }
                         }
                     } else {
                         count += 1;
                         if LIST {
-                            out.push(CompactMove::normal(from, to, 0));
+                            out.push(#normal(from, to, 0));
                         }
                     }
                 }
@@ -2384,6 +2550,7 @@ impl Emitter<'_> {
     /// `pulls` and `played_legal`, the pulls' generation and legality test (the move played on a
     /// copy), when a piece has them.
     fn played_legality(&self) -> TokenStream {
+        let unload_move = self.move_code("unload_move");
         let ir = self.ir;
         if ir
             .pieces
@@ -2397,7 +2564,7 @@ impl Emitter<'_> {
                 let r = self.piece(r);
                 quote! { after.pieces[#r] & after.colors[mover] }
             }
-            None => quote! { 0 },
+            None => self.zero(),
         };
         quote! {
             /// Whether a move that also moves an enemy piece (a pull) leaves the mover's royal
@@ -2421,7 +2588,7 @@ impl Emitter<'_> {
                 while passed != 0 {
                     let back = passed.trailing_zeros() as usize;
                     passed &= passed - 1;
-                    let mv = CompactMove { kind: CompactKind::Unload, aux2: back as u8, ..CompactMove::normal(from, at, 0) };
+                    let mv = #unload_move;
                     if played_legal(board, mv) {
                         count += 1;
                         if LIST {
@@ -2438,6 +2605,8 @@ impl Emitter<'_> {
     /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
     /// by the new piece (whose attacks are leaps, as the lowering ensures).
     fn promotion_move_legality(&self) -> TokenStream {
+        let m_to = self.mv_cell(CellField::To);
+        let zero = self.zero();
         let ir = self.ir;
         let choices: Vec<usize> = {
             let mut all: Vec<usize> = ir
@@ -2475,7 +2644,7 @@ impl Emitter<'_> {
                     quote! { after.pieces[#r] & after.colors[them] },
                 )
             }
-            None => (quote! { 0 }, quote! { 0 }),
+            None => (self.zero(), self.zero()),
         };
         quote! {
             /// `promote_move`: whether the promotion move leaves the mover's royal pieces safe, and
@@ -2495,10 +2664,10 @@ impl Emitter<'_> {
                 if !safe(&after, #enemy_royals, mover, occupied, after.colors[mover]) {
                     return false;
                 }
-                let to = mv.to as usize;
+                let to = #m_to as usize;
                 let attacks: Bits = match mv.piece {
                     #(#arms)*
-                    _ => 0,
+                    _ => #zero,
                 };
                 attacks & after.colors[them] == 0
             }
@@ -2507,6 +2676,8 @@ impl Emitter<'_> {
 
     /// Drops from the hand of player `us`.
     fn drops(&self, us: usize) -> TokenStream {
+        let normal = self.normal();
+        let zero = self.zero();
         let player = Literal::usize_unsuffixed(us);
         let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
             return quote! {};
@@ -2555,12 +2726,12 @@ impl Emitter<'_> {
                     while targets != 0 {
                         let to = targets.trailing_zeros() as usize;
                         targets &= targets - 1;
-                        if tested & bit(to) != 0 && !legal_after(board, &cx, them, to, to, 0) {
+                        if tested & bit(to) != 0 && !legal_after(board, &cx, them, to, to, #zero) {
                             continue;
                         }
                         count += 1;
                         if LIST {
-                            out.push(CompactMove { kind: CompactKind::Drop, ..CompactMove::normal(to, to, #code) });
+                            out.push(CompactMove { kind: CompactKind::Drop, ..#normal(to, to, #code) });
                         }
                     }
                 }
@@ -2580,6 +2751,8 @@ impl Emitter<'_> {
     }
 
     fn castling(&self, us: usize) -> TokenStream {
+        let castle_fields = self.move_code("castle_fields");
+        let zero = self.zero();
         let player = Literal::usize_unsuffixed(us);
         let safe_after = self.safe_after();
         let mut blocks = Vec::new();
@@ -2648,7 +2821,7 @@ impl Emitter<'_> {
                             let (king_to, partner_to) = (king_to as usize, partner_to as usize);
                             // The cells the partner crosses, and its landing cell.
                             let path = if partner == partner_to {
-                                0
+                                #zero
                             } else if #ray[partner] & bit(partner_to) != 0 {
                                 #ray[partner] ^ #ray[partner_to]
                             } else {
@@ -2668,9 +2841,7 @@ impl Emitter<'_> {
                                 if LIST {
                                     out.push(CompactMove {
                                         kind: CompactKind::Castle,
-                                        aux: partner as u8,
-                                        aux2: partner_to as u8,
-                                        ..CompactMove::normal(cell, king_to, 0)
+                                        #castle_fields
                                     });
                                 }
                             }
@@ -2735,9 +2906,7 @@ impl Emitter<'_> {
                             if LIST {
                                 out.push(CompactMove {
                                     kind: CompactKind::Castle,
-                                    aux: partner as u8,
-                                    aux2: partner_to as u8,
-                                    ..CompactMove::normal(cell, king_to, 0)
+                                    #castle_fields
                                 });
                             }
                         }
@@ -2764,6 +2933,7 @@ impl Emitter<'_> {
 
     /// A [`FastCond`] as a Rust expression over `board` and `own`.
     fn count_cond(&self, c: &FastCond) -> TokenStream {
+        let zero = self.zero();
         match c {
             FastCond::Const(b) => quote! { #b },
             FastCond::Not(inner) => {
@@ -2798,7 +2968,7 @@ impl Emitter<'_> {
                     FastOwners::Both => quote! { (board.colors[0] | board.colors[1]) },
                 };
                 let types = pieces.iter().map(|&t| self.piece(t));
-                quote! { (#table[to] & #owned & (0 #(| board.pieces[#types])*) != 0) }
+                quote! { (#table[to] & #owned & (#zero #(| board.pieces[#types])*) != 0) }
             }
             FastCond::Between(n, lo, hi) => {
                 let n = self.count_int(n);
@@ -2810,6 +2980,7 @@ impl Emitter<'_> {
 
     /// A [`FastInt`] as a Rust `i64` expression over `board` and `own`.
     fn count_int(&self, n: &FastInt) -> TokenStream {
+        let zero = self.zero();
         match n {
             FastInt::Const(v) => {
                 let v = Literal::i64_suffixed(*v);
@@ -2839,7 +3010,7 @@ impl Emitter<'_> {
                     FastOwners::Both => vec![quote! { 0 }, quote! { 1 }],
                 };
                 let types = pieces.iter().map(|&t| self.piece(t));
-                let mask = quote! { (0 #(| board.pieces[#types])*) };
+                let mask = quote! { (#zero #(| board.pieces[#types])*) };
                 let counts = owners.iter().map(|o| {
                     let zone = match zone {
                         Some(cells) => {
@@ -2878,6 +3049,7 @@ impl Emitter<'_> {
     /// cell, and the conversion itself.
     fn conversions(&self) -> TokenStream {
         let np = self.np();
+        let zero = self.zero();
         let ir = self.ir;
         let mut items = Vec::new();
         if let Some(hands) = &ir.hands {
@@ -2896,7 +3068,7 @@ impl Emitter<'_> {
                     /// condition on drops (`drops when`).
                     fn drop_targets(board: &Board, own: usize, mut targets: Bits) -> Bits {
                         let _ = own;
-                        let mut allowed = 0;
+                        let mut allowed = #zero;
                         while targets != 0 {
                             let to = targets.trailing_zeros() as usize;
                             targets &= targets - 1;
@@ -2928,7 +3100,7 @@ impl Emitter<'_> {
                 /// direction, a run of them closed by a piece of `owner`'s.
                 fn enclosed(board: &Board, cell: usize, owner: usize) -> Bits {
                     let (own, enemy) = (board.colors[owner], board.colors[1 - owner]);
-                    let mut out = 0;
+                    let mut out = #zero;
                     #(#directions)*
                     out
                 }
@@ -2944,7 +3116,7 @@ impl Emitter<'_> {
                     ir.king_directions
                         .iter()
                         .filter_map(|&d| ir.directions[d].lines[cell].first())
-                        .fold(0, |m, &c| m | 1 << c)
+                        .fold(Bits::ZERO, |m, &c| m | Bits::bit(c))
                 })
                 .collect();
             let neighbours = self.per_cell(&neighbours);
@@ -2972,6 +3144,12 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        let m_wall = self.mv_cell(CellField::Wall);
+        let m_to = self.mv_cell(CellField::To);
+        let m_gate_cell = self.mv_cell(CellField::GateCell);
+        let m_from = self.mv_cell(CellField::From);
+        let m_aux2 = self.mv_cell(CellField::Aux2);
+        let m_aux = self.mv_cell(CellField::Aux);
         let np = self.np();
         let (clear_en_passant, record_en_passant) = if self.ir.en_passant_lasts {
             (
@@ -2979,15 +3157,15 @@ impl Emitter<'_> {
                     // A right ends when its pawn is taken (its owner's next turn ends the others).
                     for player in 0..#np {
                         let (target, victim) = board.rights[player];
-                        if target != NO_CELL && (victim == mv.to || (mv.kind == CompactKind::EnPassant && victim == mv.aux)) {
+                        if target != NO_CELL && (victim == #m_to || (mv.kind == CompactKind::EnPassant && victim == #m_aux)) {
                             board.hash ^= right_key(player, target);
                             board.rights[player] = (NO_CELL, NO_CELL);
                         }
                     }
                 },
                 quote! {
-                    board.rights[mover] = (mv.aux, mv.to);
-                    board.hash ^= right_key(mover, mv.aux);
+                    board.rights[mover] = (#m_aux, #m_to);
+                    board.hash ^= right_key(mover, #m_aux);
                 },
             )
         } else {
@@ -3000,9 +3178,9 @@ impl Emitter<'_> {
                     }
                 },
                 quote! {
-                    board.en_passant = mv.aux;
-                    board.victim = mv.to;
-                    board.hash ^= KEYS[EN_PASSANT_KEYS + mv.aux as usize];
+                    board.en_passant = #m_aux;
+                    board.victim = #m_to;
+                    board.hash ^= KEYS[EN_PASSANT_KEYS + #m_aux as usize];
                 },
             )
         };
@@ -3138,7 +3316,7 @@ impl Emitter<'_> {
         let unload_arm = if pulls {
             quote! {
                 CompactKind::Unload => {
-                    let back = mv.aux2 as usize;
+                    let back = #m_aux2 as usize;
                     #unload_init
                     let (code, victim) = (board.cells[from], board.cells[to]);
                     board.remove(to);
@@ -3192,7 +3370,7 @@ impl Emitter<'_> {
                     // Gating: the hand piece onto the vacated cell, neither unmoved nor promoted.
                     let piece = mv.gate as usize - 1;
                     board.add_to_hand(mover, piece, -1);
-                    board.place(mv.gate_cell as usize, (1 + piece * #np + mover) as u8);
+                    board.place(#m_gate_cell as usize, (1 + piece * #np + mover) as u8);
                 }
             }
         } else {
@@ -3204,7 +3382,7 @@ impl Emitter<'_> {
             (
                 quote! {
                     let captured = (to != from && board.cells[to] != EMPTY)
-                        || (kind == CompactKind::EnPassant && board.cells[mv.aux as usize] != EMPTY);
+                        || (kind == CompactKind::EnPassant && board.cells[#m_aux as usize] != EMPTY);
                 },
                 quote! {
                     if captured {
@@ -3236,9 +3414,9 @@ impl Emitter<'_> {
                     quote! {}
                 };
                 quote! {
-                    if mv.wall != NO_CELL {
+                    if #m_wall != NO_CELL {
                         #clear
-                        board.place_wall(mv.wall as usize);
+                        board.place_wall(#m_wall as usize);
                     }
                 }
             }
@@ -3252,15 +3430,15 @@ impl Emitter<'_> {
 
             /// Plays a legal move.
             fn play(board: &mut Board, mv: CompactMove) {
-                let from = mv.from as usize;
-                let to = mv.to as usize;
+                let from = #m_from as usize;
+                let to = #m_to as usize;
                 let mover = board.side as usize;
                 #clear_en_passant
                 let (old_virgin, old_promoted) = (board.identity_virgin(), board.promoted);
                 let mut resets = false;
                 match mv.kind {
                     CompactKind::Castle => {
-                        let (partner, partner_to) = (mv.aux as usize, mv.aux2 as usize);
+                        let (partner, partner_to) = (#m_aux as usize, #m_aux2 as usize);
                         let king = board.cells[from];
                         let rook = board.cells[partner];
                         board.remove(from);
@@ -3294,7 +3472,7 @@ impl Emitter<'_> {
                             resets = true;
                         }
                         if kind == CompactKind::EnPassant {
-                            let victim = mv.aux as usize;
+                            let victim = #m_aux as usize;
                             if board.cells[victim] != EMPTY {
                                 #count_victim
                                 to_hand(board, mover, victim);
@@ -3341,6 +3519,7 @@ impl Emitter<'_> {
     /// The `CompactGame` methods listing and counting the legal moves, and the functions they call
     /// for `must_capture`, `forbid_checks`, `no_drop_check`, `must_drop` and `pass when_stuck`.
     fn legal_moves(&self) -> (TokenStream, TokenStream) {
+        let normal = self.normal();
         if self.ir.pass != Pass::WhenStuck {
             return self.move_methods(
                 &format_ident!("legal_moves"),
@@ -3378,7 +3557,7 @@ impl Emitter<'_> {
                 if moves.len() == start {
                     // Written as the royal piece's cell twice; a game without one writes the first cell.
                     #cell
-                    moves.push(CompactMove { kind: CompactKind::Pass, ..CompactMove::normal(cell, cell, 0) });
+                    moves.push(CompactMove { kind: CompactKind::Pass, ..#normal(cell, cell, 0) });
                 }
             }
 
@@ -3428,6 +3607,11 @@ impl Emitter<'_> {
         list_fn: &proc_macro2::Ident,
         count_fn: &proc_macro2::Ident,
     ) -> (TokenStream, TokenStream) {
+        let m_to = self.mv_cell(CellField::To);
+        let m_from = self.mv_cell(CellField::From);
+        let m_aux2 = self.mv_cell(CellField::Aux2);
+        let m_aux = self.mv_cell(CellField::Aux);
+        let gate_move = self.move_code("gate_move");
         let mc = self.ir.must_capture;
         // `no_drop_check` forbids the checks of drops only.
         let drop_checks = self.ir.hands.as_ref().is_some_and(|h| h.no_drop_check);
@@ -3487,7 +3671,7 @@ impl Emitter<'_> {
                         let r = self.piece(r);
                         quote! { after.pieces[#r] & after.colors[1 - mover] }
                     }
-                    None => quote! { 0 },
+                    None => self.zero(),
                 };
                 let occupied = {
                     let all = (0..players).map(Literal::usize_unsuffixed);
@@ -3593,18 +3777,18 @@ impl Emitter<'_> {
                     for i in start..end {
                         let mv = moves[i];
                         let cells = match mv.kind {
-                            CompactKind::Normal => [mv.from, NO_CELL],
-                            CompactKind::Castle => [mv.from, mv.aux],
+                            CompactKind::Normal => [#m_from, NO_CELL],
+                            CompactKind::Castle => [#m_from, #m_aux],
                             _ => continue,
                         };
                         for cell in cells {
                             // A cell the move vacates, its piece unmoved.
-                            if cell == NO_CELL || cell == mv.to || cell == mv.aux2 || board.virgin & bit(cell as usize) == 0 {
+                            if cell == NO_CELL || cell == #m_to || cell == #m_aux2 || board.virgin & bit(cell as usize) == 0 {
                                 continue;
                             }
                             for piece in 0..PIECES {
                                 if hand[piece] > 0 && GATE_CELLS[piece][side] & bit(cell as usize) != 0 {
-                                    moves.push(CompactMove { gate: piece as u8 + 1, gate_cell: cell, ..mv });
+                                    moves.push(#gate_move);
                                 }
                             }
                         }
@@ -3726,6 +3910,10 @@ impl Emitter<'_> {
     /// walls, and the cells a move's wall may go on.
     fn walls(&self) -> TokenStream {
         let np = self.np();
+        let wall_move = self.move_code("wall_move");
+        let m_to = self.mv_cell(CellField::To);
+        let m_from = self.mv_cell(CellField::From);
+        let zero = self.zero();
         let Some(walls) = &self.ir.walls else {
             return quote! {};
         };
@@ -3740,8 +3928,8 @@ impl Emitter<'_> {
                 quote! {},
                 quote! {
                     match mv.kind {
-                        CompactKind::Drop | CompactKind::Pass => 0,
-                        _ => bit(mv.from as usize) & !occupied,
+                        CompactKind::Drop | CompactKind::Pass => #zero,
+                        _ => bit(#m_from as usize) & !occupied,
                     }
                 },
             ),
@@ -3767,10 +3955,10 @@ impl Emitter<'_> {
                         static REACH_LEAPS: [[Bits; CELLS]; #np] = [#(#leaps),*];
                     },
                     quote! {{
-                        let to = mv.to as usize;
+                        let to = #m_to as usize;
                         let reached = match board.side {
                             #(#arms)*
-                            _ => 0,
+                            _ => #zero,
                         };
                         reached & !occupied
                     }},
@@ -3807,7 +3995,7 @@ impl Emitter<'_> {
             fn wall_cells(board: &Board, mv: CompactMove) -> Bits {
                 let before = board.colors[0] | board.colors[1] | board.pieces[WALL];
                 let occupied = match mv.kind {
-                    CompactKind::Normal | CompactKind::DoubleStep => (before & !bit(mv.from as usize)) | bit(mv.to as usize),
+                    CompactKind::Normal | CompactKind::DoubleStep => (before & !bit(#m_from as usize)) | bit(#m_to as usize),
                     _ => {
                         let mut after = *board;
                         play(&mut after, mv);
@@ -3825,7 +4013,7 @@ impl Emitter<'_> {
                     let mv = moves[i];
                     let mut cells = wall_cells(board, mv);
                     while cells != 0 {
-                        moves.push(CompactMove { wall: cells.trailing_zeros() as u8, ..mv });
+                        moves.push(#wall_move);
                         cells &= cells - 1;
                     }
                 }
@@ -3840,6 +4028,7 @@ impl Emitter<'_> {
     }
 
     fn game(&self) -> TokenStream {
+        let cell_ty = self.cell_ty();
         let np = self.np();
         let all_colors = {
             let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
@@ -3921,7 +4110,7 @@ impl Emitter<'_> {
                         for &(target, victim) in rights {
                             let code = board.cells[victim];
                             if code != EMPTY && target < CELLS {
-                                board.rights[(code as usize - 1) % #np] = (target as u8, victim as u8);
+                                board.rights[(code as usize - 1) % #np] = (target as #cell_ty, victim as #cell_ty);
                             }
                         }
                     }
@@ -3931,6 +4120,8 @@ impl Emitter<'_> {
             (quote! {}, quote! {})
         };
 
+        let cell_ty = self.cell_ty();
+        let zero = self.zero();
         let (put_wall, occupant_wall) = if self.ir.walls.is_some() {
             (
                 quote! {
@@ -3971,7 +4162,7 @@ impl Emitter<'_> {
             }
             let mask = |pieces: &[usize]| {
                 let items = pieces.iter().map(|&p| self.piece(p));
-                quote! { (0 #(| board.pieces[#items])*) }
+                quote! { (#zero #(| board.pieces[#items])*) }
             };
             tests.push(match end {
                 EarlyEnd::Checkmated => quote! { board.eliminated != 0 || board.mated_by.iter().any(|&m| m != 0) },
@@ -4147,10 +4338,10 @@ impl Emitter<'_> {
 
                 fn empty(&self) -> Board {
                     Board {
-                        pieces: [0; PIECES],
-                        colors: [0; #np],
-                        virgin: 0,
-                        promoted: 0,
+                        pieces: [#zero; PIECES],
+                        colors: [#zero; #np],
+                        virgin: #zero,
+                        promoted: #zero,
                         cells: [EMPTY; CELLS],
                         hands: [[0; PIECES]; #np],
                         #rights_init
@@ -4193,7 +4384,7 @@ impl Emitter<'_> {
 
                 fn set_state(&self, board: &mut Board, state: CompactState) {
                     board.side = state.side as u8;
-                    let (target, victim) = state.en_passant.map_or((NO_CELL, NO_CELL), |(t, v)| (t as u8, v as u8));
+                    let (target, victim) = state.en_passant.map_or((NO_CELL, NO_CELL), |(t, v)| (t as #cell_ty, v as #cell_ty));
                     board.en_passant = target;
                     board.victim = victim;
                     board.halfmove = state.halfmove;
@@ -4287,6 +4478,8 @@ impl Emitter<'_> {
     /// step reaches) and of moves under conditions (`COND_QUIET_<piece>_<k>`, `COND_PATHS_<piece>_<k>`).
     fn stack_tables(&self) -> TokenStream {
         let np = self.np();
+        let cell_ty = self.cell_ty();
+        let zero = self.zero();
         let ir = self.ir;
         let mut items = Vec::new();
         if ir.stacking {
@@ -4336,12 +4529,12 @@ impl Emitter<'_> {
                         let rows = block(p).paths.iter().map(|row| {
                             let entries = (0..width).map(|i| match row.get(i) {
                                 Some(path) => {
-                                    let to = Literal::u8_unsuffixed(path.to as u8);
+                                    let to = self.cell_lit(Some(path.to));
                                     let (empty, occupied) =
                                         (self.bits(path.empty), self.bits(path.occupied));
                                     quote! { (#to, #empty, #occupied) }
                                 }
-                                None => quote! { (NO_CELL, 0, 0) },
+                                None => quote! { (NO_CELL, #zero, #zero) },
                             });
                             quote! { [#(#entries),*] }
                         });
@@ -4351,7 +4544,7 @@ impl Emitter<'_> {
                         "Quiet moves of several legs of the {} under a condition: (target, cells that must be empty, cells that must be occupied).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(u8, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
                 }
             }
         }
@@ -4375,6 +4568,7 @@ impl Emitter<'_> {
     /// A [`MoveCond`] as a Rust `bool` expression over `board`, `own` (the mover's owner), `from`
     /// and, when it names the hurdle, `hurdle`.
     fn move_cond(&self, c: &MoveCond) -> TokenStream {
+        let zero = self.zero();
         match c {
             MoveCond::Const(b) => quote! { #b },
             MoveCond::Not(inner) => {
@@ -4387,7 +4581,7 @@ impl Emitter<'_> {
             MoveCond::HurdleStacked => quote! { (board.stacked & bit(hurdle) != 0) },
             MoveCond::HurdleType(types) => {
                 let types = types.iter().map(|&t| self.piece(t));
-                quote! { ((0 #(| board.pieces[#types])*) & bit(hurdle) != 0) }
+                quote! { ((#zero #(| board.pieces[#types])*) & bit(hurdle) != 0) }
             }
             MoveCond::HurdleOwner(owners) => {
                 let owner = Self::owner_index(*owners);
@@ -4493,6 +4687,7 @@ impl Emitter<'_> {
 
     /// The stacking moves of player `us` (blocks counting and, with `LIST`, listing them).
     fn stacking_moves(&self, us: usize) -> Vec<TokenStream> {
+        let normal = self.normal();
         let us_literal = Literal::usize_unsuffixed(us);
         let mut out = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
@@ -4524,7 +4719,7 @@ impl Emitter<'_> {
                             while targets != 0 {
                                 let to = targets.trailing_zeros() as usize;
                                 targets &= targets - 1;
-                                out.push(CompactMove { kind, ..CompactMove::normal(from, to, 0) });
+                                out.push(CompactMove { kind, ..#normal(from, to, 0) });
                             }
                         }
                     }
@@ -4538,6 +4733,7 @@ impl Emitter<'_> {
     /// board's stack methods.
     fn stack_board(&self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
         let np = self.np();
+        let zero = self.zero();
         if !self.ir.stacking {
             return (quote! {}, quote! {}, quote! {}, quote! {});
         }
@@ -4551,7 +4747,7 @@ impl Emitter<'_> {
                 below: [u16; CELLS],
             },
             quote! {
-                stacked: 0,
+                stacked: #zero,
                 below: [0; CELLS],
             },
             quote! {
@@ -4702,6 +4898,7 @@ impl Emitter<'_> {
     /// them.
     fn turn_board(&self) -> (TokenStream, TokenStream, TokenStream) {
         let np = self.np();
+        let cell_ty = self.cell_ty();
         let turns = &self.ir.turns;
         let (mut fields, mut hash, mut items) = (quote! {}, quote! {}, quote! {});
         if self.multi() {
@@ -4751,7 +4948,7 @@ impl Emitter<'_> {
         if turns.freeze_jump {
             let lines = turns.between.iter().map(|lines| {
                 let entries = lines.iter().map(|&(to, cells)| {
-                    let to = Literal::u8_unsuffixed(to as u8);
+                    let to = self.cell_lit(Some(to));
                     let cells = self.bits(cells);
                     quote! { (#to, #cells) }
                 });
@@ -4760,7 +4957,7 @@ impl Emitter<'_> {
             items.extend(quote! {
                 /// Per start cell: the cells on a straight line at least two steps away, with the
                 /// cells strictly between.
-                static BETWEEN: [&[(u8, Bits)]; CELLS] = [#(#lines),*];
+                static BETWEEN: [&[(#cell_ty, Bits)]; CELLS] = [#(#lines),*];
 
                 /// Whether a move from `from` to `to` passes over an occupied cell on a straight
                 /// line (a jump, for `freeze after jump`).
@@ -4912,6 +5109,7 @@ impl Emitter<'_> {
     /// The end of a single move: the side changes when it ends the turn; and the function that
     /// ends a turn, when turns have several single moves.
     fn turn_tail(&self) -> (TokenStream, TokenStream) {
+        let zero = self.zero();
         let last = Literal::usize_unsuffixed(self.ir.turns.last);
         // The move number grows after the last player's turn; with eliminated players passed
         // over, when the turn goes back along the turn order.
@@ -4944,7 +5142,7 @@ impl Emitter<'_> {
             };
             quote! {
                 board.hash ^= flag_keys(board.frozen, FROZEN_KEYS);
-                board.frozen = 0;
+                board.frozen = #zero;
                 #under
             }
         } else {
@@ -5046,6 +5244,7 @@ impl Emitter<'_> {
     /// turn after a real move (`end_early_when_stuck`: the mover has no legal single move left;
     /// `count` is the method counting the legal moves but the pass of a player who is stuck).
     fn turn_game(&self, count: &proc_macro2::Ident) -> [TokenStream; 5] {
+        let zero = self.zero();
         let turns = &self.ir.turns;
         let (mut init, mut methods) = (quote! {}, quote! {});
         let (mut put, mut occupant, mut make) = (quote! {}, quote! {}, quote! {});
@@ -5070,7 +5269,7 @@ impl Emitter<'_> {
             }
         }
         if turns.freezes() {
-            init.extend(quote! { frozen: 0, });
+            init.extend(quote! { frozen: #zero, });
             put = quote! {
                 if occupant.is_frozen() {
                     board.frozen |= bit(cell);
@@ -5133,6 +5332,8 @@ impl Emitter<'_> {
     /// Custodian capture: the tables and the `custodian` function make calls after a move of a
     /// piece on the board (its arm of normal moves and unloads), and that call.
     fn emit_custodian(&self) -> (TokenStream, TokenStream) {
+        let cell_ty = self.cell_ty();
+        let zero = self.zero();
         let Some(rule) = &self.ir.custodian else {
             return (quote! {}, quote! {});
         };
@@ -5146,9 +5347,7 @@ impl Emitter<'_> {
         } = rule;
         let directions = Literal::usize_unsuffixed(steps.len());
         let steps = steps.iter().map(|line| {
-            let cells = line
-                .iter()
-                .map(|c| Literal::u8_unsuffixed(c.map_or(u8::MAX, |c| c as u8)));
+            let cells = line.iter().map(|&c| self.cell_lit(c));
             quote! { [#(#cells),*] }
         });
         let around = self.per_cell(around);
@@ -5160,7 +5359,7 @@ impl Emitter<'_> {
             if e.friend {
                 // Exactly `min` of the mover's units, then one more of his.
                 quote! {{
-                    let (mut run, mut len, mut at): (Bits, usize, usize) = (0, 0, to);
+                    let (mut run, mut len, mut at): (Bits, usize, usize) = (#zero, 0, to);
                     while len < #min {
                         let next = steps[at];
                         if next == NO_CELL || own & bit(next as usize) == 0 {
@@ -5180,7 +5379,7 @@ impl Emitter<'_> {
             } else {
                 // Up to `max` enemy units, closed by one of the mover's (or the edge).
                 quote! {{
-                    let (mut run, mut len, mut at): (Bits, usize, usize) = (0, 0, to);
+                    let (mut run, mut len, mut at): (Bits, usize, usize) = (#zero, 0, to);
                     let closed = loop {
                         let next = steps[at];
                         if next == NO_CELL {
@@ -5235,7 +5434,7 @@ impl Emitter<'_> {
         (
             quote! {
                 /// Per `along` direction of custodian capture, per cell, the next cell along it.
-                static CUSTODIAN_STEPS: [[u8; CELLS]; #directions] = [#(#steps),*];
+                static CUSTODIAN_STEPS: [[#cell_ty; CELLS]; #directions] = [#(#steps),*];
                 /// Per cell, the cells one `along` step away from it.
                 static CUSTODIAN_AROUND: [Bits; CELLS] = #around;
 
@@ -5245,7 +5444,7 @@ impl Emitter<'_> {
                 fn custodian(board: &mut Board, to: usize, mover: usize) -> bool {
                     let (own, enemy) = (board.colors[mover], board.colors[1 - mover]);
                     let _ = (own, enemy);
-                    let mut caught: Bits = 0;
+                    let mut caught: Bits = #zero;
                     for steps in CUSTODIAN_STEPS.iter() {
                         let _ = steps;
                         #(#encloses)*

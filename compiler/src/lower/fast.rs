@@ -1,7 +1,7 @@
 //! The fast profile: games the compiler can emit as a compact bitboard engine, lowered to [`FastIr`].
 //!
 //! A game fits when its boards (2D or 3D, several too, without transfers between them) have at most
-//! 128 cells in all, and it has two players (or more, with the features `check_players` allows) and
+//! 511 cells in all ([`MAX_CELLS`]), and it has two players (or more, with the features `check_players` allows) and
 //! no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
@@ -35,11 +35,13 @@ use vdl_runtime::model::{
     Target, Turn, Untouched, Value, Vec3, WallCells, Who,
 };
 
-/// The largest board the compact form supports (bitboards are `u128`).
-pub const MAX_CELLS: usize = 128;
+/// The largest board the compact form supports ([`vdl_runtime::compact::MAX_CELLS`]): bitboards
+/// of up to 512 bits (`u64` up to 64 cells, `u128` up to 128, [`vdl_runtime::compact::Wide`]
+/// above), and cells of nine bits in the engines' moves, one value of which is "no cell".
+pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 
-/// A bitboard in the IR: bit `i` is cell `i`.
-pub type Bits = u128;
+/// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.
+pub type Bits = vdl_runtime::compact::Wide<{ vdl_runtime::compact::MAX_WORDS }>;
 
 /// What emission needs for the compact form of a game.
 #[derive(Clone, Debug, PartialEq)]
@@ -964,7 +966,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                     king_steps(game.dimensions)
                         .into_iter()
                         .filter_map(|v| step(cell, v))
-                        .fold(0, |around: Bits, next| around | 1 << next)
+                        .fold(Bits::ZERO, |around, next| around | Bits::bit(next))
                 })
                 .collect();
             Some(Explosion { immune, neighbours })
@@ -1174,11 +1176,11 @@ fn lower_turns(
                     continue;
                 }
                 let unit = d.map(i32::signum);
-                let mut cells: Bits = 0;
+                let mut cells: Bits = Bits::ZERO;
                 for k in 1..steps {
                     let at = [0, 1, 2].map(|i| from.coord[i] + unit[i] * k);
                     if let Some(&c) = index.get(&(from.board, at)) {
-                        cells |= 1 << c;
+                        cells |= Bits::bit(c);
                     }
                 }
                 if cells != 0 {
@@ -1409,7 +1411,9 @@ fn cell_index(game: &Game) -> HashMap<(usize, Vec3), usize> {
 
 /// The set of the given cells.
 fn cell_set<C: std::borrow::Borrow<usize>>(cells: impl IntoIterator<Item = C>) -> Bits {
-    cells.into_iter().fold(0, |m, c| m | 1 << *c.borrow())
+    cells
+        .into_iter()
+        .fold(Bits::ZERO, |m, c| m | Bits::bit(*c.borrow()))
 }
 
 /// A condition on piece counts (a `mating_potential when`), or why the compact form cannot test it.
@@ -1447,7 +1451,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
                     leaps
                         .iter()
                         .filter_map(|&v| step(cell, v))
-                        .fold(0, |m, c| m | 1 << c)
+                        .fold(Bits::ZERO, |m, c| m | Bits::bit(c))
                 })
                 .collect();
             let index = match near.iter().position(|t| *t == table) {
@@ -2088,7 +2092,7 @@ impl Lowering<'_> {
             return Ok(i);
         }
         let cells = self.game.cells.len();
-        let inside = |cell: usize| within.is_none_or(|w| w & (1 << cell) != 0);
+        let inside = |cell: usize| within.is_none_or(|w| w & Bits::bit(cell) != 0);
         let lines: Vec<Vec<usize>> = (0..cells)
             .map(|cell| {
                 let mut line = Vec::new();
@@ -2150,10 +2154,10 @@ impl Lowering<'_> {
     ) -> Result<FastMoves, String> {
         let cells = self.game.cells.len();
         let mut out = FastMoves {
-            quiet_leaps: vec![0; cells],
-            capture_leaps: vec![0; cells],
-            attacked_from: vec![0; cells],
-            initial_attacked_from: vec![0; cells],
+            quiet_leaps: vec![Bits::ZERO; cells],
+            capture_leaps: vec![Bits::ZERO; cells],
+            attacked_from: vec![Bits::ZERO; cells],
+            initial_attacked_from: vec![Bits::ZERO; cells],
             steps: vec![Vec::new(); cells],
             lame_attacks: vec![Vec::new(); cells],
             paths: vec![Vec::new(); cells],
@@ -2181,7 +2185,7 @@ impl Lowering<'_> {
             let within: Option<Bits> = moves
                 .within
                 .map(|z| cell_set(&self.game.zones[z].cells[player]));
-            let inside = |cell: usize| within.is_none_or(|w| w & (1 << cell) != 0);
+            let inside = |cell: usize| within.is_none_or(|w| w & Bits::bit(cell) != 0);
             // Moves under a condition on whether the mover is in check: only quiet steps (the
             // king's initial leap of Cambodian chess), marked with it.
             let in_check = match &moves.condition {
@@ -2351,7 +2355,7 @@ impl Lowering<'_> {
                                 match block {
                                     Some(block) => out.lame_attacks[to].push((cell, block)),
                                     // An initial capturing leap attacks while the piece is unmoved.
-                                    None => out.initial_attacked_from[to] |= 1 << cell,
+                                    None => out.initial_attacked_from[to] |= Bits::bit(cell),
                                 }
                             }
                             let step = Step {
@@ -2369,15 +2373,16 @@ impl Lowering<'_> {
                             continue;
                         }
                         if quiet {
-                            out.quiet_leaps[cell] |= 1 << to;
+                            out.quiet_leaps[cell] |= Bits::bit(to);
                         }
                         if captures {
-                            out.capture_leaps[cell] |= 1 << to;
-                            out.attacked_from[to] |= 1 << cell;
+                            out.capture_leaps[cell] |= Bits::bit(to);
+                            out.attacked_from[to] |= Bits::bit(cell);
                         }
                         if has('e') {
-                            out.en_passant_from.get_or_insert_with(|| vec![0; cells])[to] |=
-                                1 << cell;
+                            out.en_passant_from
+                                .get_or_insert_with(|| vec![Bits::ZERO; cells])[to] |=
+                                Bits::bit(cell);
                         }
                     }
                 }
@@ -2434,7 +2439,16 @@ impl Lowering<'_> {
                     base,
                     origin: cell,
                 };
-                self.walk_path(&walk, 0, cell, v, part.range != 1, 0, (0, 0), &mut paths)?;
+                self.walk_path(
+                    &walk,
+                    0,
+                    cell,
+                    v,
+                    part.range != 1,
+                    0,
+                    (Bits::ZERO, Bits::ZERO),
+                    &mut paths,
+                )?;
             }
             paths.retain(|p| (cells.allowed)(p.to));
             for path in merge_paths(paths) {
@@ -2482,7 +2496,8 @@ impl Lowering<'_> {
             let mut paths = Vec::new();
             for &v in &first {
                 for side in [1, -1] {
-                    let (mut current, mut step, mut empty): (usize, Vec3, Bits) = (cell, v, 0);
+                    let (mut current, mut step, mut empty): (usize, Vec3, Bits) =
+                        (cell, v, Bits::ZERO);
                     for _ in 0..max_steps {
                         let Some(next) = (self.step)(current, step).filter(|&n| n != cell) else {
                             break;
@@ -2491,12 +2506,12 @@ impl Lowering<'_> {
                             paths.push(Path {
                                 to: next,
                                 empty,
-                                occupied: 0,
+                                occupied: Bits::ZERO,
                                 quiet,
                                 capture,
                             });
                         }
-                        empty |= 1 << next;
+                        empty |= Bits::bit(next);
                         current = next;
                         step = bent_step(part.path, v, step, side);
                     }
@@ -2547,7 +2562,7 @@ impl Lowering<'_> {
             };
             // The moving piece has left its start cell: later legs see it empty.
             let origin = next == w.origin;
-            let bit: Bits = 1 << next;
+            let bit: Bits = Bits::bit(next);
             let may_be_empty = origin || occupied & bit == 0;
             let may_be_occupied = !origin && empty & bit == 0;
             if last {
@@ -2726,10 +2741,10 @@ impl Lowering<'_> {
         if uniform {
             let mut promotion = FastPromotion {
                 choices,
-                forced_to: 0,
-                forced_from: 0,
-                optional_to: 0,
-                optional_from: 0,
+                forced_to: Bits::ZERO,
+                forced_from: Bits::ZERO,
+                optional_to: Bits::ZERO,
+                optional_from: Bits::ZERO,
             };
             for rule in &piece.promotions {
                 let zone = zone_of(rule);
@@ -2775,7 +2790,7 @@ impl Lowering<'_> {
             };
             out.promotion_rules.push(FastPromotionRule {
                 to: zone,
-                from: if rule.leaving { zone } else { 0 },
+                from: if rule.leaving { zone } else { Bits::ZERO },
                 optional: rule.optional,
                 choices: rule.choices.clone(),
                 pair: rule.pair.is_some(),
@@ -2810,7 +2825,7 @@ impl Lowering<'_> {
             }
         }
         let steps = match &rule.steps {
-            None => vec![vec![0; game.cells.len()]; sides_of(game)],
+            None => vec![vec![Bits::ZERO; game.cells.len()]; sides_of(game)],
             Some(moves) => {
                 let stepper = Piece {
                     moves: vec![moves.clone()],
@@ -2919,13 +2934,7 @@ impl Lowering<'_> {
                 (0..sides_of(game))
                     .map(|player| match zone {
                         Some(z) => cell_set(&game.zones[z].cells[player]),
-                        None => {
-                            if cells == 128 {
-                                u128::MAX
-                            } else {
-                                (1 << cells) - 1
-                            }
-                        }
+                        None => Bits::below(cells),
                     })
                     .collect(),
             );
@@ -2953,7 +2962,7 @@ impl Lowering<'_> {
                         let (a, b) = (&game.cells[o], &game.cells[c]);
                         a.board == b.board && a.coord[0] == b.coord[0]
                     })
-                    .fold(0, |m, o| m | 1 << o)
+                    .fold(Bits::ZERO, |m, o| m | Bits::bit(o))
             })
             .collect();
         Ok(Some(FastHands {
@@ -2988,7 +2997,7 @@ impl Lowering<'_> {
                         let [x, y, z] = game.cells[c].coord;
                         ((x + y + z) & 1) as usize == k
                     })
-                    .fold(0, |m, c| m | 1 << c)
+                    .fold(Bits::ZERO, |m, c| m | Bits::bit(c))
             }),
             files,
             drop_condition,
@@ -3012,14 +3021,14 @@ impl Lowering<'_> {
         let beyond = castle.partner_to == PartnerTo::Beyond;
         let check_attacks = castle.check_attacks;
         let from: Option<Vec<Bits>> = (!castle.from.is_empty()).then(|| {
-            let mut sets = vec![0; sides_of(self.game)];
+            let mut sets = vec![Bits::ZERO; sides_of(self.game)];
             for place in &castle.from {
                 match place {
-                    CellsOrZone::Cell(c) => sets.iter_mut().for_each(|s| *s |= 1 << c),
+                    CellsOrZone::Cell(c) => sets.iter_mut().for_each(|s| *s |= Bits::bit(*c)),
                     CellsOrZone::Zone(z) => {
                         for (player, set) in sets.iter_mut().enumerate() {
                             for &c in &self.game.zones[*z].cells[player] {
-                                *set |= 1 << c;
+                                *set |= Bits::bit(c);
                             }
                         }
                     }
@@ -3111,12 +3120,12 @@ impl Lowering<'_> {
                 (cb[1] - ca[1]).signum(),
                 (cb[2] - ca[2]).signum(),
             ];
-            let mut out: Bits = 0;
+            let mut out: Bits = Bits::ZERO;
             let mut current = a;
             while current != b {
                 match step(current, d) {
                     Some(next) => {
-                        out |= 1 << next;
+                        out |= Bits::bit(next);
                         current = next;
                     }
                     None => break,
@@ -3615,7 +3624,7 @@ impl Lowering<'_> {
                             vectors
                                 .iter()
                                 .filter_map(|&v| (self.step)(cell, v))
-                                .fold(0, |m, c| m | 1 << c)
+                                .fold(Bits::ZERO, |m, c| m | Bits::bit(c))
                         })
                         .collect(),
                 );
@@ -3767,7 +3776,7 @@ fn lower_custodian(
             steps
                 .iter()
                 .filter_map(|s| s[c])
-                .fold(0, |m: Bits, n| m | 1 << n)
+                .fold(Bits::ZERO, |m: Bits, n| m | Bits::bit(n))
         })
         .collect();
     // A run of enemy units is caught only when it has one at least; a friendly run of none
@@ -3784,7 +3793,7 @@ fn lower_custodian(
     let corners = corners
         .iter()
         .map(|c| FastCorner {
-            cells: [0, 1].map(|p| game.zones[c.zone].cells.get(p).map_or(0, cell_set)),
+            cells: [0, 1].map(|p| game.zones[c.zone].cells.get(p).map_or(Bits::ZERO, cell_set)),
             enemy: c.enemy,
             friend: c.friend,
         })
