@@ -1066,33 +1066,53 @@ fn four_players_perft_agrees_with_the_interpreter() {
 /// reach positions where a player may castle.
 #[test]
 fn four_players_agree_with_the_interpreter_in_random_games() {
-    let engines = engines("four_players");
-    assert_eq!(engines.len(), 3, "four_players.vdl has a compact form");
-    let (_, reference) = &engines[0];
-    let mut rng = vdl_tests::Rng::new(0x4_9a3e);
     let (mut drops, mut castling) = (0, 0);
-    for _ in 0..3 {
-        let mut played: Vec<String> = Vec::new();
-        for ply in 0..120 {
-            let text = reference
-                .after(FOUR_PLAYERS, &refs(&played))
-                .expect("plays");
-            let moves = same_ply(&engines, FOUR_PLAYERS, &played, &text, ply, true);
-            if moves.is_empty() {
-                break;
-            }
-            let castles = ["f1d1", "a6a4", "f10d10", "j6j4"];
+    let castles = ["f1d1", "a6a4", "f10d10", "j6j4"];
+    random_games(
+        ("four_players", FOUR_PLAYERS),
+        (0x4_9a3e, 3, 120),
+        |_, moves| {
             castling += moves
                 .iter()
                 .filter(|m| castles.contains(&m.as_str()))
-                .count();
+                .count()
+        },
+        |moves, rng| {
             let mv = moves[rng.below(moves.len())].clone();
             drops += usize::from(mv.contains('@'));
-            played.push(mv);
-        }
-    }
+            mv
+        },
+    );
     assert!(drops > 10, "only {drops} drops played");
     assert!(castling > 0, "no position where a player may castle");
+}
+
+/// Random games from `start` on every engine of an input (`stem`), compared at each ply by
+/// `same_ply` (unmake and the hash checked): `games` games of at most `plies` plies from the
+/// random `seed`; `observe` sees the interpreter's position text and moves at each ply, and
+/// `choose` picks the move played among the moves.
+fn random_games(
+    (stem, start): (&str, &str),
+    (seed, games, plies): (u64, usize, usize),
+    mut observe: impl FnMut(&str, &[String]),
+    mut choose: impl FnMut(&[String], &mut vdl_tests::Rng) -> String,
+) {
+    let engines = engines(stem);
+    assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
+    let reference = &engines[0].1;
+    let mut rng = vdl_tests::Rng::new(seed);
+    for _ in 0..games {
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..plies {
+            let text = reference.after(start, &refs(&played)).expect("plays");
+            let moves = same_ply(&engines, start, &played, &text, ply, true);
+            if moves.is_empty() {
+                break;
+            }
+            observe(&text, &moves);
+            played.push(choose(&moves, &mut rng));
+        }
+    }
 }
 
 /// The start of `four_pawns.vdl` (four players, en-passant rights until the owner's next turn).
@@ -1104,32 +1124,23 @@ const FOUR_PAWNS: &str = "3(2R)*(2K)*3/2(2P)*(2P)*(2P)*(2P)*2/1(1P)*4(3P)*1/(1K)
 /// the games reach positions where rights of several players stand at once.
 #[test]
 fn lasting_en_passant_rights_agree_with_the_interpreter() {
-    let engines = engines("four_pawns");
-    assert_eq!(engines.len(), 3, "four_pawns.vdl has a compact form");
     perft_agrees("four_pawns", &[FOUR_PAWNS]);
-    let (_, reference) = &engines[0];
-    let mut rng = vdl_tests::Rng::new(0xe9_a55e);
     let mut several = 0;
-    for _ in 0..6 {
-        let mut played: Vec<String> = Vec::new();
-        for ply in 0..60 {
-            let text = reference.after(FOUR_PAWNS, &refs(&played)).expect("plays");
-            several += usize::from(text.split(' ').nth(3).is_some_and(|f| f.contains(',')));
-            let moves = same_ply(&engines, FOUR_PAWNS, &played, &text, ply, true);
-            if moves.is_empty() {
-                break;
-            }
+    random_games(
+        ("four_pawns", FOUR_PAWNS),
+        (0xe9_a55e, 6, 60),
+        |text, _| several += usize::from(text.split(' ').nth(3).is_some_and(|f| f.contains(','))),
+        |moves, rng| {
             // Every other ply a move of two cells along a line (the double steps among them)
             // when there is one.
             let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
-            let mv = if !two.is_empty() && rng.below(2) == 0 {
+            if !two.is_empty() && rng.below(2) == 0 {
                 two[rng.below(two.len())].clone()
             } else {
                 moves[rng.below(moves.len())].clone()
-            };
-            played.push(mv);
-        }
-    }
+            }
+        },
+    );
     assert!(
         several > 5,
         "only {several} positions with rights of several players"
@@ -1310,29 +1321,21 @@ const FOUR_KINGS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3
 /// players are checkmated out of the games.
 #[test]
 fn eliminations_agree_with_the_interpreter_in_random_games() {
-    let engines = engines("four_kings");
-    assert_eq!(engines.len(), 3, "four_kings.vdl has a compact form");
     perft_agrees("four_kings", &[FOUR_KINGS]);
-    let (_, reference) = &engines[0];
-    let mut rng = vdl_tests::Rng::new(0x0e11_4a7e);
     let mut fewer = 0;
-    for _ in 0..6 {
-        let mut played: Vec<String> = Vec::new();
-        for ply in 0..60 {
-            let text = reference.after(FOUR_KINGS, &refs(&played)).expect("plays");
+    random_games(
+        ("four_kings", FOUR_KINGS),
+        (0x0e11_4a7e, 6, 60),
+        |text, _| {
             let board = text.split(' ').next().unwrap_or("");
             let armies = ["(0", "(1", "(2", "(3"]
                 .iter()
                 .filter(|a| board.contains(*a))
                 .count();
             fewer += usize::from(armies < 4);
-            let moves = same_ply(&engines, FOUR_KINGS, &played, &text, ply, true);
-            if moves.is_empty() {
-                break;
-            }
-            played.push(moves[rng.below(moves.len())].clone());
-        }
-    }
+        },
+        |moves, rng| moves[rng.below(moves.len())].clone(),
+    );
     assert!(fewer > 10, "only {fewer} positions after a checkmate");
 }
 
