@@ -104,10 +104,15 @@ fn engines(stem: &str) -> Vec<(String, Box<dyn Probe>)> {
 /// Perft at depths 1 to 4 from each position on every engine of an input, which must have a compact
 /// form: each compiled engine counts what the interpreter counts, and the count is not zero.
 fn perft_agrees(stem: &str, fens: &[&str]) {
+    perft_agrees_to(stem, fens, 4);
+}
+
+/// [`perft_agrees`] at depths 1 to `most`.
+fn perft_agrees_to(stem: &str, fens: &[&str], most: u32) {
     let engines = engines(stem);
     assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
     for fen in fens {
-        for depth in 1..=4 {
+        for depth in 1..=most {
             let want = engines[0].1.perft(fen, depth).expect("reads");
             assert!(want > 0, "`{fen}` perft {depth}");
             for (name, engine) in &engines[1..] {
@@ -1399,20 +1404,6 @@ fn wide_boards_perft_agrees_with_the_interpreter() {
             ][..],
         ),
     ] {
-        let engines = engines(stem);
-        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
-        for fen in fens {
-            for depth in 1..=2 {
-                let want = engines[0].1.perft(fen, depth).expect("reads");
-                assert!(want > 0, "`{fen}` perft {depth}");
-                for (name, engine) in &engines[1..] {
-                    assert_eq!(
-                        engine.perft(fen, depth).expect("reads"),
-                        want,
-                        "{name}: `{fen}` perft {depth}"
-                    );
-                }
-            }
-        }
+        perft_agrees_to(stem, fens, 2);
     }
 }
