@@ -1352,7 +1352,6 @@ fn eliminations_agree_with_the_interpreter_in_random_games() {
 /// moves there and counts the same perft 2.
 #[test]
 fn wide_boards_agree_with_the_interpreter_in_random_games() {
-    let mut rng = vdl_tests::Rng::new(0x71de);
     for (stem, start, plies) in [
         (
             "wide_chess16",
@@ -1365,20 +1364,12 @@ fn wide_boards_agree_with_the_interpreter_in_random_games() {
             40,
         ),
     ] {
-        let engines = engines(stem);
-        assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
-        let (_, reference) = &engines[0];
-        for _ in 0..2 {
-            let mut played: Vec<String> = Vec::new();
-            for ply in 0..plies {
-                let text = reference.after(start, &refs(&played)).expect("plays");
-                let moves = same_ply(&engines, start, &played, &text, ply, true);
-                if moves.is_empty() {
-                    break;
-                }
-                played.push(moves[rng.below(moves.len())].clone());
-            }
-        }
+        random_games(
+            (stem, start),
+            (0x71de, 2, plies),
+            |_, _| {},
+            |moves, rng| moves[rng.below(moves.len())].clone(),
+        );
     }
 }
 
