@@ -1316,6 +1316,38 @@ fn several_boards_and_3d_boards_agree_with_the_interpreter_in_random_games() {
     }
 }
 
+/// The start of `board_moves.vdl` (a 6x6 main board, then the 1x6 corridor H1..H6).
+const BOARD_MOVES: &str = "kpw3/sss3/6/6/3SSS/3WPK|w/1/P/p/1/W w - - 0 1";
+
+/// Moves limited to boards (`moves ... on BOARD`, `moves_only_on`, a corridor's own forward),
+/// counted by hand at the start of `board_moves.vdl`: on the main board the warrior d1 has b2, c3,
+/// e3 and c2 and the slaves step to d3, e3 and f3 (king and priest are shut in); in the corridor
+/// the warrior H1 steps to H2 or takes H3 (its knight and ferz moves are replaced there) and the
+/// priest H4 steps to H5, leaps to H2 or takes H6 (it slides only on the main board): 12. Every
+/// engine, the compact form among them, counts them and the interpreter's perft 2 and 3; in random
+/// games each compiled engine agrees with the interpreter at every ply, corridor moves among them.
+#[test]
+fn moves_limited_to_boards() {
+    let reference = &engines("board_moves")[0].1;
+    let mut counts = vec![12];
+    for depth in 2..=3 {
+        counts.push(reference.perft(BOARD_MOVES, depth).expect("reads"));
+    }
+    perft_rows("board_moves", &[(BOARD_MOVES, counts.as_slice())], true);
+    let mut corridor = 0;
+    random_games(
+        ("board_moves", BOARD_MOVES),
+        (0xb0a2d, 6, 60),
+        |_, _| {},
+        |moves, rng| {
+            let mv = moves[rng.below(moves.len())].clone();
+            corridor += usize::from(mv.starts_with('H'));
+            mv
+        },
+    );
+    assert!(corridor > 5, "only {corridor} corridor moves played");
+}
+
 /// The start of `four_kings.vdl` (four players, checkmated players out of the game).
 const FOUR_KINGS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3R)*/8/\
     2(0R)*(0K)*(0N)*3 p0 - - 0 1";

@@ -528,6 +528,19 @@ fn walk(
     }
 }
 
+/// The frame fixed by the boards a move set is limited to, when they all have the same `forward`
+/// (a corridor whose forward is the same for every player).
+pub fn board_frame(game: &crate::model::Game, moves: &crate::model::Moves) -> Option<Frame> {
+    let first = game.boards.get(*moves.boards.first()?)?.forward?;
+    moves
+        .boards
+        .iter()
+        .all(|&b| game.boards[b].forward == Some(first))
+        .then(|| Frame {
+            forward: vec![first],
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

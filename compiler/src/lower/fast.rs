@@ -2173,19 +2173,52 @@ impl Lowering<'_> {
             member
         });
         let allowed = |to: usize| confined.as_ref().is_none_or(|m| m[to]);
+        // `moves ... on BOARD` starts only on those boards, and `moves_only_on BOARD` replaces the
+        // piece's other lists there: each list has the cells it starts from (a step never leaves
+        // its board, so the whole move stays on them).
+        let board_cells = |boards: &[usize]| {
+            cell_set(
+                (0..cells)
+                    .filter(|&c| boards.contains(&self.game.cells[c].board))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let exclusive: Vec<usize> = piece
+            .moves
+            .iter()
+            .filter(|m| m.exclusive)
+            .flat_map(|m| m.boards.iter().copied())
+            .collect();
         for moves in &piece.moves {
-            if !moves.boards.is_empty() {
-                return Err("moves limited to boards (`moves ... on BOARD`)".into());
+            let region: Option<Bits> = if moves.exclusive {
+                Some(board_cells(&moves.boards))
+            } else if !moves.boards.is_empty() || !exclusive.is_empty() {
+                let boards: Vec<usize> = (0..self.game.boards.len())
+                    .filter(|b| moves.boards.is_empty() || moves.boards.contains(b))
+                    .filter(|b| !exclusive.contains(b))
+                    .collect();
+                Some(board_cells(&boards))
+            } else {
+                None
+            };
+            if region.is_some() && moves.condition.is_some() {
+                return Err("moves limited to boards under a condition".into());
             }
-            if moves.exclusive {
-                return Err("moves replacing the others on a board (`moves_only_on`)".into());
-            }
+            // A corridor's own forward, the same for every player, orients the moves limited to it.
+            let corridor = vdl_runtime::geometry::board_frame(self.game, moves);
+            let frame = corridor.as_ref().unwrap_or(frame);
             // `within ZONE`: the moves start, pass and end on the zone's cells (leaps: start and
             // end there; slides and hops along lines cut where they leave it).
-            let within: Option<Bits> = moves
+            let zone: Option<Bits> = moves
                 .within
                 .map(|z| cell_set(&self.game.zones[z].cells[player]));
-            let inside = |cell: usize| within.is_none_or(|w| w & Bits::bit(cell) != 0);
+            let inside = |cell: usize| zone.is_none_or(|w| w & Bits::bit(cell) != 0);
+            let on_board = |cell: usize| region.is_none_or(|r| r & Bits::bit(cell) != 0);
+            // Slides and hops follow lines cut to the zone and to the boards.
+            let within = match (zone, region) {
+                (Some(z), Some(r)) => Some(z & r),
+                (z, r) => z.or(r),
+            };
             // Moves under a condition on whether the mover is in check: only quiet steps (the
             // king's initial leap of Cambodian chess), marked with it.
             let in_check = match &moves.condition {
@@ -2210,7 +2243,9 @@ impl Lowering<'_> {
                 }
                 member
             });
-            let starts = |from: usize| from_zone.as_ref().is_none_or(|m| m[from]) && inside(from);
+            let starts = |from: usize| {
+                from_zone.as_ref().is_none_or(|m| m[from]) && inside(from) && on_board(from)
+            };
             let allowed = |to: usize| allowed(to) && inside(to);
             for part in &moves.parts {
                 if part.hand_on != vdl_runtime::model::HandOn::None {
@@ -2220,7 +2255,7 @@ impl Lowering<'_> {
                     return Err("a special move".into());
                 }
                 if part.path != vdl_runtime::model::RiderPath::Straight {
-                    if within.is_some() || part.initial {
+                    if zone.is_some() || part.initial {
                         return Err("a crooked or circular rider that is initial or zoned".into());
                     }
                     let cells = Cells {
@@ -2248,7 +2283,7 @@ impl Lowering<'_> {
                     continue;
                 }
                 if part.legs.len() >= 2 {
-                    if within.is_some() {
+                    if zone.is_some() {
                         return Err("a move of several legs within a zone".into());
                     }
                     // `from ZONE` limits the start cells, `confined` the targets (as the
@@ -2313,7 +2348,7 @@ impl Lowering<'_> {
                     return Err("a hopping leap".into());
                 }
                 let special = has('n') || part.initial;
-                if special && within.is_some() {
+                if special && zone.is_some() {
                     return Err("a lame or initial leap within a zone".into());
                 }
                 if special && has('e') {

@@ -500,7 +500,8 @@ impl Interpreter {
                             .moves
                             .iter()
                             .map(|m| {
-                                let frame = board_frame(&game, m).unwrap_or_else(|| frame.clone());
+                                let frame = crate::geometry::board_frame(&game, m)
+                                    .unwrap_or_else(|| frame.clone());
                                 prepare_moves(m, &frame, game.dimensions)
                             })
                             .collect()
@@ -973,19 +974,6 @@ impl Interpreter {
     pub(super) fn in_zone(&self, zone: usize, player: usize, cell: CellId) -> bool {
         self.zones[zone].get(player).is_some_and(|z| z[cell])
     }
-}
-
-/// The frame fixed by the boards a move set is limited to, when they all have the same `forward`
-/// (a corridor whose forward is the same for every player).
-fn board_frame(game: &Game, moves: &crate::model::Moves) -> Option<Frame> {
-    let first = game.boards.get(*moves.boards.first()?)?.forward?;
-    moves
-        .boards
-        .iter()
-        .all(|&b| game.boards[b].forward == Some(first))
-        .then(|| Frame {
-            forward: vec![first],
-        })
 }
 
 /// A game's walling rule, with its `reach` moves prepared in each player's frame.
