@@ -2258,6 +2258,12 @@ impl Emitter<'_> {
                 }
                 _ => quote! {},
             };
+            // `captures any`: every piece in the way may be taken, own ones too.
+            let (cx_own, cx_enemy) = if ir.captures_any {
+                (zero.clone(), quote!(occupied))
+            } else {
+                (quote!(own), quote!(enemy))
+            };
             let enemy_bits = if self.many() {
                 self.enemies_of(quote!(board), us_index)
             } else {
@@ -2276,7 +2282,7 @@ impl Emitter<'_> {
                     #context
                     #in_check
                     #below_limit
-                    let cx = Context { occupied, own, enemy, empty: #empty, royals, check_every, pinned, risky, #facing_init };
+                    let cx = Context { occupied, own: #cx_own, enemy: #cx_enemy, empty: #empty, royals, check_every, pinned, risky, #facing_init };
                     #conditions
                     let mut count = 0;
                     #(#pieces)*

@@ -125,6 +125,9 @@ pub struct FastIr {
     pub explosion: Option<Explosion>,
     /// `turn { wall ... }`: every move is followed, in the same ply, by a wall on a cell.
     pub walls: Option<FastWalls>,
+    /// `captures any`: a capture may take any piece, the capturing player's own included (in
+    /// games without royal pieces, hands, castling, walls, stacks, custodian or exploding captures).
+    pub captures_any: bool,
     /// Whether pieces stack (`stacks`): the position then holds, per cell, the piece under a top
     /// piece ([`FastPiece::stacks`]).
     pub stacking: bool,
@@ -1024,6 +1027,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         walls,
         stacking,
         turns,
+        captures_any: game.captures == vdl_runtime::model::CaptureScope::Any,
     };
     check_players(game, &ir)?;
     Ok(ir)
@@ -1775,8 +1779,30 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     if !transfers.is_empty() {
         return Err("transfers".into());
     }
-    if *captures != vdl_runtime::model::CaptureScope::Enemy {
-        return Err("captures of one's own pieces".into());
+    if *captures == vdl_runtime::model::CaptureScope::Any {
+        // The moves take any piece in the way; what knows whose a piece is stays the enemies'.
+        let feature = if pieces.iter().any(|p| p.royal.is_royal()) {
+            Some("royal pieces")
+        } else if !game.reserves.is_empty() {
+            Some("reserves")
+        } else if !castling.is_empty() {
+            Some("castling")
+        } else if turn.wall.is_some() {
+            Some("walls")
+        } else if custodian.is_some() {
+            Some("custodian capture")
+        } else if pieces.iter().any(|p| !p.stacks.is_empty()) {
+            Some("stacks")
+        } else if explosion.is_some() {
+            Some("captures that explode")
+        } else if end.iter().any(|r| matches!(r.kind, EndKind::Captures(..))) {
+            Some("a `captures` end rule")
+        } else {
+            None
+        };
+        if let Some(feature) = feature {
+            return Err(format!("captures of one's own pieces, with {feature}"));
+        }
     }
     for rule in end.iter().filter(|r| r.automatic) {
         let fits = match &rule.kind {
