@@ -1423,6 +1423,63 @@ fn eliminations_agree_with_the_interpreter_in_random_games() {
     assert!(fewer > 10, "only {fewer} positions after a checkmate");
 }
 
+/// The start of `four_emperors.vdl` (four players, kings and emperors royal and `immune`).
+const FOUR_EMPERORS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3R)*/8/\
+    2(0R)*(0K)*(0N)*3 p0 - - 0 1";
+
+/// Royal pieces that cannot be captured, of two types (a checkmate makes the mater's king an
+/// emperor): at every ply of random games each compiled engine (the compact form among them)
+/// agrees with the interpreter (position, moves, perft 2), no move takes a king or an emperor, and
+/// the games reach positions with an emperor.
+#[test]
+fn immune_royal_pieces_of_two_types_agree_with_the_interpreter() {
+    perft_agrees("four_emperors", &[FOUR_EMPERORS]);
+    let mut emperors = 0;
+    random_games(
+        ("four_emperors", FOUR_EMPERORS),
+        (0x1_3e7e, 8, 80),
+        |text, moves| {
+            let board = text.split(' ').next().unwrap_or("");
+            emperors += usize::from(board.contains("E)"));
+            // No move lands on a king or an emperor.
+            let royal_cells = royal_cells(board);
+            for mv in moves {
+                let to = &mv[mv.len() - 2..];
+                assert!(
+                    !royal_cells.contains(&to.to_string()),
+                    "{mv} takes a royal piece in `{text}`"
+                );
+            }
+        },
+        |moves, rng| moves[rng.below(moves.len())].clone(),
+    );
+    assert!(emperors > 10, "only {emperors} positions with an emperor");
+}
+
+/// The cells of the kings and emperors on an 8x8 board written as in `FOUR_EMPERORS`.
+fn royal_cells(board: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (r, rank) in board.split('/').enumerate() {
+        let mut file = 0u8;
+        let mut chars = rank.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+            } else if c == '(' {
+                let unit: String = chars.by_ref().take_while(|&c| c != ')').collect();
+                if chars.peek() == Some(&'*') {
+                    chars.next();
+                }
+                if unit.ends_with('K') || unit.ends_with('E') {
+                    out.push(format!("{}{}", (b'a' + file) as char, 8 - r));
+                }
+                file += 1;
+            }
+        }
+    }
+    out
+}
+
 /// Boards of more than 128 cells in the compact form (bitboards of several words):
 /// `wide_chess16.vdl` (16x16, cells beyond a byte: riders, leapers, a lame leaper, cannons, pawns
 /// with en passant and promotion, castling) and `wide_drops.vdl` (12x12 crazyhouse). In random

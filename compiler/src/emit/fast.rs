@@ -218,6 +218,16 @@ impl Emitter<'_> {
         quote! { [#(#items),*] }
     }
 
+    /// The royal pieces on `board` (of every royal type), if the game has any.
+    fn royal_bits(&self, board: TokenStream) -> Option<TokenStream> {
+        let types: Vec<_> = self.ir.royal_types.iter().map(|&r| self.piece(r)).collect();
+        match types.as_slice() {
+            [] => None,
+            [r] => Some(quote! { #board.pieces[#r] }),
+            _ => Some(quote! { (#(#board.pieces[#types])|*) }),
+        }
+    }
+
     /// The constant naming a piece type's index: its name in upper case, or `PIECE_<index>` when that
     /// is not an identifier or clashes with another item.
     fn piece(&self, index: usize) -> proc_macro2::Ident {
@@ -1620,11 +1630,8 @@ impl Emitter<'_> {
                 Literal::usize_unsuffixed(them_index),
             );
             let pinned_fn = format_ident!("pinned_{}", us_index);
-            let royals = match ir.royal {
-                Some(r) => {
-                    let r = self.piece(r);
-                    quote! { board.pieces[#r] & own }
-                }
+            let royals = match self.royal_bits(quote!(board)) {
+                Some(r) => quote! { #r & own },
                 None => self.zero(),
             };
             let mut pieces = Vec::new();
@@ -1632,17 +1639,28 @@ impl Emitter<'_> {
                 let moves = &piece.players[us_index];
                 let piece_index = self.piece(index);
                 // The enemy pieces it may capture (`captures_only` limits them).
+                // Never an `immune` piece.
+                let spared = if ir.immune.is_empty() {
+                    quote! {}
+                } else {
+                    let types = ir.immune.iter().map(|&t| self.piece(t));
+                    quote! { & !(#(board.pieces[#types])|*) }
+                };
                 let (takes, takes_init) = match &piece.captures_only {
-                    None => (quote! { cx.enemy }, quote! {}),
+                    None if ir.immune.is_empty() => (quote! { cx.enemy }, quote! {}),
+                    None => (
+                        quote! { takes },
+                        quote! { let takes: Bits = cx.enemy #spared; },
+                    ),
                     Some(types) => {
                         let types = types.iter().map(|&t| self.piece(t));
                         (
                             quote! { takes },
-                            quote! { let takes: Bits = cx.enemy & (#zero #(| board.pieces[#types])*); },
+                            quote! { let takes: Bits = cx.enemy & (#zero #(| board.pieces[#types])*) #spared; },
                         )
                     }
                 };
-                let limited = piece.captures_only.is_some();
+                let limited = piece.captures_only.is_some() || !ir.immune.is_empty();
                 let mut targets = Vec::new();
                 if moves.quiet_leaps.iter().any(|&b| b != 0) {
                     let t = format_ident!("QUIET_{}", index);
@@ -2565,11 +2583,8 @@ impl Emitter<'_> {
         {
             return quote! {};
         }
-        let own_royals = match ir.royal {
-            Some(r) => {
-                let r = self.piece(r);
-                quote! { after.pieces[#r] & after.colors[mover] }
-            }
+        let own_royals = match self.royal_bits(quote!(after)) {
+            Some(r) => quote! { #r & after.colors[mover] },
             None => self.zero(),
         };
         quote! {
@@ -2642,14 +2657,11 @@ impl Emitter<'_> {
                 quote! { #code => #table[mover][to], }
             })
         });
-        let (own_royals, enemy_royals) = match ir.royal {
-            Some(r) => {
-                let r = self.piece(r);
-                (
-                    quote! { after.pieces[#r] & after.colors[mover] },
-                    quote! { after.pieces[#r] & after.colors[them] },
-                )
-            }
+        let (own_royals, enemy_royals) = match self.royal_bits(quote!(after)) {
+            Some(r) => (
+                quote! { #r & after.colors[mover] },
+                quote! { #r & after.colors[them] },
+            ),
             None => (self.zero(), self.zero()),
         };
         quote! {
@@ -3539,11 +3551,10 @@ impl Emitter<'_> {
             format_ident!("count_but_pass"),
         );
         let (helpers, methods) = self.move_methods(&list, &count);
-        let cell = match self.ir.royal {
+        let cell = match self.royal_bits(quote!(board)) {
             Some(r) => {
-                let r = self.piece(r);
                 quote! {
-                    let royals = board.pieces[#r] & board.colors[board.side as usize];
+                    let royals = #r & board.colors[board.side as usize];
                     let cell = if royals == 0 { 0 } else { royals.trailing_zeros() as usize };
                 }
             }
@@ -3661,21 +3672,19 @@ impl Emitter<'_> {
                 } else {
                     quote! { mv.kind == CompactKind::Drop }
                 };
-                let royal = match self.ir.royal {
+                let royal = match self.royal_bits(quote!(after)) {
                     Some(r) if players > 2 => {
                         // The royal pieces of the mover's enemies but his partner.
-                        let r = self.piece(r);
                         let checked = (0..players).map(|p| {
                             let others = (0..players)
                                 .filter(|&o| o != p && Some(o) != self.ir.partners[p])
                                 .map(Literal::usize_unsuffixed);
                             quote! { #(after.colors[#others])|* }
                         });
-                        quote! { after.pieces[#r] & [#(#checked),*][mover] }
+                        quote! { #r & [#(#checked),*][mover] }
                     }
                     Some(r) => {
-                        let r = self.piece(r);
-                        quote! { after.pieces[#r] & after.colors[1 - mover] }
+                        quote! { #r & after.colors[1 - mover] }
                     }
                     None => self.zero(),
                 };
@@ -4040,16 +4049,18 @@ impl Emitter<'_> {
             let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
             quote! { #(board.colors[#all])|* }
         };
-        let (elimination_init, elimination_methods) = match (&self.ir.elimination, self.ir.royal) {
+        let (elimination_init, elimination_methods) = match (
+            &self.ir.elimination,
+            self.royal_bits(quote!(board)),
+        ) {
             (Some(elimination), royal) => {
                 let attacks = match (elimination.attacked_at_turn_start, royal) {
                     (true, Some(r)) => {
-                        let r = self.piece(r);
                         quote! {
                             // He checkmates every player still in the game whose royal piece he attacks.
                             for player in 0..#np {
                                 if player != side && board.eliminated & (1 << player) == 0 {
-                                    let royals = board.pieces[#r] & board.colors[player];
+                                    let royals = #r & board.colors[player];
                                     if !safe(board, royals, side, occupied, board.colors[side]) {
                                         return true;
                                     }
@@ -4172,10 +4183,9 @@ impl Emitter<'_> {
             };
             tests.push(match end {
                 EarlyEnd::Checkmated => quote! { board.eliminated != 0 || board.mated_by.iter().any(|&m| m != 0) },
-                EarlyEnd::BareRoyal => match self.ir.royal {
+                EarlyEnd::BareRoyal => match self.royal_bits(quote!(board)) {
                     Some(r) => {
-                        let r = self.piece(r);
-                        quote! { board.colors[0] & !board.pieces[#r] == 0 || board.colors[1] & !board.pieces[#r] == 0 }
+                        quote! { board.colors[0] & !#r == 0 || board.colors[1] & !#r == 0 }
                     }
                     None => quote! { true },
                 },
@@ -4244,15 +4254,14 @@ impl Emitter<'_> {
         } else {
             quote! { #((#tests))||* }
         };
-        let in_check = match self.ir.royal {
+        let in_check = match self.royal_bits(quote!(board)) {
             Some(r) => {
-                let r = self.piece(r);
                 if self.many() {
                     let players = self.ir.players;
                     let all = (0..players).map(Literal::usize_unsuffixed);
                     quote! {
                         let us = board.side as usize;
-                        let royals = board.pieces[#r] & board.colors[us];
+                        let royals = #r & board.colors[us];
                         let occupied = #(board.colors[#all])|*;
                         !safe(board, royals, #players + us, occupied, occupied & !board.colors[us])
                     }
@@ -4260,7 +4269,7 @@ impl Emitter<'_> {
                     quote! {
                         let us = board.side as usize;
                         let them = 1 - us;
-                        let royals = board.pieces[#r] & board.colors[us];
+                        let royals = #r & board.colors[us];
                         !safe(board, royals, them, board.colors[0] | board.colors[1], board.colors[them])
                     }
                 }

@@ -68,8 +68,12 @@ pub struct FastIr {
     pub directions: Vec<Direction>,
     /// Castling rules.
     pub castles: Vec<FastCastle>,
-    /// The royal piece type, if the game has one and leaving it attacked is illegal.
+    /// The royal piece type, if the game has one and leaving it attacked is illegal (the first
+    /// of [`FastIr::royal_types`]).
     pub royal: Option<usize>,
+    /// Every royal piece type: a player's royal pieces are his pieces of all of them (a piece
+    /// may become one of another royal type, as a King that a checkmate makes an Emperor).
+    pub royal_types: Vec<usize>,
     /// End rules decided by the position alone, tested cheaply before moves are generated (the
     /// interpreter then decides).
     pub early_ends: Vec<EarlyEnd>,
@@ -81,6 +85,9 @@ pub struct FastIr {
     /// `facing must_break` (janggi's bikjang): a player whose royal piece faces the enemy's on a
     /// file at the start of his turn must end the facing, or pass.
     pub facing_break: bool,
+    /// The piece types that cannot be captured (`immune`): no move takes them, but they attack and
+    /// are attacked as any other.
+    pub immune: Vec<usize>,
     /// The piece types that hoppers with `cannot_hop` may not hop (one list for all of them).
     pub unhoppable: Vec<usize>,
     /// The piece types whose unmoved flag belongs to a position's identity (hash and repetition),
@@ -728,7 +735,32 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         .filter(|&p| game.pieces[p].royal.is_royal())
         .collect();
     if royals.len() > 1 {
-        return Err("more than one royal piece type".into());
+        // Facing, blasts, checks given and promotions to a royal type follow one royal type.
+        let crowns = game.pieces.iter().any(|p| {
+            p.promotions
+                .iter()
+                .any(|rule| rule.choices.iter().any(|c| royals.contains(c)))
+                || p.promotion_moves
+                    .iter()
+                    .any(|rule| rule.choices.iter().any(|c| royals.contains(c)))
+        });
+        let feature = [
+            (game.pieces.iter().any(|p| p.facing.is_some()), "`facing`"),
+            (explodes.is_some(), "captures that explode"),
+            (
+                game.end
+                    .iter()
+                    .any(|r| matches!(r.kind, EndKind::Checks(_))),
+                "a `checks` rule",
+            ),
+            (crowns, "promotions to a royal type"),
+            (game.reserves.iter().any(|r| r.drops), "drops"),
+        ]
+        .into_iter()
+        .find_map(|(present, name)| present.then_some(name));
+        if let Some(feature) = feature {
+            return Err(format!("more than one royal piece type with {feature}"));
+        }
     }
     check_stacking(game, &pieces, &royals)?;
     let facing_break = game
@@ -890,6 +922,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         return Err("moves under an `in_check` condition with `royal_safety all`".into());
     }
     let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
+    let immune = lower_immune(game, &pieces, explodes.is_some(), walls.as_ref())?;
     let turns = lower_turns(
         game,
         &pieces,
@@ -997,6 +1030,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         facing,
         facing_break,
         unhoppable,
+        immune,
         virgin_matters,
         switches: lowering.switches,
         conditions: lowering.conditions,
@@ -1023,6 +1057,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         directions,
         castles,
         royal: royals.first().copied(),
+        royal_types: royals.clone(),
         early_ends,
         walls,
         stacking,
@@ -2019,6 +2054,42 @@ fn check_castle(castle: &Castle) -> Result<(), String> {
     Ok(())
 }
 
+/// The types that cannot be captured (`immune`), or why the compact form does not take them:
+/// only the moves' captures leave them out, so not the captures of blasts, custodian capture,
+/// stacks or en passant.
+fn lower_immune(
+    game: &Game,
+    pieces: &[FastPiece],
+    explodes: bool,
+    walls: Option<&FastWalls>,
+) -> Result<Vec<usize>, String> {
+    // Walls are nobody's pieces: no move takes them anyway.
+    let immune: Vec<usize> = (0..game.pieces.len())
+        .filter(|&p| game.pieces[p].immune && walls.is_none_or(|w| w.piece != p))
+        .collect();
+    if immune.is_empty() {
+        return Ok(immune);
+    }
+    let double_steps = immune.iter().any(|&t| {
+        pieces[t]
+            .players
+            .iter()
+            .any(|m| m.steps.iter().flatten().any(|s| s.en_passant.is_some()))
+    });
+    let feature = [
+        (explodes, "captures that explode"),
+        (game.custodian.is_some(), "custodian capture"),
+        (uses_stacks(pieces), "stacks"),
+        (double_steps, "en passant"),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    match feature {
+        Some(feature) => Err(format!("`immune` with {feature}")),
+        None => Ok(immune),
+    }
+}
+
 fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
     let Piece {
         name,
@@ -2049,7 +2120,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         // Lowered with the hops (`FastIr::unhoppable`).
         cannot_hop: _,
         never_captures,
-        immune,
+        // Lowered with the captures (`FastIr::immune`).
+        immune: _,
         // Limits promotions (`FastIr::count_limits`); drops ignore it, as in the interpreter.
         count_limit: _,
         no_drop_mate,
@@ -2066,7 +2138,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         (*perspective == Perspective::Player, "`perspective player`"),
         (!movable_by.is_empty(), "`movable_by`"),
         (*never_captures, "`never_captures`"),
-        (*immune, "`immune`"),
         (*no_drop_mate, "`no_drop_mate`"),
     ];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
