@@ -1324,8 +1324,9 @@ const BOARD_MOVES: &str = "kpw3/sss3/6/6/3SSS/3WPK|w/1/P/p/1/W w - - 0 1";
 /// e3 and c2 and the slaves step to d3, e3 and f3 (king and priest are shut in); in the corridor
 /// the warrior H1 steps to H2 or takes H3 (its knight and ferz moves are replaced there) and the
 /// priest H4 steps to H5, leaps to H2 or takes H6 (it slides only on the main board): 12. Every
-/// engine, the compact form among them, counts them and the interpreter's perft 2 and 3; in random
-/// games each compiled engine agrees with the interpreter at every ply, corridor moves among them.
+/// engine, the compact form among them, counts them and the interpreter's perft 2 and 3 (where
+/// taking Black's corridor priest ends the game: a piece count on one board); in random games each
+/// compiled engine agrees with the interpreter at every ply, corridor moves among them.
 #[test]
 fn moves_limited_to_boards() {
     let reference = &engines("board_moves")[0].1;

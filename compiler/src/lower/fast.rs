@@ -1582,7 +1582,16 @@ fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastIn
                 .filter(|&t| pieces.contains(t, |p| game.pieces[p].royal.is_royal()))
                 .collect();
             let zone = match place {
-                None | Some(Place::Board(_)) => None,
+                None => None,
+                // A board's cells, the same for every player.
+                Some(Place::Board(b)) => {
+                    let cells = cell_set(
+                        (0..game.cells.len())
+                            .filter(|&c| game.cells[c].board == *b)
+                            .collect::<Vec<_>>(),
+                    );
+                    Some(vec![cells; sides_of(game)])
+                }
                 Some(Place::Zone(z)) => Some(
                     (0..sides_of(game))
                         .map(|p| cell_set(&game.zones[*z].cells[p]))
