@@ -1481,6 +1481,47 @@ fn royal_cells(board: &str) -> Vec<String> {
     out
 }
 
+/// The start of `owner_promotions.vdl` (four players whose promotions depend on the owner).
+const OWNER_PROMOTIONS: &str = "4(2K)*3/4(1P)*(3P)*2/3(1P)*(3P)*(0P)*(0P)*1/(1K)*(0P)*(0P)*5/\
+    2(2P)*3(2P)*(3K)*/1(2P)*1(3P)*(1P)*(2P)*2/2(3P)*(1P)*4/3(0K)*4 p0 - - 0 1";
+
+/// Promotions whose rules depend on the promoting pawn's owner, among four players: perft agrees
+/// with the interpreter, and at every ply of random games each compiled engine (the compact form
+/// among them) agrees with it (position, moves, perft 2), the games offering each player's own
+/// choices: a knight (p0), a rook (p1 and p3), a bishop (p1, p3, p0 on the far edge) and a queen
+/// (p0 and p2).
+#[test]
+fn promotions_by_owner_agree_with_the_interpreter() {
+    perft_agrees("owner_promotions", &[OWNER_PROMOTIONS]);
+    let mut choices = std::collections::BTreeSet::new();
+    random_games(
+        ("owner_promotions", OWNER_PROMOTIONS),
+        (0x0_3e7_9a, 8, 60),
+        |_, moves| {
+            for mv in moves {
+                if let Some(c) = mv.chars().last().filter(char::is_ascii_alphabetic) {
+                    choices.insert(c.to_ascii_lowercase());
+                }
+            }
+        },
+        |moves, rng| {
+            // A promotion when there is one, every other ply.
+            let promotions: Vec<&String> = moves
+                .iter()
+                .filter(|m| m.ends_with(|c: char| c.is_ascii_alphabetic()))
+                .collect();
+            if !promotions.is_empty() && rng.below(2) == 0 {
+                promotions[rng.below(promotions.len())].clone()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            }
+        },
+    );
+    for c in ['n', 'r', 'b', 'q'] {
+        assert!(choices.contains(&c), "no promotion to {c} in {choices:?}");
+    }
+}
+
 /// Boards of more than 128 cells in the compact form (bitboards of several words):
 /// `wide_chess16.vdl` (16x16, cells beyond a byte: riders, leapers, a lame leaper, cannons, pawns
 /// with en passant and promotion, castling) and `wide_drops.vdl` (12x12 crazyhouse). In random

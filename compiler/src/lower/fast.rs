@@ -1696,6 +1696,52 @@ fn options_only(cond: &Cond) -> bool {
     }
 }
 
+/// A promotion rule's condition for the pieces of `player`: comparisons of the mover's owner
+/// with a player (`mover.owner == catholic`, `mover.owner in [...]`) become constants, and so do
+/// the `not`, `and` and `or` they decide.
+fn fix_owner(cond: &Cond, player: usize) -> Cond {
+    let known = |v: &Value| match v {
+        Value::Player(PlayerExpr::OwnerOf(PieceRef::Mover)) => Some(player),
+        Value::Player(PlayerExpr::Literal(p)) => Some(*p),
+        _ => None,
+    };
+    match cond {
+        Cond::Equal(a, b) => match (known(a), known(b)) {
+            (Some(a), Some(b)) => Cond::Const(a == b),
+            _ => cond.clone(),
+        },
+        Cond::Member(a, list) => {
+            match (known(a), list.iter().map(known).collect::<Option<Vec<_>>>()) {
+                (Some(a), Some(list)) => Cond::Const(list.contains(&a)),
+                _ => cond.clone(),
+            }
+        }
+        Cond::Not(c) => match fix_owner(c, player) {
+            Cond::Const(b) => Cond::Const(!b),
+            c => Cond::Not(Box::new(c)),
+        },
+        Cond::All(cs) | Cond::Any(cs) => {
+            let all = matches!(cond, Cond::All(_));
+            let mut kept = Vec::new();
+            for c in cs {
+                match fix_owner(c, player) {
+                    // `false` decides an `and`, `true` an `or`; the other constant drops out.
+                    Cond::Const(b) if b != all => return Cond::Const(b),
+                    Cond::Const(_) => {}
+                    c => kept.push(c),
+                }
+            }
+            match (kept.len(), all) {
+                (0, _) => Cond::Const(all),
+                (1, _) => kept.remove(0),
+                (_, true) => Cond::All(kept),
+                (_, false) => Cond::Any(kept),
+            }
+        }
+        _ => cond.clone(),
+    }
+}
+
 /// Whether the game goes on after a checkmate with more than two players: a rule `on checkmate`
 /// eliminates the checkmated player. The interpreter then plays those rules at the turn's start
 /// (`FastIr::elimination`).
@@ -2837,7 +2883,29 @@ impl Lowering<'_> {
         player: usize,
         out: &mut FastMoves,
     ) -> Result<(), String> {
-        let Some(first) = piece.promotions.first() else {
+        // The rules of this player's pieces: a condition on the mover's owner is decided here, and
+        // a rule whose condition is then false is not one of his.
+        let mut rules: Vec<(usize, vdl_runtime::model::Promotion)> = Vec::new();
+        for (index, rule) in piece.promotions.iter().enumerate() {
+            let mut rule = rule.clone();
+            if let Some(c) = &rule.condition {
+                let fixed = fix_owner(c, player);
+                match fixed {
+                    Cond::Const(false) => continue,
+                    Cond::Const(true) => rule.condition = None,
+                    _ if fixed == *c => {}
+                    // The option switches evaluate the rule's own condition.
+                    _ if options_only(&fixed) => {
+                        return Err(
+                            "a promotion under a condition on options and the mover's owner".into(),
+                        )
+                    }
+                    _ => rule.condition = Some(fixed),
+                }
+            }
+            rules.push((index, rule));
+        }
+        let Some((_, first)) = rules.first() else {
             return Ok(());
         };
         let dedup = |list: &[usize]| {
@@ -2852,7 +2920,7 @@ impl Lowering<'_> {
         let zone_of = |promotion: &vdl_runtime::model::Promotion| {
             cell_set(&self.game.zones[promotion.zone].cells[player])
         };
-        for promotion in &piece.promotions {
+        for (_, promotion) in &rules {
             if promotion.reserve.is_some() {
                 return Err("a promotion from a reserve".into());
             }
@@ -2867,13 +2935,13 @@ impl Lowering<'_> {
         let choices = dedup(&first.choices);
         // A promotion to a royal type adds a royal piece, which the legality test of that choice
         // counts (rule by rule).
-        let royal_choice = piece.promotions.iter().any(|p| {
+        let royal_choice = rules.iter().any(|(_, p)| {
             p.choices
                 .iter()
                 .any(|&c| self.game.pieces[c].royal.is_royal())
         });
         let uniform = !royal_choice
-            && piece.promotions.iter().all(|p| {
+            && rules.iter().all(|(_, p)| {
                 p.pair.is_none()
                     && p.condition.is_none()
                     && !p.capturing
@@ -2887,7 +2955,7 @@ impl Lowering<'_> {
                 optional_to: Bits::ZERO,
                 optional_from: Bits::ZERO,
             };
-            for rule in &piece.promotions {
+            for (_, rule) in &rules {
                 let zone = zone_of(rule);
                 let (to, from) = if rule.optional {
                     (&mut promotion.optional_to, &mut promotion.optional_from)
@@ -2902,7 +2970,7 @@ impl Lowering<'_> {
             out.promotion = Some(promotion);
             return Ok(());
         }
-        for (index, rule) in piece.promotions.iter().enumerate() {
+        for &(index, ref rule) in &rules {
             let zone = zone_of(rule);
             let mut condition = None;
             let switch = match &rule.condition {
