@@ -1496,7 +1496,7 @@ fn promotions_by_owner_agree_with_the_interpreter() {
     let mut choices = std::collections::BTreeSet::new();
     random_games(
         ("owner_promotions", OWNER_PROMOTIONS),
-        (0x0_3e7_9a, 8, 60),
+        (0x3_e79a, 8, 60),
         |_, moves| {
             for mv in moves {
                 if let Some(c) = mv.chars().last().filter(char::is_ascii_alphabetic) {
