@@ -1522,6 +1522,53 @@ fn promotions_by_owner_agree_with_the_interpreter() {
     }
 }
 
+/// The start of `four_passes.vdl` (four players whose pieces move forward only, passing when stuck).
+const FOUR_PASSES: &str =
+    "3(2R)*(2K)*3/2(2P)*(2P)*(2P)*(2P)*2/1(1P)*4(3P)*1/(1K)*(1P)*4(3P)*(3R)*/\
+    (1R)*(1P)*4(3P)*(3K)*/1(1P)*4(3P)*1/2(0P)*(0P)*(0P)*(0P)*2/3(0K)*(0R)*3 p0 - - 0 1";
+
+/// Passes of stuck players among four, in a game that goes on after a checkmate: perft agrees
+/// with the interpreter, and at every ply of random games each compiled engine (the compact form
+/// among them) agrees with it (position, moves, perft 2), the games reaching passes, checkmates
+/// and their end (every player still in passing: a draw; or a player's second checkmate, or the
+/// third of the game).
+#[test]
+fn passes_among_four_agree_with_the_interpreter() {
+    perft_agrees("four_passes", &[FOUR_PASSES]);
+    let engines = engines("four_passes");
+    // The games are played on the interpreter, which sees their ends (the passes in a row and
+    // the repetitions are not in the position text).
+    let path = workspace_root().join("tests/inputs/movegen/four_passes.vdl");
+    let game = vdl_dsl::check::check_source(&read_text(&path))
+        .game
+        .expect("checks");
+    let interpreter = Interpreter::new(game).expect("builds");
+    let (mut passes, mut fewer, mut ends) = (0, 0, 0);
+    let mut rng = vdl_tests::Rng::new(0x9a55);
+    for _ in 0..10 {
+        let mut position = interpreter.parse_position(FOUR_PASSES).expect("reads");
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..300 {
+            if interpreter.outcome(&mut position).is_some() {
+                ends += 1;
+                break;
+            }
+            let text = interpreter.write_position(&position);
+            let moves = same_ply(&engines, FOUR_PASSES, &played, &text, ply, true);
+            passes += usize::from(moves.len() == 1 && moves[0] == "pass");
+            let board = text.split(' ').next().unwrap_or("");
+            fewer += usize::from(["(0", "(1", "(2", "(3"].iter().any(|a| !board.contains(*a)));
+            let mv = moves[rng.below(moves.len())].clone();
+            let parsed = interpreter.parse_move(&mut position, &mv).expect("legal");
+            interpreter.make(&mut position, parsed);
+            played.push(mv);
+        }
+    }
+    assert!(passes > 10, "only {passes} positions with a pass");
+    assert!(fewer > 10, "only {fewer} positions after a checkmate");
+    assert!(ends > 3, "only {ends} games ended");
+}
+
 /// Boards of more than 128 cells in the compact form (bitboards of several words):
 /// `wide_chess16.vdl` (16x16, cells beyond a byte: riders, leapers, a lame leaper, cannons, pawns
 /// with en passant and promotion, castling) and `wide_drops.vdl` (12x12 crazyhouse). In random

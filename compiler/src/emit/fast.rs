@@ -4224,7 +4224,18 @@ impl Emitter<'_> {
                     let mask = mask(pieces);
                     quote! { #mask == 0 }
                 }
-                EarlyEnd::AllPass => quote! { board.passes >= 2 },
+                // Every player still in the game passed on his latest turn.
+                EarlyEnd::AllPass => match (self.ir.players, &self.ir.elimination) {
+                    (2, _) => quote! { board.passes >= 2 },
+                    (n, None) => {
+                        let n = Literal::u32_unsuffixed(n as u32);
+                        quote! { board.passes >= #n }
+                    }
+                    (n, Some(_)) => {
+                        let n = Literal::u32_unsuffixed(n as u32);
+                        quote! { board.passes >= (#n - board.eliminated.count_ones()).max(1) }
+                    }
+                },
                 EarlyEnd::Facing(n) => {
                     let passes = if self.ir.pass != Pass::Never {
                         quote! { board.passes }

@@ -1102,7 +1102,6 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         (ir.must_capture, "`must_capture`"),
         (ir.must_drop.is_some(), "`must_drop`"),
         (ir.royal_all, "`royal_safety all`"),
-        (ir.pass != Pass::Never, "passes"),
         (!ir.conditions.is_empty(), "promotions under conditions"),
         (
             ir.pieces.iter().any(|p| !p.promotion_moves.is_empty()),
@@ -1129,10 +1128,13 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
             ir.early_ends.iter().any(|e| {
                 !matches!(
                     e,
-                    EarlyEnd::MoveRule(_) | EarlyEnd::Extinct(_) | EarlyEnd::Checkmated
+                    EarlyEnd::MoveRule(_)
+                        | EarlyEnd::Extinct(_)
+                        | EarlyEnd::Checkmated
+                        | EarlyEnd::AllPass
                 )
             }),
-            "end rules decided on the position other than `move_rule` and `extinction`",
+            "end rules decided on the position other than `move_rule`, `extinction` and `all_pass`",
         ),
     ]
     .into_iter()
