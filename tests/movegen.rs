@@ -1396,6 +1396,77 @@ fn captures_of_own_pieces() {
     assert!(own > 5, "only {own} captures of one's own pieces played");
 }
 
+/// The start of `neutral_movers.vdl` and `neutral_any.vdl` (owners 0 White, 1 Black, 2 gray).
+const NEUTRAL_MOVERS: &str = "(1R)*2(1C)*1(1R)*/1(1S)*(1S)*1(1S)*(1S)*/4(2M)*1/1(2M)*(2E)*2(0E)*/\
+                              (0S)*(0S)*1(0S)*(0S)*1/(0R)*1(0C)*2(0R)* white - - 0 1";
+
+/// The owner of the piece on a cell (`b3`) of a 6x6 board in a position text, if any.
+fn owner_on(text: &str, cell: &str) -> Option<u8> {
+    let (file, rank) = (cell.as_bytes()[0] - b'a', cell.as_bytes()[1] - b'1');
+    let board = text.split(' ').next()?;
+    let row = board.split('/').nth(5 - rank as usize)?;
+    let (mut x, mut chars) = (0u8, row.chars().peekable());
+    while let Some(c) = chars.next() {
+        if let Some(n) = c.to_digit(10) {
+            x += n as u8;
+        } else if c == '(' {
+            let owner = chars.next()?.to_digit(10)? as u8;
+            for c in chars.by_ref() {
+                if c == ')' {
+                    break;
+                }
+            }
+            if x == file {
+                return Some(owner);
+            }
+            x += 1;
+        }
+    }
+    None
+}
+
+/// Pieces moved by players who do not own them (`neutral` sides, `movable_by` on a side and on a
+/// piece type, under `near(mover, ...)` and piece-count conditions, `perspective player`), counted
+/// by hand at the start of `neutral_movers.vdl`: the rooks a1 (b1) and f1 (e1, d1, f2), the chief
+/// (b1, c2, d1), the slaves a2, d2 and e2 one step each (b2 is blocked by gray's mercenary, which
+/// it may not take), gray's mercenaries north as White sees it (b4, and e4 takes e5), gray's
+/// sethling while White has two rooks (c2, c4, d3) and White's sethling (e3, f2, f4): 18. Under
+/// `captures any` (`neutral_any.vdl`) also a1xa2, a1xc1, a2xb3, b2xc3, c1xb2, c1xd2, c3xb3,
+/// d2xc3, e2xf3, f1xc1 and f1xf3: 29. Every engine, the compact form among them, counts them and
+/// the interpreter's perft 2 and 3; in random games each compiled engine agrees with the
+/// interpreter at every ply, and players move gray's pieces and each other's.
+#[test]
+fn pieces_moved_by_players_who_do_not_own_them() {
+    for (stem, first) in [("neutral_movers", 18), ("neutral_any", 29)] {
+        let reference = &engines(stem)[0].1;
+        let mut counts = vec![first];
+        for depth in 2..=3 {
+            counts.push(reference.perft(NEUTRAL_MOVERS, depth).expect("reads"));
+        }
+        perft_rows(stem, &[(NEUTRAL_MOVERS, counts.as_slice())], true);
+        let (mut gray, mut enemy) = (0, 0);
+        let text = std::cell::RefCell::new(String::new());
+        random_games(
+            (stem, NEUTRAL_MOVERS),
+            (0x9e07, 8, 80),
+            |now, _| *text.borrow_mut() = now.to_string(),
+            |moves, rng| {
+                let text = text.borrow();
+                let mv = moves[rng.below(moves.len())].clone();
+                let mover = if text.contains(" white ") { 0 } else { 1 };
+                match owner_on(&text, &mv[..2]) {
+                    Some(2) => gray += 1,
+                    Some(owner) if owner != mover => enemy += 1,
+                    _ => {}
+                }
+                mv
+            },
+        );
+        assert!(gray > 4, "{stem}: only {gray} moves of gray pieces played");
+        assert!(enemy > 0, "{stem}: no move of an enemy piece played");
+    }
+}
+
 /// The start of `four_kings.vdl` (four players, checkmated players out of the game).
 const FOUR_KINGS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3R)*/8/\
     2(0R)*(0K)*(0N)*3 p0 - - 0 1";

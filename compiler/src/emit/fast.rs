@@ -298,7 +298,18 @@ impl Emitter<'_> {
     }
 
     fn code(&self, piece: usize, owner: usize) -> Literal {
-        Literal::u8_unsuffixed((1 + piece * self.ir.players + owner) as u8)
+        Literal::u8_unsuffixed((1 + piece * self.ir.owners + owner) as u8)
+    }
+
+    /// The pieces of every side (the players and the neutral sides) on `board`, as `a | b | ...`.
+    fn all_colors(&self, board: TokenStream) -> TokenStream {
+        let all = (0..self.ir.owners).map(Literal::usize_unsuffixed);
+        quote! { #(#board.colors[#all])|* }
+    }
+
+    /// The number of sides that own pieces (the players, then the neutral sides), as a literal.
+    fn no(&self) -> Literal {
+        Literal::usize_unsuffixed(self.ir.owners)
     }
 
     /// The number of players who move, as a literal.
@@ -350,6 +361,7 @@ impl Emitter<'_> {
         let cells = Literal::usize_unsuffixed(ir.cells);
         let pieces = Literal::usize_unsuffixed(ir.pieces.len());
         let np = self.np();
+        let no = self.no();
         let words = self.words();
         let bits_type = if words > 0 {
             let words = Literal::usize_unsuffixed(words);
@@ -432,7 +444,7 @@ impl Emitter<'_> {
                     .collect();
                 let name = format_ident!("EN_PASSANT_FROM_{}", index);
                 let players = rows.iter().map(|r| self.per_cell(r));
-                items.push(quote! { static #name: [[Bits; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { static #name: [[Bits; CELLS]; #no] = [#(#players),*]; });
             }
             for (k, rule) in piece.promotion_moves.iter().enumerate() {
                 if rule.steps.iter().flatten().all(|&b| b == 0) {
@@ -445,7 +457,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; },
                 );
             }
             for (kind, rows) in tables.drain(..) {
@@ -459,7 +471,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; },
                 );
             }
             let width = piece
@@ -507,13 +519,13 @@ impl Emitter<'_> {
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing, 1: only when not in check, 2: only in check).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool, u8); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool, u8); #w]; CELLS]; #no] = [#(#players),*]; });
                 } else {
                     let doc = format!(
                         "Steps of the {} that need an empty cell on the way or an unmoved piece: (target, cell that must be empty, unmoved only, en-passant cell, quiet, capturing).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty, bool, #cell_ty, bool, bool); #w]; CELLS]; #no] = [#(#players),*]; });
                 }
             }
             let width = piece
@@ -540,7 +552,7 @@ impl Emitter<'_> {
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty); #w]; CELLS]; #no] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -570,7 +582,7 @@ impl Emitter<'_> {
                     "Moves of several legs of the {}: (target, cells that must be empty, cells that must be occupied, quiet, capturing).",
                     piece.name
                 );
-                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits, bool, bool); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits, bool, bool); #w]; CELLS]; #no] = [#(#players),*]; });
             }
             let width = piece
                 .players
@@ -596,7 +608,7 @@ impl Emitter<'_> {
                     quote! { [#(#rows),*] }
                 });
                 let doc = format!("The cells from which the {} captures each cell by a move of several legs, with the cells that must be empty and occupied.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
+                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #no] = [#(#players),*]; });
             }
             if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
                 let name = format_ident!("PROMOTIONS_{}", index);
@@ -614,7 +626,7 @@ impl Emitter<'_> {
                 });
                 let doc = format!("The promotion rules of the {} for each player.", piece.name);
                 items.push(
-                    quote! { #[doc = #doc] static #name: [&[PromotionRule]; #np] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [&[PromotionRule]; #no] = [#(#players),*]; },
                 );
             }
         }
@@ -622,7 +634,7 @@ impl Emitter<'_> {
             if let Some(from) = &castle.from {
                 let name = format_ident!("CASTLE_FROM_{}", index);
                 let sets = from.iter().map(|&b| self.bits(b));
-                items.push(quote! { static #name: [Bits; #np] = [#(#sets),*]; });
+                items.push(quote! { static #name: [Bits; #no] = [#(#sets),*]; });
             }
             if let Some(fixed) = &castle.fixed {
                 for (side, landing) in fixed.iter().enumerate() {
@@ -640,7 +652,7 @@ impl Emitter<'_> {
                         quote! { [#(#entries),*] }
                     });
                     let doc = "Castling with fixed landing cells, per player and cell of the king: the king's landing cell, the partner's, and the cells the king crosses.";
-                    items.push(quote! { #[doc = #doc] static #name: [[(#cell_ty, #cell_ty, Bits); CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[(#cell_ty, #cell_ty, Bits); CELLS]; #no] = [#(#players),*]; });
                 }
                 continue;
             }
@@ -735,7 +747,7 @@ impl Emitter<'_> {
         let (turn_keys, turn_items) = self.turn_keys(check_keys + stack_keys);
         items.extend(turn_items);
         let key_count = Literal::usize_unsuffixed(
-            (ir.players * ir.pieces.len() + 4) * ir.cells
+            (ir.owners * ir.pieces.len() + 4) * ir.cells
                 + (ir.players - 1)
                 + ir.players * ir.pieces.len()
                 + check_keys
@@ -841,7 +853,7 @@ impl Emitter<'_> {
         let side_keys = Literal::usize_unsuffixed(ir.players - 1);
         let empty_doc = format!(
             " The code of an empty cell in the mailbox (a piece is `1 + {} * type + owner`).",
-            ir.players
+            ir.owners
         );
         let wide_use = if self.big() {
             quote! { use vdl_runtime::compact::{CellField, Wide}; }
@@ -869,10 +881,10 @@ impl Emitter<'_> {
             const KEY_COUNT: usize = #key_count;
             /// Zobrist keys: pieces by code and cell, then unmoved, promoted and en-passant cells, then the side.
             static KEYS: [u64; KEY_COUNT] = vdl_runtime::compact::keys::<KEY_COUNT>(0x7664_6c00);
-            const VIRGIN_KEYS: usize = (#np * PIECES + 1) * CELLS;
-            const PROMOTED_KEYS: usize = (#np * PIECES + 2) * CELLS;
-            const EN_PASSANT_KEYS: usize = (#np * PIECES + 3) * CELLS;
-            const SIDE_KEY: usize = (#np * PIECES + 4) * CELLS;
+            const VIRGIN_KEYS: usize = (#no * PIECES + 1) * CELLS;
+            const PROMOTED_KEYS: usize = (#no * PIECES + 2) * CELLS;
+            const EN_PASSANT_KEYS: usize = (#no * PIECES + 3) * CELLS;
+            const SIDE_KEY: usize = (#no * PIECES + 4) * CELLS;
             const HAND_KEYS: usize = SIDE_KEY + #side_keys;
             /// The number of option switches of promotion rules.
             const SWITCHES: usize = #switches;
@@ -925,6 +937,7 @@ impl Emitter<'_> {
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
         let thaw_removed = self.thaw_removed();
         let np = self.np();
+        let no = self.no();
         let (rights_field, rights_hash, right_key) = if self.ir.en_passant_lasts {
             (
                 quote! {
@@ -1010,7 +1023,7 @@ impl Emitter<'_> {
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct Board {
                 pieces: [Bits; PIECES],
-                colors: [Bits; #np],
+                colors: [Bits; #no],
                 virgin: Bits,
                 promoted: Bits,
                 cells: [u8; CELLS],
@@ -1049,8 +1062,8 @@ impl Emitter<'_> {
 
             impl Board {
                 fn place(&mut self, cell: usize, code: u8) {
-                    let piece = (code as usize - 1) / #np;
-                    let owner = (code as usize - 1) % #np;
+                    let piece = (code as usize - 1) / #no;
+                    let owner = (code as usize - 1) % #no;
                     self.pieces[piece] ^= bit(cell);
                     self.colors[owner] ^= bit(cell);
                     self.cells[cell] = code;
@@ -1059,8 +1072,8 @@ impl Emitter<'_> {
 
                 fn remove(&mut self, cell: usize) {
                     let code = self.cells[cell];
-                    let piece = (code as usize - 1) / #np;
-                    let owner = (code as usize - 1) % #np;
+                    let piece = (code as usize - 1) / #no;
+                    let owner = (code as usize - 1) % #no;
                     self.pieces[piece] ^= bit(cell);
                     self.colors[owner] ^= bit(cell);
                     self.cells[cell] = EMPTY;
@@ -1531,12 +1544,12 @@ impl Emitter<'_> {
                 let ray = Self::ray(up);
                 let first = self.first(up, quote!(blockers));
                 let second = self.first(up, quote!(beyond));
-                let np = self.np();
+                let no = self.no();
                 quote! {
                     /// The owner of the piece on `cell`.
                     #[inline]
                     fn owner_at(board: &Board, cell: usize) -> usize {
-                        (board.cells[cell] as usize - 1) % #np
+                        (board.cells[cell] as usize - 1) % #no
                     }
 
                     /// Along the files, with `occupied` standing, between the royal pieces in `others`:
@@ -1605,9 +1618,8 @@ impl Emitter<'_> {
     }
 
     fn generation(&self) -> TokenStream {
-        let np = self.np();
+        let no = self.no();
         let push_en_passant = self.move_code("push_en_passant");
-        let push_double_step = self.move_code("push_double_step");
         let normal = self.normal();
         let zero = self.zero();
         let ir = self.ir;
@@ -1635,321 +1647,12 @@ impl Emitter<'_> {
                 None => self.zero(),
             };
             let mut pieces = Vec::new();
-            for (index, piece) in ir.pieces.iter().enumerate() {
-                let moves = &piece.players[us_index];
+            for index in 0..ir.pieces.len() {
                 let piece_index = self.piece(index);
-                // The enemy pieces it may capture (`captures_only` limits them).
-                // Never an `immune` piece.
-                let spared = if ir.immune.is_empty() {
-                    quote! {}
-                } else {
-                    let types = ir.immune.iter().map(|&t| self.piece(t));
-                    quote! { & !(#(board.pieces[#types])|*) }
-                };
-                let (takes, takes_init) = match &piece.captures_only {
-                    None if ir.immune.is_empty() => (quote! { cx.enemy }, quote! {}),
-                    None => (
-                        quote! { takes },
-                        quote! { let takes: Bits = cx.enemy #spared; },
-                    ),
-                    Some(types) => {
-                        let types = types.iter().map(|&t| self.piece(t));
-                        (
-                            quote! { takes },
-                            quote! { let takes: Bits = cx.enemy & (#zero #(| board.pieces[#types])*) #spared; },
-                        )
-                    }
-                };
-                let limited = piece.captures_only.is_some() || !ir.immune.is_empty();
-                let mut targets = Vec::new();
-                if moves.quiet_leaps.iter().any(|&b| b != 0) {
-                    let t = format_ident!("QUIET_{}", index);
-                    targets.push(quote! { targets |= #t[#us][from] & cx.empty; });
-                }
-                if moves.capture_leaps.iter().any(|&b| b != 0) {
-                    let t = format_ident!("CAPTURE_{}", index);
-                    targets.push(quote! { targets |= #t[#us][from] & #takes; });
-                }
-                let mut slides: Vec<usize> = moves.quiet_slides.clone();
-                for &d in &moves.capture_slides {
-                    if !slides.contains(&d) {
-                        slides.push(d);
-                    }
-                }
-                slides.sort_unstable();
-                for d in slides {
-                    let mask = match (
-                        moves.quiet_slides.contains(&d),
-                        moves.capture_slides.contains(&d),
-                    ) {
-                        // Walls are neither own nor enemy pieces.
-                        (true, true) if !limited && !mc && ir.walls.is_none() => quote! { !cx.own },
-                        (true, true) if !limited => quote! { (cx.empty | cx.enemy) },
-                        (true, true) => quote! { (cx.empty | #takes) },
-                        (true, false) => quote! { cx.empty },
-                        _ => quote! { #takes },
-                    };
-                    let slide = self.slide(d, quote!(from), quote!(cx.occupied));
-                    targets.push(quote! { targets |= #slide & #mask; });
-                }
-                let mut hops: Vec<usize> = moves.quiet_hops.clone();
-                for &d in &moves.capture_hops {
-                    if !hops.contains(&d) {
-                        hops.push(d);
-                    }
-                }
-                hops.sort_unstable();
-                for d in hops {
-                    let ray = Self::ray(d);
-                    let screen = self.first(d, quote!(blockers));
-                    let at = self.first(d, quote!(beyond));
-                    let quiet = moves.quiet_hops.contains(&d);
-                    let capture = moves.capture_hops.contains(&d);
-                    let open = match (quiet, mc) {
-                        (true, false) => quote! { targets |= after; },
-                        (true, true) => quote! { targets |= after & cx.empty; },
-                        (false, _) => quote! {},
-                    };
-                    let quiet_part = match (quiet, mc) {
-                        (true, false) => quote! { targets |= after ^ #ray[at] ^ bit(at); },
-                        (true, true) => {
-                            quote! { targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty; }
-                        }
-                        (false, _) => quote! {},
-                    };
-                    let capture_part = if capture {
-                        quote! { targets |= bit(at) & #takes; }
-                    } else {
-                        quote! {}
-                    };
-                    // `cannot_hop`: no hop over an unhoppable screen.
-                    let hoppable = if piece.cannot_hop {
-                        quote! { && unhoppable(board) & bit(#screen) == 0 }
-                    } else {
-                        quote! {}
-                    };
-                    targets.push(quote! {{
-                        let blockers = #ray[from] & cx.occupied;
-                        if blockers != 0 #hoppable {
-                            let after = #ray[#screen];
-                            let beyond = after & cx.occupied;
-                            if beyond == 0 {
-                                #open
-                            } else {
-                                let at = #at;
-                                #quiet_part
-                                #capture_part
-                            }
-                        }
-                    }});
-                }
-                let mut choices_init = quote! {};
-                let (forced, optional, choices) = match &moves.promotion {
-                    Some(p) => {
-                        let list: Vec<Literal> = p
-                            .choices
-                            .iter()
-                            .map(|&c| Literal::u8_unsuffixed(c as u8 + 1))
-                            .collect();
-                        let choices = if p.choices.iter().any(|&c| ir.count_limits[c].is_some()) {
-                            // The choices the player may still have one more of (`count_limit`).
-                            let n = Literal::usize_unsuffixed(list.len());
-                            choices_init = quote! {
-                                let mut choice_buf = [0u8; #n];
-                                let mut choice_len = 0;
-                                for &choice in [#(#list),*].iter() {
-                                    if below_limit & (1 << (choice - 1)) != 0 {
-                                        choice_buf[choice_len] = choice;
-                                        choice_len += 1;
-                                    }
-                                }
-                            };
-                            quote! { &choice_buf[..choice_len] }
-                        } else {
-                            quote! { &[#(#list),*] }
-                        };
-                        (
-                            self.promotion_zone(p.forced_to, p.forced_from),
-                            self.promotion_zone(p.optional_to, p.optional_from),
-                            choices,
-                        )
-                    }
-                    None => (self.zero(), self.zero(), quote! { &[] }),
-                };
-                targets.extend(self.conditional_targets(index, us_index));
-                let has_steps = moves.steps.iter().any(|s| !s.is_empty());
-                let has_paths = moves.paths.iter().any(|s| !s.is_empty());
-                if targets.is_empty() && !has_steps && !has_paths && moves.pulls.is_empty() {
-                    continue;
-                }
-                let paths = if has_paths {
-                    let table = format_ident!("PATHS_{}", index);
-                    quote! {
-                        for &(to, empty, full, quiet, capture) in #table[#us][from].iter() {
-                            if to == NO_CELL {
-                                break;
-                            }
-                            if cx.occupied & empty != 0 || cx.occupied & full != full {
-                                continue;
-                            }
-                            let target = bit(to as usize);
-                            if (quiet && cx.empty & target != 0) || (capture && #takes & target != 0) {
-                                targets |= target;
-                            }
-                        }
-                    }
-                } else {
-                    quote! {}
-                };
-                // Steps to one target by several paths (or a step that is also a leap) are one move:
-                // steps without an en-passant cell join the leap and slide targets, and all of them
-                // are added once.
-                let steps = if has_steps {
-                    let table = format_ident!("STEPS_{}", index);
-                    let (pattern, condition) = if Self::conditional_steps(&piece.players) {
-                        (
-                            quote! { (to, block, initial, ep, quiet, capture, needs) },
-                            quote! {
-                                if (needs == 1 && in_check) || (needs == 2 && !in_check) {
-                                    continue;
-                                }
-                            },
-                        )
-                    } else {
-                        (
-                            quote! { (to, block, initial, ep, quiet, capture) },
-                            quote! {},
-                        )
-                    };
-                    quote! {
-                        for &#pattern in #table[#us][from].iter() {
-                            if to == NO_CELL {
-                                break;
-                            }
-                            #condition
-                            let target = bit(to as usize);
-                            if (initial && board.virgin & bit(from) == 0)
-                                || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
-                                || !((quiet && cx.empty & target != 0) || (capture && #takes & target != 0))
-                            {
-                                continue;
-                            }
-                            if ep == NO_CELL {
-                                targets |= target;
-                            } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, #zero) {
-                                count += 1;
-                                if LIST {
-                                    #push_double_step
-                                }
-                            }
-                        }
-                    }
-                } else {
-                    quote! {}
-                };
-                let added = if moves.promotion_rules.is_empty() {
-                    quote! { count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out); }
-                } else {
-                    let table = format_ident!("PROMOTIONS_{}", index);
-                    let (mut to_zone, mut from_zone) = (Bits::ZERO, Bits::ZERO);
-                    let (mut capture_to, mut capture_from) = (Bits::ZERO, Bits::ZERO);
-                    for rule in &moves.promotion_rules {
-                        if rule.capturing {
-                            capture_to |= rule.to;
-                            capture_from |= rule.from;
-                        } else {
-                            to_zone |= rule.to;
-                            from_zone |= rule.from;
-                        }
-                    }
-                    let zone = self.promotion_zone(to_zone, from_zone);
-                    // Rules of captures only (`capturing`) apply to the targets with an enemy piece.
-                    let zone = if capture_to | capture_from == 0 {
-                        zone
-                    } else {
-                        let capture = self.promotion_zone(capture_to, capture_from);
-                        quote! { (#zone) | ((#capture) & cx.enemy) }
-                    };
-                    let limit = if ir.count_limits.iter().any(Option::is_some) {
-                        quote! { below_limit }
-                    } else {
-                        quote! { u64::MAX }
-                    };
-                    quote! {
-                        let zone: Bits = #zone;
-                        count += add::<LIST>(board, &cx, them, from, targets & !zone, #zero, #zero, &[], out);
-                        count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, #limit, out);
-                    }
-                };
-                // `check_evasion capture_checker`: in check, only the captures after which the
-                // royal pieces, the mover still in its place, are safe: those of the only checker.
-                let evasion = if piece.captures_checker {
-                    quote! {
-                        if !safe(board, cx.royals, them, cx.occupied, cx.enemy) {
-                            let mut captures = targets & cx.enemy;
-                            targets = #zero;
-                            while captures != 0 {
-                                let at = captures.trailing_zeros() as usize;
-                                captures &= captures - 1;
-                                if safe(board, cx.royals, them, cx.occupied & !bit(at), cx.enemy & !bit(at)) {
-                                    targets |= bit(at);
-                                }
-                            }
-                        }
-                    }
-                } else {
-                    quote! {}
-                };
-                // Pulls: to the first piece along the direction, an enemy put down on a cell
-                // passed.
-                let pulls = moves.pulls.iter().map(|&d| {
-                    let ray = Self::ray(d);
-                    let at = self.first(d, quote!(blockers));
-                    quote! {{
-                        let blockers = #ray[from] & cx.occupied;
-                        if blockers != 0 {
-                            let at = #at;
-                            let passed = #ray[from] & !#ray[at] & !bit(at);
-                            count += pulls::<LIST>(board, from, at, passed, #takes, out);
-                        }
-                    }}
-                });
-                // A normal move of the top piece of a stack leaves it (`CompactKind::Unstack`).
-                let added = if ir.stacking {
-                    quote! {
-                        let start = out.len();
-                        #added
-                        if LIST && board.stacked & bit(from) != 0 {
-                            for mv in &mut out[start..] {
-                                mv.kind = CompactKind::Unstack;
-                            }
-                        }
-                    }
-                } else {
-                    added
-                };
-                let add = quote! {
-                    let mut targets: Bits = #zero;
-                    #(#targets)*
-                    #steps
-                    #paths
-                    #evasion
-                    #added
-                    #(#pulls)*
-                };
-                pieces.push(quote! {
-                    {
-                        #takes_init
-                        #choices_init
-                        let mut movers = board.pieces[#piece_index] & #movable;
-                        while movers != 0 {
-                            let from = movers.trailing_zeros() as usize;
-                            movers &= movers - 1;
-                            #add
-                        }
-                    }
-                });
+                let movers = quote! { board.pieces[#piece_index] & #movable };
+                pieces.extend(self.piece_block(index, us_index, movers));
             }
+            pieces.extend(self.borrowed_blocks(us_index));
             pieces.extend(self.stacking_moves(us_index));
             // `promote_move`: promotions as moves of their own, each tested by playing it.
             for (index, piece) in ir.pieces.iter().enumerate() {
@@ -2257,6 +1960,9 @@ impl Emitter<'_> {
                 quote! {}
             };
             // Walls block every move and are nobody's.
+            // Neutral pieces stand in the way of every move.
+            let neutral = (ir.players..ir.owners).map(Literal::usize_unsuffixed);
+            let neutral_bits = quote! { #(| board.colors[#neutral])* };
             let wall_bits = match &ir.walls {
                 Some(_) => quote! { | board.pieces[WALL] },
                 None => quote! {},
@@ -2295,7 +2001,7 @@ impl Emitter<'_> {
                     let own = board.colors[#us];
                     #movable_init
                     let enemy = #enemy_bits;
-                    let occupied = own | enemy #wall_bits;
+                    let occupied = own | enemy #neutral_bits #wall_bits;
                     let royals: Bits = #royals;
                     #context
                     #in_check
@@ -2312,6 +2018,14 @@ impl Emitter<'_> {
                 }
             });
         }
+        let mover_near = ir.mover_near.iter().enumerate().map(|(index, table)| {
+            let name = format_ident!("MOVER_NEAR_{}", index);
+            let table = self.per_cell(table);
+            quote! {
+                /// The cells one leap of a `near(mover, ...)` test away from each cell.
+                static #name: [Bits; CELLS] = #table;
+            }
+        });
         let promote = if ir
             .pieces
             .iter()
@@ -2444,7 +2158,7 @@ impl Emitter<'_> {
             let types = ir.unhoppable.iter().map(|&t| self.piece(t));
             quote! {
                 let mut after = *board;
-                let mover = (board.cells[from] as usize - 1) / #np;
+                let mover = (board.cells[from] as usize - 1) / #no;
                 for piece in [#(#types),*] {
                     after.pieces[piece] &= !(bit(from) | bit(to) | victim);
                     if mover == piece {
@@ -2555,8 +2269,396 @@ impl Emitter<'_> {
 
             #promote
 
+            #(#mover_near)*
+
             #(#functions)*
         }
+    }
+
+    /// The moves of the pieces player `us_index` may move without owning them (`movable_by`):
+    /// those of the cells where the condition holds for him, in their frame, taking what their
+    /// owner's own moves would take (any piece under `captures any`).
+    fn borrowed_blocks(&self, us_index: usize) -> Vec<TokenStream> {
+        let ir = self.ir;
+        let zero = self.zero();
+        let us = Literal::usize_unsuffixed(us_index);
+        let mut blocks = Vec::new();
+        for borrow in ir.borrowed.iter().filter(|b| b.mover == us_index) {
+            let piece_index = self.piece(borrow.piece);
+            let owner = Literal::usize_unsuffixed(borrow.owner);
+            let candidates = quote! { board.pieces[#piece_index] & board.colors[#owner] };
+            let movers = match &borrow.condition {
+                FastCond::Const(true) => candidates,
+                condition => {
+                    let condition = self.count_cond(condition);
+                    quote! {{
+                        let own = #us;
+                        let _ = own;
+                        let mut cells = #candidates;
+                        let mut movers: Bits = #zero;
+                        while cells != 0 {
+                            let from = cells.trailing_zeros() as usize;
+                            cells &= cells - 1;
+                            if #condition {
+                                movers |= bit(from);
+                            }
+                        }
+                        movers
+                    }}
+                }
+            };
+            let takes = if ir.captures_any {
+                quote! { cx.occupied }
+            } else {
+                let others = (0..ir.players)
+                    .filter(|&p| p != borrow.owner)
+                    .map(Literal::usize_unsuffixed);
+                quote! { (#zero #(| board.colors[#others])*) }
+            };
+            let Some(block) = self.piece_block(borrow.piece, borrow.frame, quote!(borrowed)) else {
+                continue;
+            };
+            blocks.push(quote! {{
+                let borrowed: Bits = #movers;
+                let takes: Bits = #takes;
+                let cx = Context { own: cx.occupied & !takes, enemy: takes, ..cx };
+                #block
+            }});
+        }
+        blocks
+    }
+
+    /// The generation of the moves of the pieces of type `index` on the cells `movers` (an
+    /// expression), in the frame of side `us_index` (its tables, zones and promotions); `None`
+    /// when the type has no moves there.
+    fn piece_block(
+        &self,
+        index: usize,
+        us_index: usize,
+        movers: TokenStream,
+    ) -> Option<TokenStream> {
+        let ir = self.ir;
+        let zero = self.zero();
+        let mc = ir.must_capture;
+        let push_double_step = self.move_code("push_double_step");
+        let us = Literal::usize_unsuffixed(us_index);
+        let piece = &ir.pieces[index];
+        let moves = &piece.players[us_index];
+        // The enemy pieces it may capture (`captures_only` limits them).
+        // Never an `immune` piece.
+        let spared = if ir.immune.is_empty() {
+            quote! {}
+        } else {
+            let types = ir.immune.iter().map(|&t| self.piece(t));
+            quote! { & !(#(board.pieces[#types])|*) }
+        };
+        let (takes, takes_init) = match &piece.captures_only {
+            None if ir.immune.is_empty() => (quote! { cx.enemy }, quote! {}),
+            None => (
+                quote! { takes },
+                quote! { let takes: Bits = cx.enemy #spared; },
+            ),
+            Some(types) => {
+                let types = types.iter().map(|&t| self.piece(t));
+                (
+                    quote! { takes },
+                    quote! { let takes: Bits = cx.enemy & (#zero #(| board.pieces[#types])*) #spared; },
+                )
+            }
+        };
+        let limited = piece.captures_only.is_some() || !ir.immune.is_empty();
+        let mut targets = Vec::new();
+        if moves.quiet_leaps.iter().any(|&b| b != 0) {
+            let t = format_ident!("QUIET_{}", index);
+            targets.push(quote! { targets |= #t[#us][from] & cx.empty; });
+        }
+        if moves.capture_leaps.iter().any(|&b| b != 0) {
+            let t = format_ident!("CAPTURE_{}", index);
+            targets.push(quote! { targets |= #t[#us][from] & #takes; });
+        }
+        let mut slides: Vec<usize> = moves.quiet_slides.clone();
+        for &d in &moves.capture_slides {
+            if !slides.contains(&d) {
+                slides.push(d);
+            }
+        }
+        slides.sort_unstable();
+        for d in slides {
+            let mask = match (
+                moves.quiet_slides.contains(&d),
+                moves.capture_slides.contains(&d),
+            ) {
+                // Walls and neutral pieces are neither own nor enemy pieces.
+                (true, true)
+                    if !limited && !mc && ir.walls.is_none() && ir.owners == ir.players =>
+                {
+                    quote! { !cx.own }
+                }
+                (true, true) if !limited => quote! { (cx.empty | cx.enemy) },
+                (true, true) => quote! { (cx.empty | #takes) },
+                (true, false) => quote! { cx.empty },
+                _ => quote! { #takes },
+            };
+            let slide = self.slide(d, quote!(from), quote!(cx.occupied));
+            targets.push(quote! { targets |= #slide & #mask; });
+        }
+        let mut hops: Vec<usize> = moves.quiet_hops.clone();
+        for &d in &moves.capture_hops {
+            if !hops.contains(&d) {
+                hops.push(d);
+            }
+        }
+        hops.sort_unstable();
+        for d in hops {
+            let ray = Self::ray(d);
+            let screen = self.first(d, quote!(blockers));
+            let at = self.first(d, quote!(beyond));
+            let quiet = moves.quiet_hops.contains(&d);
+            let capture = moves.capture_hops.contains(&d);
+            let open = match (quiet, mc) {
+                (true, false) => quote! { targets |= after; },
+                (true, true) => quote! { targets |= after & cx.empty; },
+                (false, _) => quote! {},
+            };
+            let quiet_part = match (quiet, mc) {
+                (true, false) => quote! { targets |= after ^ #ray[at] ^ bit(at); },
+                (true, true) => {
+                    quote! { targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty; }
+                }
+                (false, _) => quote! {},
+            };
+            let capture_part = if capture {
+                quote! { targets |= bit(at) & #takes; }
+            } else {
+                quote! {}
+            };
+            // `cannot_hop`: no hop over an unhoppable screen.
+            let hoppable = if piece.cannot_hop {
+                quote! { && unhoppable(board) & bit(#screen) == 0 }
+            } else {
+                quote! {}
+            };
+            targets.push(quote! {{
+                let blockers = #ray[from] & cx.occupied;
+                if blockers != 0 #hoppable {
+                    let after = #ray[#screen];
+                    let beyond = after & cx.occupied;
+                    if beyond == 0 {
+                        #open
+                    } else {
+                        let at = #at;
+                        #quiet_part
+                        #capture_part
+                    }
+                }
+            }});
+        }
+        let mut choices_init = quote! {};
+        let (forced, optional, choices) = match &moves.promotion {
+            Some(p) => {
+                let list: Vec<Literal> = p
+                    .choices
+                    .iter()
+                    .map(|&c| Literal::u8_unsuffixed(c as u8 + 1))
+                    .collect();
+                let choices = if p.choices.iter().any(|&c| ir.count_limits[c].is_some()) {
+                    // The choices the player may still have one more of (`count_limit`).
+                    let n = Literal::usize_unsuffixed(list.len());
+                    choices_init = quote! {
+                        let mut choice_buf = [0u8; #n];
+                        let mut choice_len = 0;
+                        for &choice in [#(#list),*].iter() {
+                            if below_limit & (1 << (choice - 1)) != 0 {
+                                choice_buf[choice_len] = choice;
+                                choice_len += 1;
+                            }
+                        }
+                    };
+                    quote! { &choice_buf[..choice_len] }
+                } else {
+                    quote! { &[#(#list),*] }
+                };
+                (
+                    self.promotion_zone(p.forced_to, p.forced_from),
+                    self.promotion_zone(p.optional_to, p.optional_from),
+                    choices,
+                )
+            }
+            None => (self.zero(), self.zero(), quote! { &[] }),
+        };
+        targets.extend(self.conditional_targets(index, us_index));
+        let has_steps = moves.steps.iter().any(|s| !s.is_empty());
+        let has_paths = moves.paths.iter().any(|s| !s.is_empty());
+        if targets.is_empty() && !has_steps && !has_paths && moves.pulls.is_empty() {
+            return None;
+        }
+        let paths = if has_paths {
+            let table = format_ident!("PATHS_{}", index);
+            quote! {
+                for &(to, empty, full, quiet, capture) in #table[#us][from].iter() {
+                    if to == NO_CELL {
+                        break;
+                    }
+                    if cx.occupied & empty != 0 || cx.occupied & full != full {
+                        continue;
+                    }
+                    let target = bit(to as usize);
+                    if (quiet && cx.empty & target != 0) || (capture && #takes & target != 0) {
+                        targets |= target;
+                    }
+                }
+            }
+        } else {
+            quote! {}
+        };
+        // Steps to one target by several paths (or a step that is also a leap) are one move:
+        // steps without an en-passant cell join the leap and slide targets, and all of them
+        // are added once.
+        let steps = if has_steps {
+            let table = format_ident!("STEPS_{}", index);
+            let (pattern, condition) = if Self::conditional_steps(&piece.players) {
+                (
+                    quote! { (to, block, initial, ep, quiet, capture, needs) },
+                    quote! {
+                        if (needs == 1 && in_check) || (needs == 2 && !in_check) {
+                            continue;
+                        }
+                    },
+                )
+            } else {
+                (
+                    quote! { (to, block, initial, ep, quiet, capture) },
+                    quote! {},
+                )
+            };
+            quote! {
+                for &#pattern in #table[#us][from].iter() {
+                    if to == NO_CELL {
+                        break;
+                    }
+                    #condition
+                    let target = bit(to as usize);
+                    if (initial && board.virgin & bit(from) == 0)
+                        || (block != NO_CELL && cx.occupied & bit(block as usize) != 0)
+                        || !((quiet && cx.empty & target != 0) || (capture && #takes & target != 0))
+                    {
+                        continue;
+                    }
+                    if ep == NO_CELL {
+                        targets |= target;
+                    } else if !(check(&cx, from) || cx.risky & target != 0) || legal_after(board, &cx, them, from, to as usize, #zero) {
+                        count += 1;
+                        if LIST {
+                            #push_double_step
+                        }
+                    }
+                }
+            }
+        } else {
+            quote! {}
+        };
+        let added = if moves.promotion_rules.is_empty() {
+            quote! { count += add::<LIST>(board, &cx, them, from, targets, #forced, #optional, #choices, out); }
+        } else {
+            let table = format_ident!("PROMOTIONS_{}", index);
+            let (mut to_zone, mut from_zone) = (Bits::ZERO, Bits::ZERO);
+            let (mut capture_to, mut capture_from) = (Bits::ZERO, Bits::ZERO);
+            for rule in &moves.promotion_rules {
+                if rule.capturing {
+                    capture_to |= rule.to;
+                    capture_from |= rule.from;
+                } else {
+                    to_zone |= rule.to;
+                    from_zone |= rule.from;
+                }
+            }
+            let zone = self.promotion_zone(to_zone, from_zone);
+            // Rules of captures only (`capturing`) apply to the targets with an enemy piece.
+            let zone = if capture_to | capture_from == 0 {
+                zone
+            } else {
+                let capture = self.promotion_zone(capture_to, capture_from);
+                quote! { (#zone) | ((#capture) & cx.enemy) }
+            };
+            let limit = if ir.count_limits.iter().any(Option::is_some) {
+                quote! { below_limit }
+            } else {
+                quote! { u64::MAX }
+            };
+            quote! {
+                let zone: Bits = #zone;
+                count += add::<LIST>(board, &cx, them, from, targets & !zone, #zero, #zero, &[], out);
+                count += promote::<LIST>(board, &cx, them, from, targets & zone, #table[#us], switches, &conditions, #limit, out);
+            }
+        };
+        // `check_evasion capture_checker`: in check, only the captures after which the
+        // royal pieces, the mover still in its place, are safe: those of the only checker.
+        let evasion = if piece.captures_checker {
+            quote! {
+                if !safe(board, cx.royals, them, cx.occupied, cx.enemy) {
+                    let mut captures = targets & cx.enemy;
+                    targets = #zero;
+                    while captures != 0 {
+                        let at = captures.trailing_zeros() as usize;
+                        captures &= captures - 1;
+                        if safe(board, cx.royals, them, cx.occupied & !bit(at), cx.enemy & !bit(at)) {
+                            targets |= bit(at);
+                        }
+                    }
+                }
+            }
+        } else {
+            quote! {}
+        };
+        // Pulls: to the first piece along the direction, an enemy put down on a cell
+        // passed.
+        let pulls = moves.pulls.iter().map(|&d| {
+            let ray = Self::ray(d);
+            let at = self.first(d, quote!(blockers));
+            quote! {{
+                let blockers = #ray[from] & cx.occupied;
+                if blockers != 0 {
+                    let at = #at;
+                    let passed = #ray[from] & !#ray[at] & !bit(at);
+                    count += pulls::<LIST>(board, from, at, passed, #takes, out);
+                }
+            }}
+        });
+        // A normal move of the top piece of a stack leaves it (`CompactKind::Unstack`).
+        let added = if ir.stacking {
+            quote! {
+                let start = out.len();
+                #added
+                if LIST && board.stacked & bit(from) != 0 {
+                    for mv in &mut out[start..] {
+                        mv.kind = CompactKind::Unstack;
+                    }
+                }
+            }
+        } else {
+            added
+        };
+        let add = quote! {
+            let mut targets: Bits = #zero;
+            #(#targets)*
+            #steps
+            #paths
+            #evasion
+            #added
+            #(#pulls)*
+        };
+        Some(quote! {
+            {
+                #takes_init
+                #choices_init
+                let mut movers = #movers;
+                while movers != 0 {
+                    let from = movers.trailing_zeros() as usize;
+                    movers &= movers - 1;
+                    #add
+                }
+            }
+        })
     }
 
     /// The targets where a promotion applies for a move from `from`: the zone's cells, or every cell
@@ -2574,6 +2676,7 @@ impl Emitter<'_> {
     /// `pulls` and `played_legal`, the pulls' generation and legality test (the move played on a
     /// copy), when a piece has them.
     fn played_legality(&self) -> TokenStream {
+        let all_after = self.all_colors(quote!(after));
         let unload_move = self.move_code("unload_move");
         let ir = self.ir;
         if ir
@@ -2595,7 +2698,7 @@ impl Emitter<'_> {
                 let them = 1 - mover;
                 let mut after = *board;
                 play(&mut after, mv);
-                safe(&after, #own_royals, them, after.colors[0] | after.colors[1], after.colors[them])
+                safe(&after, #own_royals, them, #all_after, after.colors[them])
             }
 
             /// Counts (and with `LIST`, appends) the legal pulls of the piece on `from` to `at`, the
@@ -2626,6 +2729,7 @@ impl Emitter<'_> {
     /// mover's royal pieces safe, and with `peaceful` no check given and no enemy piece attacked
     /// by the new piece (whose attacks are leaps, as the lowering ensures).
     fn promotion_move_legality(&self) -> TokenStream {
+        let all_after = self.all_colors(quote!(after));
         let m_to = self.mv_cell(CellField::To);
         let zero = self.zero();
         let ir = self.ir;
@@ -2672,7 +2776,7 @@ impl Emitter<'_> {
                 let them = 1 - mover;
                 let mut after = *board;
                 play(&mut after, mv);
-                let occupied = after.colors[0] | after.colors[1];
+                let occupied = #all_after;
                 if !safe(&after, #own_royals, them, occupied, after.colors[them]) {
                     return false;
                 }
@@ -2970,11 +3074,16 @@ impl Emitter<'_> {
                 quote! { ([#(#cells),*][own] & bit(from) != 0) }
             }
             FastCond::Near {
+                mover,
                 table,
                 owners,
                 pieces,
             } => {
-                let table = format_ident!("NEAR_{}", table);
+                let (table, cell) = if *mover {
+                    (format_ident!("MOVER_NEAR_{}", table), quote!(from))
+                } else {
+                    (format_ident!("NEAR_{}", table), quote!(to))
+                };
                 let owned = match owners {
                     FastOwners::Own => quote! { board.colors[own] },
                     FastOwners::Opponent => quote! { board.colors[1 - own] },
@@ -2983,10 +3092,13 @@ impl Emitter<'_> {
                         let p = Literal::usize_unsuffixed(*p);
                         quote! { board.colors[#p] }
                     }
-                    FastOwners::Both => quote! { (board.colors[0] | board.colors[1]) },
+                    FastOwners::Both => {
+                        let all = (0..self.ir.owners).map(Literal::usize_unsuffixed);
+                        quote! { (#(board.colors[#all])|*) }
+                    }
                 };
                 let types = pieces.iter().map(|&t| self.piece(t));
-                quote! { (#table[to] & #owned & (#zero #(| board.pieces[#types])*) != 0) }
+                quote! { (#table[#cell] & #owned & (#zero #(| board.pieces[#types])*) != 0) }
             }
             FastCond::Between(n, lo, hi) => {
                 let n = self.count_int(n);
@@ -3025,7 +3137,12 @@ impl Emitter<'_> {
                         let p = Literal::usize_unsuffixed(*p);
                         vec![quote! { #p }]
                     }
-                    FastOwners::Both => vec![quote! { 0 }, quote! { 1 }],
+                    FastOwners::Both => (0..self.ir.owners)
+                        .map(|o| {
+                            let o = Literal::usize_unsuffixed(o);
+                            quote! { #o }
+                        })
+                        .collect(),
                 };
                 let types = pieces.iter().map(|&t| self.piece(t));
                 let mask = quote! { (#zero #(| board.pieces[#types])*) };
@@ -3066,7 +3183,7 @@ impl Emitter<'_> {
     /// pieces: the cells one leap away (`near`), the pieces a cell encloses, the neighbours of a
     /// cell, and the conversion itself.
     fn conversions(&self) -> TokenStream {
-        let np = self.np();
+        let no = self.no();
         let zero = self.zero();
         let ir = self.ir;
         let mut items = Vec::new();
@@ -3151,9 +3268,9 @@ impl Emitter<'_> {
                     while cells != 0 {
                         let cell = cells.trailing_zeros() as usize;
                         cells &= cells - 1;
-                        let piece = (board.cells[cell] as usize - 1) / #np;
+                        let piece = (board.cells[cell] as usize - 1) / #no;
                         board.remove(cell);
-                        board.place(cell, (1 + piece * #np + to) as u8);
+                        board.place(cell, (1 + piece * #no + to) as u8);
                     }
                 }
             });
@@ -3162,13 +3279,22 @@ impl Emitter<'_> {
     }
 
     fn make(&self) -> TokenStream {
+        let all_board = self.all_colors(quote!(board));
         let m_wall = self.mv_cell(CellField::Wall);
         let m_to = self.mv_cell(CellField::To);
         let m_gate_cell = self.mv_cell(CellField::GateCell);
         let m_from = self.mv_cell(CellField::From);
         let m_aux2 = self.mv_cell(CellField::Aux2);
         let m_aux = self.mv_cell(CellField::Aux);
+        // A promoted piece stays its owner's, whoever moved it (`movable_by`).
+        let promoted_owner = if self.ir.borrowed.is_empty() {
+            quote!(mover)
+        } else {
+            let no = self.no();
+            quote!(((code as usize - 1) % #no))
+        };
         let np = self.np();
+        let no = self.no();
         let (clear_en_passant, record_en_passant) = if self.ir.en_passant_lasts {
             (
                 quote! {
@@ -3217,7 +3343,7 @@ impl Emitter<'_> {
                 /// Per type, the type it is promoted from (plus one) when it may be demoted to it.
                 const DEMOTES_TO: [u8; PIECES] = [#(#back),*];
                 if mv.piece > 0 {
-                    DEMOTES_TO[(code as usize - 1) / #np] != mv.piece
+                    DEMOTES_TO[(code as usize - 1) / #no] != mv.piece
                 } else {
                     was_promoted
                 }
@@ -3239,7 +3365,7 @@ impl Emitter<'_> {
                     /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
                     fn to_hand(board: &mut Board, mover: usize, cell: usize) {
                         if CAPTURES_TO_HAND {
-                            let piece = (board.cells[cell] as usize - 1) / #np;
+                            let piece = (board.cells[cell] as usize - 1) / #no;
                             let kind = match PROMOTED_TO_HAND {
                                 Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
                                 _ => HAND_TYPE[piece],
@@ -3253,7 +3379,7 @@ impl Emitter<'_> {
                         quote! {
                             let piece = mv.piece as usize - 1;
                             board.add_to_hand(mover, piece, -1);
-                            board.place(to, (1 + piece * #np + mover) as u8);
+                            board.place(to, (1 + piece * #no + mover) as u8);
                         }
                     } else {
                         let from = hands
@@ -3266,7 +3392,7 @@ impl Emitter<'_> {
                             const DROP_FROM: [usize; PIECES] = [#(#from),*];
                             let piece = mv.piece as usize - 1;
                             board.add_to_hand(mover, DROP_FROM[piece], -1);
-                            board.place(to, (1 + piece * #np + mover) as u8);
+                            board.place(to, (1 + piece * #no + mover) as u8);
                             if DROP_FROM[piece] != piece {
                                 board.promoted |= bit(to);
                             }
@@ -3297,7 +3423,7 @@ impl Emitter<'_> {
                 quote! {
                     // A move that leaves an enemy royal piece attacked is a check given.
                     let royals = board.pieces[#r] & board.colors[1 - mover];
-                    if !safe(board, royals, mover, board.colors[0] | board.colors[1], board.colors[mover]) {
+                    if !safe(board, royals, mover, #all_board, board.colors[mover]) {
                         let given = board.checks[mover];
                         board.hash ^= check_key(mover, given) ^ check_key(mover, given + 1);
                         board.checks[mover] = given + 1;
@@ -3388,7 +3514,7 @@ impl Emitter<'_> {
                     // Gating: the hand piece onto the vacated cell, neither unmoved nor promoted.
                     let piece = mv.gate as usize - 1;
                     board.add_to_hand(mover, piece, -1);
-                    board.place(#m_gate_cell as usize, (1 + piece * #np + mover) as u8);
+                    board.place(#m_gate_cell as usize, (1 + piece * #no + mover) as u8);
                 }
             }
         } else {
@@ -3404,7 +3530,7 @@ impl Emitter<'_> {
                 },
                 quote! {
                     if captured {
-                        let mut blast = (NEIGHBOURS[to] & (board.colors[0] | board.colors[1]) & !spared(board)) | bit(to);
+                        let mut blast = (NEIGHBOURS[to] & (#all_board) & !spared(board)) | bit(to);
                         board.promoted &= !blast;
                         board.virgin &= !blast;
                         while blast != 0 {
@@ -3500,9 +3626,9 @@ impl Emitter<'_> {
                             gone |= bit(victim);
                         }
                         board.remove(from);
-                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * #np + mover as u8 } else { code };
+                        let placed = if mv.piece > 0 { 1 + (mv.piece - 1) * #no + #promoted_owner as u8 } else { code };
                         board.place(to, placed);
-                        resets |= RESETS_COUNTER[(code as usize - 1) / #np];
+                        resets |= RESETS_COUNTER[(code as usize - 1) / #no];
                         let was_promoted = board.promoted & bit(from) != 0;
                         board.promoted &= !gone;
                         if #promotes {
@@ -3924,7 +4050,9 @@ impl Emitter<'_> {
     /// The walling rule (`turn { wall ... }`): the wall type's constants, placing and removing
     /// walls, and the cells a move's wall may go on.
     fn walls(&self) -> TokenStream {
-        let np = self.np();
+        let all_after = self.all_colors(quote!(after));
+        let all_board = self.all_colors(quote!(board));
+        let no = self.no();
         let wall_move = self.move_code("wall_move");
         let m_to = self.mv_cell(CellField::To);
         let m_from = self.mv_cell(CellField::From);
@@ -3967,7 +4095,7 @@ impl Emitter<'_> {
                 (
                     quote! {
                         /// Per player and cell, the cells a wall reaches from there by leaps (`reach`).
-                        static REACH_LEAPS: [[Bits; CELLS]; #np] = [#(#leaps),*];
+                        static REACH_LEAPS: [[Bits; CELLS]; #no] = [#(#leaps),*];
                     },
                     quote! {{
                         let to = #m_to as usize;
@@ -4008,13 +4136,13 @@ impl Emitter<'_> {
             /// The cells the wall of a move (without its wall) may go on, decided on the position
             /// after it.
             fn wall_cells(board: &Board, mv: CompactMove) -> Bits {
-                let before = board.colors[0] | board.colors[1] | board.pieces[WALL];
+                let before = #all_board | board.pieces[WALL];
                 let occupied = match mv.kind {
                     CompactKind::Normal | CompactKind::DoubleStep => (before & !bit(#m_from as usize)) | bit(#m_to as usize),
                     _ => {
                         let mut after = *board;
                         play(&mut after, mv);
-                        after.colors[0] | after.colors[1] | after.pieces[WALL]
+                        #all_after | after.pieces[WALL]
                     }
                 };
                 (#cells) & WALL_ZONE[board.side as usize]
@@ -4043,10 +4171,12 @@ impl Emitter<'_> {
     }
 
     fn game(&self) -> TokenStream {
+        let all_board = self.all_colors(quote!(board));
         let cell_ty = self.cell_ty();
         let np = self.np();
+        let no = self.no();
         let all_colors = {
-            let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
+            let all = (0..self.ir.owners).map(Literal::usize_unsuffixed);
             quote! { #(board.colors[#all])|* }
         };
         let (elimination_init, elimination_methods) = match (
@@ -4127,7 +4257,7 @@ impl Emitter<'_> {
                         for &(target, victim) in rights {
                             let code = board.cells[victim];
                             if code != EMPTY && target < CELLS {
-                                board.rights[(code as usize - 1) % #np] = (target as #cell_ty, victim as #cell_ty);
+                                board.rights[(code as usize - 1) % #no] = (target as #cell_ty, victim as #cell_ty);
                             }
                         }
                     }
@@ -4245,7 +4375,7 @@ impl Emitter<'_> {
                     let n = Literal::u32_unsuffixed(*n);
                     let r = self.piece(self.ir.royal.expect("facing needs a royal piece"));
                     quote! {
-                        #passes + 1 >= #n && royals_facing(board.colors[0] | board.colors[1], board.pieces[#r] & board.colors[0], board.pieces[#r] & board.colors[1])
+                        #passes + 1 >= #n && royals_facing(#all_board, board.pieces[#r] & board.colors[0], board.pieces[#r] & board.colors[1])
                     }
                 }
                 EarlyEnd::Result(condition) => {
@@ -4281,7 +4411,7 @@ impl Emitter<'_> {
                         let us = board.side as usize;
                         let them = 1 - us;
                         let royals = #r & board.colors[us];
-                        !safe(board, royals, them, board.colors[0] | board.colors[1], board.colors[them])
+                        !safe(board, royals, them, #all_board, board.colors[them])
                     }
                 }
             }
@@ -4365,7 +4495,7 @@ impl Emitter<'_> {
                 fn empty(&self) -> Board {
                     Board {
                         pieces: [#zero; PIECES],
-                        colors: [#zero; #np],
+                        colors: [#zero; #no],
                         virgin: #zero,
                         promoted: #zero,
                         cells: [EMPTY; CELLS],
@@ -4388,7 +4518,7 @@ impl Emitter<'_> {
 
                 fn put(&self, board: &mut Board, cell: usize, occupant: Occupant) {
                     #put_wall
-                    board.place(cell, (1 + occupant.piece() * #np + occupant.owner()) as u8);
+                    board.place(cell, (1 + occupant.piece() * #no + occupant.owner()) as u8);
                     if occupant.is_virgin() {
                         board.virgin |= bit(cell);
                     }
@@ -4405,7 +4535,7 @@ impl Emitter<'_> {
                     }
                     #occupant_wall
                     let code = code as usize - 1;
-                    Occupant::new(code / #np, code % #np, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
+                    Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
                 }
 
                 fn set_state(&self, board: &mut Board, state: CompactState) {
@@ -4478,7 +4608,7 @@ impl Emitter<'_> {
                         let cell = occupied.trailing_zeros() as usize;
                         occupied &= occupied - 1;
                         let code = board.cells[cell] as usize - 1;
-                        Some((cell, Occupant::new(code / #np, code % #np, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
+                        Some((cell, Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
                     })
                 }
             }
@@ -4504,6 +4634,7 @@ impl Emitter<'_> {
     /// step reaches) and of moves under conditions (`COND_QUIET_<piece>_<k>`, `COND_PATHS_<piece>_<k>`).
     fn stack_tables(&self) -> TokenStream {
         let np = self.np();
+        let no = self.no();
         let cell_ty = self.cell_ty();
         let zero = self.zero();
         let ir = self.ir;
@@ -4529,7 +4660,7 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(
-                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; },
                 );
             }
             let blocks = piece.players[0].conditional.len();
@@ -4542,7 +4673,7 @@ impl Emitter<'_> {
                         "Quiet leaps of the {} under a condition, per player and cell.",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; });
                 }
                 let width = (0..2)
                     .flat_map(|p| block(p).paths.iter().map(Vec::len))
@@ -4570,7 +4701,7 @@ impl Emitter<'_> {
                         "Quiet moves of several legs of the {} under a condition: (target, cells that must be empty, cells that must be occupied).",
                         piece.name
                     );
-                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #np] = [#(#players),*]; });
+                    items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #no] = [#(#players),*]; });
                 }
             }
         }
@@ -4758,7 +4889,7 @@ impl Emitter<'_> {
     /// The position's stack fields, their initial values, their part of the hash and the
     /// board's stack methods.
     fn stack_board(&self) -> (TokenStream, TokenStream, TokenStream, TokenStream) {
-        let np = self.np();
+        let no = self.no();
         let zero = self.zero();
         if !self.ir.stacking {
             return (quote! {}, quote! {}, quote! {}, quote! {});
@@ -4790,8 +4921,8 @@ impl Emitter<'_> {
                     /// bitboards and the mailbox, kept with its flags in `below`).
                     fn stack_onto(&mut self, to: usize) {
                         let code = self.cells[to] as u16;
-                        let piece = (code - 1) / #np;
-                        let owner = (code - 1) % #np;
+                        let piece = (code - 1) / #no;
+                        let owner = (code - 1) % #no;
                         let mut below = (piece + 1) | (owner << 8);
                         if self.virgin & bit(to) != 0 {
                             below |= 1 << 12;
@@ -4817,7 +4948,7 @@ impl Emitter<'_> {
                         self.below[from] = 0;
                         let piece = (below & 0xff) as usize - 1;
                         let owner = ((below >> 8) & 0xf) as usize;
-                        self.place(from, (1 + piece * #np + owner) as u8);
+                        self.place(from, (1 + piece * #no + owner) as u8);
                         if below & (1 << 12) != 0 {
                             self.virgin |= bit(from);
                         }
@@ -4923,7 +5054,7 @@ impl Emitter<'_> {
     /// The position's fields for the turn's state, their terms of the hash, and the functions on
     /// them.
     fn turn_board(&self) -> (TokenStream, TokenStream, TokenStream) {
-        let np = self.np();
+        let no = self.no();
         let cell_ty = self.cell_ty();
         let turns = &self.ir.turns;
         let (mut fields, mut hash, mut items) = (quote! {}, quote! {}, quote! {});
@@ -5017,8 +5148,8 @@ impl Emitter<'_> {
                     /// Counts the piece on `cell`, about to be captured by `mover`, if it is an enemy's.
                     fn count_capture(&mut self, mover: usize, cell: usize) {
                         let code = self.cells[cell] as usize - 1;
-                        if code % #np != mover {
-                            let piece = code / #np;
+                        if code % #no != mover {
+                            let piece = code / #no;
                             let old = self.captured[mover][piece];
                             self.hash ^= capture_key(mover, piece, old) ^ capture_key(mover, piece, old + 1);
                             self.captured[mover][piece] = old + 1;
@@ -5079,10 +5210,11 @@ impl Emitter<'_> {
     /// Before a normal move changes the board: whether it jumps and whether it captures, as
     /// `freeze after` needs them.
     fn freeze_init(&self, capture: bool) -> TokenStream {
+        let all_board = self.all_colors(quote!(board));
         let turns = &self.ir.turns;
         let mut init = quote! {};
         if turns.freeze_jump {
-            init.extend(quote! { let jump = jumped(from, to, board.colors[0] | board.colors[1]); });
+            init.extend(quote! { let jump = jumped(from, to, #all_board); });
         }
         if turns.freeze_capture && capture {
             init.extend(quote! { let took = to != from && board.cells[to] != EMPTY; });

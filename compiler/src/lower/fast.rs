@@ -30,9 +30,9 @@ use vdl_runtime::geometry::{
 use vdl_runtime::model::{
     Board, CapturesTo, Castle, CastlePiece, Cell, CellExpr, CellsOrZone, CheckEvasion,
     CheckmateTest, Compare, Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing,
-    FreezeEvent, Game, Guarded, IntExpr, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef,
-    PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides,
-    Target, Turn, Untouched, Value, Vec3, WallCells, Who,
+    FreezeEvent, Game, Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece,
+    PieceRef, PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty,
+    Rule, Sides, Target, Turn, Untouched, Value, Vec3, WallCells, Who,
 };
 
 /// The largest board the compact form supports ([`vdl_runtime::compact::MAX_CELLS`]): bitboards
@@ -132,6 +132,14 @@ pub struct FastIr {
     pub explosion: Option<Explosion>,
     /// `turn { wall ... }`: every move is followed, in the same ply, by a wall on a cell.
     pub walls: Option<FastWalls>,
+    /// The sides that own pieces: the players, then the neutral sides (whose pieces move only
+    /// when `movable_by` lets a player move them). Piece codes, colours and frames count them all.
+    pub owners: usize,
+    /// The pieces players may move without owning them (`movable_by`).
+    pub borrowed: Vec<FastBorrow>,
+    /// The tables of the `near(mover, ...)` tests of `movable_by` conditions (per cell, the cells
+    /// one leap away).
+    pub mover_near: Vec<Vec<Bits>>,
     /// `captures any`: a capture may take any piece, the capturing player's own included (in
     /// games without royal pieces, hands, castling, walls, stacks, custodian or exploding captures).
     pub captures_any: bool,
@@ -310,15 +318,36 @@ pub enum FastCond {
     /// The piece the condition is about (on `from`) stands in a zone: per player, its cells.
     MoverIn(Vec<Bits>),
     /// A piece of some types that some players own stands one leap from the drop's target cell
-    /// `to` (`near(to, ...)`).
+    /// `to` (`near(to, ...)`), or from the cell of the piece a player may move (`near(mover, ...)`
+    /// in `movable_by`).
     Near {
-        /// The table of the leaps' cells from each cell (index in [`FastHands::near`]).
+        /// Whose surroundings: the drop's target (`false`) or the piece's cell (`true`).
+        mover: bool,
+        /// The table of the leaps' cells from each cell (index in [`FastHands::near`] for a drop,
+        /// in [`FastIr::mover_near`] for a piece).
         table: usize,
         /// Whose pieces.
         owners: FastOwners,
         /// Of which types.
         pieces: Vec<usize>,
     },
+}
+
+/// Pieces of one type and owner that another player may move (`movable_by`), in games without
+/// royal pieces and with `captures any` (their moves take any piece, as the mover's own would).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastBorrow {
+    /// The piece type.
+    pub piece: usize,
+    /// Whose pieces.
+    pub owner: usize,
+    /// The player who may move them.
+    pub mover: usize,
+    /// The side whose frame (forward, zones, promotions) they move in: the mover's under
+    /// `perspective player`, else the owner's.
+    pub frame: usize,
+    /// When the mover may move one, about its cell `from` with `own` the mover.
+    pub condition: FastCond,
 }
 
 /// A number in a [`FastCond`].
@@ -1011,16 +1040,20 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     };
     let stacking = uses_stacks(&pieces);
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
+    let (borrowed, mover_near) = lower_borrowed(game, &step, &royals)?;
     let ir = FastIr {
-        players: sides_of(game),
+        players: movers_of(game),
+        owners: sides_of(game),
+        borrowed,
+        mover_near,
         elimination: eliminates(game).then(|| FastElimination {
             attacked_at_turn_start: game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart,
         }),
-        partners: game.players[..sides_of(game)]
+        partners: game.players[..movers_of(game)]
             .iter()
             .map(|p| p.partner)
             .collect(),
-        en_passant_lasts: sides_of(game) > 2
+        en_passant_lasts: movers_of(game) > 2
             && game.turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
         custodian,
         explosion,
@@ -1066,6 +1099,96 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     };
     check_players(game, &ir)?;
     Ok(ir)
+}
+
+/// Who may move the pieces of another side (`movable_by` on a side or, replacing it, on a piece
+/// type), per piece type, owner and mover, with the tables of their `near` tests; or why the
+/// compact form cannot. Their moves are generated as their owner's pieces' are, without royal
+/// pieces (whose safety would depend on them).
+fn lower_borrowed(
+    game: &Game,
+    step: &dyn Fn(usize, Vec3) -> Option<usize>,
+    royals: &[usize],
+) -> Result<(Vec<FastBorrow>, Vec<Vec<Bits>>), String> {
+    let (players, owners) = (movers_of(game), sides_of(game));
+    let mut borrowed = Vec::new();
+    let mut near = Vec::new();
+    for (piece, info) in game.pieces.iter().enumerate() {
+        for owner in 0..owners {
+            let rules = if info.movable_by.is_empty() {
+                &game.players[owner].movable_by
+            } else {
+                &info.movable_by
+            };
+            for mover in (0..players).filter(|&m| m != owner) {
+                let mut conditions = Vec::new();
+                for rule in rules {
+                    let admits = rule.who.iter().any(|w| match w {
+                        MoverSide::All => true,
+                        MoverSide::Enemy => owner < players,
+                        MoverSide::Player(p) => *p == mover,
+                        MoverSide::None => false,
+                    });
+                    if !admits {
+                        continue;
+                    }
+                    conditions.push(match &rule.condition {
+                        None => FastCond::Const(true),
+                        Some(c) => {
+                            let mut site = Site::Borrow {
+                                step,
+                                near: &mut near,
+                            };
+                            lower_cond(game, c, &mut site).map_err(|_| {
+                                "a `movable_by` condition other than piece counts, `near(mover, \
+                                 ...)` and `mover in ZONE`"
+                                    .to_string()
+                            })?
+                        }
+                    });
+                }
+                if conditions.is_empty() {
+                    continue;
+                }
+                let frame = if info.perspective == Perspective::Player {
+                    mover
+                } else {
+                    owner
+                };
+                borrowed.push(FastBorrow {
+                    piece,
+                    owner,
+                    mover,
+                    frame,
+                    condition: if conditions.len() == 1 {
+                        conditions.remove(0)
+                    } else {
+                        FastCond::Any(conditions)
+                    },
+                });
+            }
+        }
+    }
+    if !borrowed.is_empty() {
+        let turn = &game.turn;
+        let feature = if !royals.is_empty() {
+            Some("royal pieces")
+        } else if game.pieces.iter().any(|p| !p.promotion_moves.is_empty()) {
+            Some("`promote_move`")
+        } else if game.pieces.iter().any(|p| !p.stacks.is_empty()) {
+            Some("stacks")
+        } else if game.custodian.is_some() || turn.wall.is_some() {
+            Some("custodian capture or walls")
+        } else if turn.moves > 1 || !turn.freeze.is_empty() {
+            Some("turns of several moves or freezing")
+        } else {
+            None
+        };
+        if let Some(feature) = feature {
+            return Err(format!("`movable_by` with {feature}"));
+        }
+    }
+    Ok((borrowed, near))
 }
 
 /// With more than two players the compact form has the moves, legality, promotions, castling,
@@ -1231,7 +1354,7 @@ fn lower_turns(
             between.push(lines);
         }
     }
-    let sides = sides_of(game);
+    let sides = movers_of(game);
     let order: Vec<usize> = if turn.order.is_empty() {
         (0..sides).collect()
     } else {
@@ -1361,6 +1484,14 @@ enum Site<'a> {
         /// Whether the condition counts enclosed pieces.
         enclosed: &'a mut bool,
     },
+    /// A piece another player may move (`movable_by ... when`), `own` that player: `near(mover,
+    /// ...)`, whose tables it collects, and `mover in ZONE`.
+    Borrow {
+        /// The cell one leap away from a cell, if any.
+        step: &'a dyn Fn(usize, Vec3) -> Option<usize>,
+        /// The tables of the `near` tests (per cell, the cells one leap away).
+        near: &'a mut Vec<Vec<Bits>>,
+    },
 }
 
 /// The effects of the triggered rules in the order the interpreter plays them after a move (the
@@ -1479,13 +1610,17 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
                 .collect::<Result<_, _>>()?,
         ),
         Cond::Near {
-            cell: CellExpr::To,
+            cell,
             leaps,
             side,
             types,
         } => {
-            let Site::Drop { step, near, .. } = site else {
-                return Err(refuse());
+            let (mover, step, near) = match (cell, site) {
+                (CellExpr::To, Site::Drop { step, near, .. }) => (false, step, near),
+                (CellExpr::Of(PieceRef::Mover) | CellExpr::From, Site::Borrow { step, near }) => {
+                    (true, step, near)
+                }
+                _ => return Err(refuse()),
             };
             let table: Vec<Bits> = (0..game.cells.len())
                 .map(|cell| {
@@ -1503,6 +1638,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
                 }
             };
             FastCond::Near {
+                mover,
                 table: index,
                 owners: lower_sides(side).ok_or_else(refuse)?,
                 pieces: (0..game.pieces.len())
@@ -1510,7 +1646,9 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
                     .collect(),
             }
         }
-        Cond::InZone(PieceRef::Mover, zone, None) if matches!(site, Site::Mover) => {
+        Cond::InZone(PieceRef::Mover, zone, None)
+            if matches!(site, Site::Mover | Site::Borrow { .. }) =>
+        {
             FastCond::MoverIn(
                 (0..sides_of(game))
                     .map(|p| cell_set(&game.zones[*zone].cells[p]))
@@ -1533,8 +1671,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
         | Cond::Empty(_)
         | Cond::Adjacent(..)
         | Cond::Eliminated(_)
-        | Cond::Stacked(_)
-        | Cond::Near { .. } => return Err(refuse()),
+        | Cond::Stacked(_) => return Err(refuse()),
     })
 }
 
@@ -1748,7 +1885,7 @@ fn fix_owner(cond: &Cond, player: usize) -> Cond {
 /// eliminates the checkmated player. The interpreter then plays those rules at the turn's start
 /// (`FastIr::elimination`).
 pub fn eliminates(game: &Game) -> bool {
-    sides_of(game) > 2
+    movers_of(game) > 2
         && game.rules.iter().any(|rule| {
             rule.events.contains(&Event::Checkmate)
                 && rule
@@ -1769,7 +1906,12 @@ fn own_rules(game: &Game) -> Vec<Rule> {
         .collect()
 }
 
-/// The players who move: every player but the walls' neutral side (the last one).
+/// The players, who take turns: the sides before the neutral ones.
+pub fn movers_of(game: &Game) -> usize {
+    game.players.iter().filter(|p| !p.neutral).count()
+}
+
+/// The sides that own pieces: every side but the walls' neutral one (the last).
 pub fn sides_of(game: &Game) -> usize {
     game.players.len() - usize::from(game.turn.wall.is_some())
 }
@@ -1833,10 +1975,20 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     if cells.len() > MAX_CELLS {
         return Err(format!("more than {MAX_CELLS} cells"));
     }
-    // The walls' neutral side, the last one, owns no piece that moves.
-    let sides = &players[..sides_of(game)];
-    if sides.len() < 2 || sides.iter().any(|p| p.neutral) {
-        return Err("a neutral side".into());
+    // The walls' neutral side, the last one, owns no piece that moves; other neutral sides follow
+    // two players and own pieces that move only when `movable_by` lets a player move them.
+    let movers = movers_of(game);
+    if movers < 2 {
+        return Err("fewer than two players".into());
+    }
+    let sides = &players[..movers];
+    if sides_of(game) > movers {
+        if movers > 2 {
+            return Err("a neutral side with more than two players".into());
+        }
+        if !game.reserves.is_empty() || game.custodian.is_some() {
+            return Err("a neutral side with reserves or custodian capture".into());
+        }
     }
     for player in players {
         let Player {
@@ -1850,9 +2002,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             movable_by,
             partner,
         } = player;
-        if !movable_by.is_empty() {
-            return Err(format!("player {} has `movable_by`", player.name));
-        }
+        // Lowered by `lower_borrowed`.
+        let _ = movable_by;
         // Lowered into the IR (`FastIr::enemies`, and the hands captures go to).
         let _ = partner;
     }
@@ -2170,8 +2321,9 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         facing,
         // Lowered with the moves (`FastPiece::captures_checker`).
         check_evasion: _,
-        perspective,
-        movable_by,
+        // Lowered by `lower_borrowed`: a player moves his own pieces in his frame.
+        perspective: _,
+        movable_by: _,
         // Lowered with the moves: it limits captures, not attacks.
         captures_only: _,
         // Lowered with the hops (`FastIr::unhoppable`).
@@ -2192,8 +2344,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
     let unsupported = [
         (matches!(royal, Royalty::When(_)), "`royal when`"),
         (!merges.is_empty(), "merger moves"),
-        (*perspective == Perspective::Player, "`perspective player`"),
-        (!movable_by.is_empty(), "`movable_by`"),
         (*never_captures, "`never_captures`"),
         (*no_drop_mate, "`no_drop_mate`"),
     ];
