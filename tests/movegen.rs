@@ -1467,6 +1467,88 @@ fn pieces_moved_by_players_who_do_not_own_them() {
     }
 }
 
+/// `capturable_rights.vdl` before White's double step f2-f4, with Black's chief next to White's
+/// pawn e4 (Black may move it and take en passant on f3) and away from it.
+const CAPTURABLE_RIGHTS: [&str; 2] = [
+    "n5/3c2/4P1/6/5P/C5 w - - 0 1",
+    "n5/2c3/4P1/6/5P/C5 w - - 0 1",
+];
+
+/// En-passant rights that count only when a capture can take them (`en_passant_right
+/// when_capturable`), with enemy pieces that may take them: after f2-f4 the right on f3 stays when
+/// Black's chief stands next to White's pawn e4, which Black may then move and take en passant with
+/// (Black's 12 moves, counted by hand: the chief's 8, two knight moves, e4-e3 and e4xf3), and is
+/// gone when the chief stands away. Every engine, the compact form among them, reaches the same
+/// positions and perft; in random games each compiled engine agrees with the interpreter at every
+/// ply, and rights are kept.
+#[test]
+fn en_passant_rights_only_when_capturable() {
+    let engines = engines("capturable_rights");
+    assert_eq!(engines.len(), 3, "capturable_rights.vdl has a compact form");
+    for (start, right) in CAPTURABLE_RIGHTS.iter().zip([" f3 ", " - "]) {
+        for (name, engine) in &engines {
+            let text = engine.after(start, &["f2f4"]).expect("plays");
+            assert!(text.contains(right), "{name}: `{text}` after f2f4");
+        }
+    }
+    let after = engines[0]
+        .1
+        .after(CAPTURABLE_RIGHTS[0], &["f2f4"])
+        .expect("plays");
+    let (moves, _) = engines[0].1.moves(&after).expect("reads");
+    assert_eq!(moves.len(), 12, "{moves:?}");
+    perft_agrees_to("capturable_rights", &CAPTURABLE_RIGHTS, 4);
+    let start = "n1c2n/pppppp/6/6/PPPPPP/N2C1N w - - 0 1";
+    perft_agrees_to("capturable_rights", &[start], 4);
+    let mut kept = 0;
+    random_games(
+        ("capturable_rights", start),
+        (0xe9a5, 10, 60),
+        |text, _| kept += usize::from(text.split(' ').nth(3) != Some("-")),
+        |moves, rng| moves[rng.below(moves.len())].clone(),
+    );
+    assert!(kept > 0, "no en-passant right kept");
+}
+
+/// The start of `transfers.vdl` (a 5x5 main board, then the bench x, y).
+const TRANSFERS: &str = "(1R)*1(1C)*(1N)*(1R)*/5/5/5/(0R)*(0N)*(0C)*1(0R)*|2 white - - 0 1";
+
+/// Transfers between boards (`transfer`, `target empty` and `any`, `become`, a condition on piece
+/// counts), counted by hand at the start of `transfers.vdl`: the chief's four steps, the rooks a1
+/// (a2..a4, takes a5) and e1 (e2..e4, takes e5, d1), the knight's three leaps, each of the rooks and
+/// the knight to x or y (6) and the chief to x while White has both rooks: 23. Every engine, the
+/// compact form among them, counts them and the interpreter's perft 2 and 3; in random games each
+/// compiled engine agrees with the interpreter at every ply, and pieces go to the bench and come
+/// back.
+#[test]
+fn transfers_between_boards() {
+    let reference = &engines("transfers")[0].1;
+    let mut counts = vec![23];
+    for depth in 2..=3 {
+        counts.push(reference.perft(TRANSFERS, depth).expect("reads"));
+    }
+    perft_rows("transfers", &[(TRANSFERS, counts.as_slice())], true);
+    let (mut out, mut back) = (0, 0);
+    random_games(
+        ("transfers", TRANSFERS),
+        (0x7a5f, 8, 80),
+        |_, _| {},
+        |moves, rng| {
+            let mv = moves[rng.below(moves.len())].clone();
+            if mv.starts_with(['x', 'y']) {
+                back += 1;
+            } else if mv.contains(['x', 'y']) {
+                out += 1;
+            }
+            mv
+        },
+    );
+    assert!(
+        out > 5 && back > 5,
+        "{out} transfers to the bench, {back} back"
+    );
+}
+
 /// The start of `four_kings.vdl` (four players, checkmated players out of the game).
 const FOUR_KINGS: &str = "3(2N)*(2K)*(2R)*2/8/(1Q)*7/(1K)*6(3Q)*/(1R)*6(3K)*/7(3R)*/8/\
     2(0R)*(0K)*(0N)*3 p0 - - 0 1";

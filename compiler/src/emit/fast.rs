@@ -1653,6 +1653,7 @@ impl Emitter<'_> {
                 pieces.extend(self.piece_block(index, us_index, movers));
             }
             pieces.extend(self.borrowed_blocks(us_index));
+            pieces.extend(self.transfer_blocks(us_index));
             pieces.extend(self.stacking_moves(us_index));
             // `promote_move`: promotions as moves of their own, each tested by playing it.
             for (index, piece) in ir.pieces.iter().enumerate() {
@@ -2018,6 +2019,8 @@ impl Emitter<'_> {
                 }
             });
         }
+        let borrowed_functions = self.borrowed_functions();
+        let en_passant_capturable = self.en_passant_capturable();
         let mover_near = ir.mover_near.iter().enumerate().map(|(index, table)| {
             let name = format_ident!("MOVER_NEAR_{}", index);
             let table = self.per_cell(table);
@@ -2271,27 +2274,43 @@ impl Emitter<'_> {
 
             #(#mover_near)*
 
+            #(#borrowed_functions)*
+
+            #en_passant_capturable
+
             #(#functions)*
         }
     }
 
-    /// The moves of the pieces player `us_index` may move without owning them (`movable_by`):
-    /// those of the cells where the condition holds for him, in their frame, taking what their
-    /// owner's own moves would take (any piece under `captures any`).
-    fn borrowed_blocks(&self, us_index: usize) -> Vec<TokenStream> {
-        let ir = self.ir;
+    /// The pieces a borrowing player may capture with a borrowed piece (`board`, `occupied` in
+    /// scope): any under `captures any`, else those of the players other than its owner.
+    fn borrow_takes(&self, borrow: &crate::lower::fast::FastBorrow) -> TokenStream {
+        if self.ir.captures_any {
+            return quote! { occupied };
+        }
         let zero = self.zero();
-        let us = Literal::usize_unsuffixed(us_index);
-        let mut blocks = Vec::new();
-        for borrow in ir.borrowed.iter().filter(|b| b.mover == us_index) {
+        let others = (0..self.ir.players)
+            .filter(|&p| p != borrow.owner)
+            .map(Literal::usize_unsuffixed);
+        quote! { (#zero #(| board.colors[#others])*) }
+    }
+
+    /// Per `movable_by` entry `k`, `borrowed_<k>(board)`: the cells of the pieces its player may
+    /// move without owning them (those where its condition holds for him).
+    fn borrowed_functions(&self) -> Vec<TokenStream> {
+        let zero = self.zero();
+        let mut functions = Vec::new();
+        for (k, borrow) in self.ir.borrowed.iter().enumerate() {
+            let name = format_ident!("borrowed_{}", k);
             let piece_index = self.piece(borrow.piece);
             let owner = Literal::usize_unsuffixed(borrow.owner);
+            let us = Literal::usize_unsuffixed(borrow.mover);
             let candidates = quote! { board.pieces[#piece_index] & board.colors[#owner] };
-            let movers = match &borrow.condition {
+            let body = match &borrow.condition {
                 FastCond::Const(true) => candidates,
                 condition => {
                     let condition = self.count_cond(condition);
-                    quote! {{
+                    quote! {
                         let own = #us;
                         let _ = own;
                         let mut cells = #candidates;
@@ -2304,28 +2323,187 @@ impl Emitter<'_> {
                             }
                         }
                         movers
-                    }}
+                    }
                 }
             };
-            let takes = if ir.captures_any {
-                quote! { cx.occupied }
-            } else {
-                let others = (0..ir.players)
-                    .filter(|&p| p != borrow.owner)
-                    .map(Literal::usize_unsuffixed);
-                quote! { (#zero #(| board.colors[#others])*) }
-            };
-            let Some(block) = self.piece_block(borrow.piece, borrow.frame, quote!(borrowed)) else {
+            let doc = format!(
+                " The pieces of type {} and side {} that player {} may move.",
+                borrow.piece, borrow.owner, borrow.mover
+            );
+            functions.push(quote! {
+                #[doc = #doc]
+                fn #name(board: &Board) -> Bits {
+                    #body
+                }
+            });
+        }
+        functions
+    }
+
+    /// The moves of the pieces player `us_index` may move without owning them (`movable_by`):
+    /// those of the cells where the condition holds for him, in their frame, taking what their
+    /// owner's own moves would take (any piece under `captures any`), en passant too.
+    fn borrowed_blocks(&self, us_index: usize) -> Vec<TokenStream> {
+        let ir = self.ir;
+        let push_en_passant = self.move_code("push_en_passant");
+        let mut blocks = Vec::new();
+        for (k, borrow) in ir.borrowed.iter().enumerate() {
+            if borrow.mover != us_index {
                 continue;
+            }
+            let name = format_ident!("borrowed_{}", k);
+            let takes = self.borrow_takes(borrow);
+            let moves = self.piece_block(borrow.piece, borrow.frame, quote!(borrowed));
+            let en_passant = match ir.pieces[borrow.piece].players[borrow.frame].en_passant_from {
+                Some(_) => {
+                    let table = format_ident!("EN_PASSANT_FROM_{}", borrow.piece);
+                    let frame = Literal::usize_unsuffixed(borrow.frame);
+                    quote! {
+                        if board.en_passant != NO_CELL {
+                            let target = board.en_passant as usize;
+                            let victim = board.victim as usize;
+                            if cx.occupied & bit(target) == 0 && cx.enemy & bit(victim) != 0 {
+                                let mut movers = #table[#frame][target] & borrowed;
+                                while movers != 0 {
+                                    let from = movers.trailing_zeros() as usize;
+                                    movers &= movers - 1;
+                                    count += 1;
+                                    if LIST {
+                                        #push_en_passant
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                None => quote! {},
             };
+            if moves.is_none() && en_passant.is_empty() {
+                continue;
+            }
             blocks.push(quote! {{
-                let borrowed: Bits = #movers;
+                let borrowed: Bits = #name(board);
                 let takes: Bits = #takes;
                 let cx = Context { own: cx.occupied & !takes, enemy: takes, ..cx };
-                #block
+                #moves
+                #en_passant
             }});
         }
         blocks
+    }
+
+    /// The `transfer` moves of player `us_index`: his pieces of the listed types on the start cells,
+    /// where the condition holds, to the landing cells (empty ones only under `target empty`, else
+    /// taking what stands there, whoever owns it), taking on the `become` type.
+    fn transfer_blocks(&self, us_index: usize) -> Vec<TokenStream> {
+        let zero = self.zero();
+        let us = Literal::usize_unsuffixed(us_index);
+        let mut blocks = Vec::new();
+        for transfer in &self.ir.transfers {
+            let types = transfer.pieces.iter().map(|&t| self.piece(t));
+            let from = self.bits(transfer.from[us_index]);
+            let to = self.bits(transfer.to[us_index]);
+            let condition = match &transfer.condition {
+                FastCond::Const(true) => quote! {},
+                condition => {
+                    let condition = self.count_cond(condition);
+                    quote! {
+                        if !{ let own = #us; let _ = own; #condition } {
+                            continue;
+                        }
+                    }
+                }
+            };
+            let landing = if transfer.empty_only {
+                quote! { & cx.empty }
+            } else {
+                quote! {}
+            };
+            let (forced, choices) = match transfer.becomes {
+                Some(t) => {
+                    let code = Literal::u8_unsuffixed(t as u8 + 1);
+                    (quote! { targets }, quote! { &[#code] })
+                }
+                None => (zero.clone(), quote! { &[] }),
+            };
+            blocks.push(quote! {{
+                let mut movers = own & (#zero #(| board.pieces[#types])*) & #from;
+                while movers != 0 {
+                    let from = movers.trailing_zeros() as usize;
+                    movers &= movers - 1;
+                    #condition
+                    let targets: Bits = #to & !bit(from) #landing;
+                    count += add::<LIST>(board, &cx, them, from, targets, #forced, #zero, #choices, out);
+                }
+            }});
+        }
+        blocks
+    }
+
+    /// `en_passant_right when_capturable`: `en_passant_capturable(board)` tells whether the player
+    /// to move has a capture that takes the en-passant right (royal safety aside), with his own
+    /// pieces or those he may move.
+    fn en_passant_capturable(&self) -> TokenStream {
+        let ir = self.ir;
+        if !ir.en_passant_when_capturable {
+            return quote! {};
+        }
+        let occupied = self.all_colors(quote!(board));
+        let mut arms = Vec::new();
+        for us_index in 0..ir.players {
+            let us = Literal::usize_unsuffixed(us_index);
+            let enemy = if ir.captures_any {
+                quote! { occupied }
+            } else {
+                let them = Literal::usize_unsuffixed(1 - us_index);
+                quote! { board.colors[#them] }
+            };
+            let mut tests = Vec::new();
+            for (index, piece) in ir.pieces.iter().enumerate() {
+                if piece.players[us_index].en_passant_from.is_none() {
+                    continue;
+                }
+                let table = format_ident!("EN_PASSANT_FROM_{}", index);
+                let piece_index = self.piece(index);
+                tests.push(quote! {
+                    (#enemy & bit(victim) != 0 && #table[#us][target] & board.pieces[#piece_index] & board.colors[#us] != 0)
+                });
+            }
+            for (k, borrow) in ir.borrowed.iter().enumerate() {
+                if borrow.mover != us_index
+                    || ir.pieces[borrow.piece].players[borrow.frame]
+                        .en_passant_from
+                        .is_none()
+                {
+                    continue;
+                }
+                let name = format_ident!("borrowed_{}", k);
+                let table = format_ident!("EN_PASSANT_FROM_{}", borrow.piece);
+                let frame = Literal::usize_unsuffixed(borrow.frame);
+                let takes = self.borrow_takes(borrow);
+                tests.push(quote! {
+                    (#takes & bit(victim) != 0 && #table[#frame][target] & #name(board) != 0)
+                });
+            }
+            let test = any_of(tests.into_iter());
+            arms.push(quote! { #us => #test, });
+        }
+        quote! {
+            /// Whether the player to move has a capture that takes the en-passant right, royal
+            /// safety aside (`en_passant_right when_capturable`).
+            fn en_passant_capturable(board: &Board) -> bool {
+                let target = board.en_passant as usize;
+                let victim = board.victim as usize;
+                let occupied = #occupied;
+                if occupied & bit(target) != 0 {
+                    return false;
+                }
+                match board.side {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+        }
     }
 
     /// The generation of the moves of the pieces of type `index` on the cells `movers` (an
@@ -3347,6 +3525,21 @@ impl Emitter<'_> {
                 } else {
                     was_promoted
                 }
+            }}
+        };
+        // A change of type on a move between boards (a transfer's `become`) is no promotion.
+        let promotes = if self.ir.transfers.is_empty() {
+            promotes
+        } else {
+            let boards = self
+                .ir
+                .boards
+                .iter()
+                .map(|&b| Literal::u8_unsuffixed(b as u8));
+            quote! {{
+                /// Per cell, its board.
+                const BOARD_OF: [u8; CELLS] = [#(#boards),*];
+                if mv.piece > 0 && BOARD_OF[from] != BOARD_OF[to] { false } else { #promotes }
             }}
         };
         let (to_hand, drop) = if let Some(hands) = &self.ir.hands {
@@ -5353,6 +5546,18 @@ impl Emitter<'_> {
                 board.hash ^= KEYS[SIDE_KEY];
             }
         };
+        // `en_passant_right when_capturable`: a right nobody can take is no right.
+        let keep_capturable = if self.ir.en_passant_when_capturable {
+            quote! {
+                if board.en_passant != NO_CELL && !en_passant_capturable(board) {
+                    board.hash ^= KEYS[EN_PASSANT_KEYS + board.en_passant as usize];
+                    board.en_passant = NO_CELL;
+                    board.victim = NO_CELL;
+                }
+            }
+        } else {
+            quote! {}
+        };
         if !self.multi() {
             return (
                 quote! {
@@ -5363,6 +5568,7 @@ impl Emitter<'_> {
                     if #round_over {
                         board.fullmove += 1;
                     }
+                    #keep_capturable
                 },
                 quote! {},
             );

@@ -137,9 +137,18 @@ pub struct FastIr {
     pub owners: usize,
     /// The pieces players may move without owning them (`movable_by`).
     pub borrowed: Vec<FastBorrow>,
-    /// The tables of the `near(mover, ...)` tests of `movable_by` conditions (per cell, the cells
-    /// one leap away).
+    /// The tables of the `near(mover, ...)` tests of `movable_by` and `transfer` conditions (per
+    /// cell, the cells one leap away).
     pub mover_near: Vec<Vec<Bits>>,
+    /// The `transfer` moves, in declaration order.
+    pub transfers: Vec<FastTransfer>,
+    /// Per cell, the index of its board (read when the game has transfers: a move between boards
+    /// is not a promotion).
+    pub boards: Vec<usize>,
+    /// `en_passant_right when_capturable`: a right stays after the double step only when the
+    /// next player has a capture that takes it, ignoring royal safety (two players, one move a
+    /// turn).
+    pub en_passant_when_capturable: bool,
     /// `captures any`: a capture may take any piece, the capturing player's own included (in
     /// games without royal pieces, hands, castling, walls, stacks, custodian or exploding captures).
     pub captures_any: bool,
@@ -347,6 +356,24 @@ pub struct FastBorrow {
     /// `perspective player`, else the owner's.
     pub frame: usize,
     /// When the mover may move one, about its cell `from` with `own` the mover.
+    pub condition: FastCond,
+}
+
+/// A `transfer` block: a whole turn's move of a player's own piece of some types from some cells to
+/// others (usually on another board), in games without royal pieces, hands, walls or stacks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastTransfer {
+    /// The types it moves.
+    pub pieces: Vec<usize>,
+    /// Per player, the cells it starts from.
+    pub from: Vec<Bits>,
+    /// Per player, the cells it may land on.
+    pub to: Vec<Bits>,
+    /// Whether the landing cell must be empty (else its occupant, of any side, is captured).
+    pub empty_only: bool,
+    /// The type the piece takes on arrival (`become`).
+    pub becomes: Option<usize>,
+    /// When the player may make it, about the piece on `from` with `own` its owner.
     pub condition: FastCond,
 }
 
@@ -1040,12 +1067,15 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     };
     let stacking = uses_stacks(&pieces);
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
-    let (borrowed, mover_near) = lower_borrowed(game, &step, &royals)?;
+    let (borrowed, mut mover_near) = lower_borrowed(game, &step, &royals)?;
+    let transfers = lower_transfers(game, &step, &royals, &mut mover_near)?;
     let ir = FastIr {
         players: movers_of(game),
         owners: sides_of(game),
         borrowed,
         mover_near,
+        transfers,
+        boards: game.cells.iter().map(|c| c.board).collect(),
         elimination: eliminates(game).then(|| FastElimination {
             attacked_at_turn_start: game.turn.checkmate_test == CheckmateTest::AttackedAtTurnStart,
         }),
@@ -1096,6 +1126,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         stacking,
         turns,
         captures_any: game.captures == vdl_runtime::model::CaptureScope::Any,
+        en_passant_when_capturable: game.turn.en_passant_right == EnPassantRight::WhenCapturable,
     };
     check_players(game, &ir)?;
     Ok(ir)
@@ -1173,6 +1204,8 @@ fn lower_borrowed(
         let turn = &game.turn;
         let feature = if !royals.is_empty() {
             Some("royal pieces")
+        } else if players > 2 {
+            Some("more than two players")
         } else if game.pieces.iter().any(|p| !p.promotion_moves.is_empty()) {
             Some("`promote_move`")
         } else if game.pieces.iter().any(|p| !p.stacks.is_empty()) {
@@ -1189,6 +1222,74 @@ fn lower_borrowed(
         }
     }
     Ok((borrowed, near))
+}
+
+/// The `transfer` blocks, with the tables of their `near` tests added to `near`; or why the compact
+/// form cannot play them.
+fn lower_transfers(
+    game: &Game,
+    step: &dyn Fn(usize, Vec3) -> Option<usize>,
+    royals: &[usize],
+    near: &mut Vec<Vec<Bits>>,
+) -> Result<Vec<FastTransfer>, String> {
+    if game.transfers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let feature = if !royals.is_empty() {
+        Some("royal pieces")
+    } else if !game.reserves.is_empty() {
+        Some("reserves")
+    } else if game.turn.wall.is_some() || game.pieces.iter().any(|p| !p.stacks.is_empty()) {
+        Some("walls or stacks")
+    } else if game.turn.moves > 1 || game.turn.must_capture {
+        Some("turns of several moves or `must_capture`")
+    } else {
+        None
+    };
+    if let Some(feature) = feature {
+        return Err(format!("transfers with {feature}"));
+    }
+    let players = movers_of(game);
+    let cells_of = |places: &[CellsOrZone], player: usize| {
+        let mut cells = Bits::ZERO;
+        for place in places {
+            match place {
+                CellsOrZone::Cell(c) => cells |= Bits::bit(*c),
+                CellsOrZone::Zone(z) => cells |= cell_set(&game.zones[*z].cells[player]),
+            }
+        }
+        cells
+    };
+    let mut out = Vec::new();
+    for t in &game.transfers {
+        let mut conditions = Vec::new();
+        for c in &t.conditions {
+            let mut site = Site::Borrow {
+                step,
+                near: &mut *near,
+            };
+            conditions.push(lower_cond(game, c, &mut site).map_err(|_| {
+                format!(
+                    "the transfer `{}` under a condition other than piece counts, `near(mover, \
+                     ...)` and `mover in ZONE`",
+                    t.name
+                )
+            })?);
+        }
+        out.push(FastTransfer {
+            pieces: t.pieces.clone(),
+            from: (0..players).map(|p| cells_of(&t.from, p)).collect(),
+            to: (0..players).map(|p| cells_of(&t.to, p)).collect(),
+            empty_only: t.empty_only,
+            becomes: t.become_piece,
+            condition: match conditions.len() {
+                0 => FastCond::Const(true),
+                1 => conditions.remove(0),
+                _ => FastCond::All(conditions),
+            },
+        });
+    }
+    Ok(out)
 }
 
 /// With more than two players the compact form has the moves, legality, promotions, castling,
@@ -2019,9 +2120,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     };
     // Lowered by `lower_custodian`.
     let _ = custodian;
-    if !transfers.is_empty() {
-        return Err("transfers".into());
-    }
+    // Lowered by `lower_transfers`.
+    let _ = transfers;
     if *captures == vdl_runtime::model::CaptureScope::Any {
         // The moves take any piece in the way; what knows whose a piece is stays the enemies'.
         let feature = if pieces.iter().any(|p| p.royal.is_royal()) {
@@ -2212,7 +2312,7 @@ fn check_turn(turn: &Turn, sides: usize, eliminates: bool) -> Result<(), String>
     let lasting = sides > 2 && *moves <= 1;
     let statement = if *en_passant_expires != EnPassantExpiry::NextMove && !lasting {
         Some("en_passant_expires owner_turn".to_string())
-    } else if *en_passant_right != EnPassantRight::Always {
+    } else if *en_passant_right != EnPassantRight::Always && (sides > 2 || *moves > 1) {
         Some("en_passant_right when_capturable".to_string())
     } else if *checkmate_test != CheckmateTest::NoMoves && !eliminates {
         Some("checkmate_test attacked_at_turn_start".to_string())
