@@ -1722,6 +1722,66 @@ fn passes_among_four_agree_with_the_interpreter() {
     assert!(ends > 3, "only {ends} games ended");
 }
 
+/// The start of `mergers.vdl` (pawns and yeomen that merge into queens in the far half).
+const MERGERS: &str = "4kb1r/8/5yp1/YY1Ypp1p/PPP1y1yy/2YP4/8/R1B1K3 w - - 0 1";
+
+/// Merger moves, counted by hand: with White's king e1, pawn b4 and yeoman b5, the moves are the
+/// king's five, the yeoman's steps to a6 and c6 and the merger b4+b5, which leaves a queen on b5
+/// and restarts the halfmove clock; with a Black bishop on a5 the pawn is pinned: b4+b5 is gone,
+/// b4xa5 comes. Every engine, the compact form among them, lists those, and perft agrees with the
+/// interpreter from the start and from those positions.
+#[test]
+fn mergers_by_hand() {
+    let free = "4k3/8/8/1Y6/1P6/8/8/4K3 w - - 7 1";
+    let pinned = "4k3/8/8/bY6/1P6/8/8/4K3 w - - 0 1";
+    let engines = engines("mergers");
+    assert_eq!(engines.len(), 3, "mergers.vdl has a compact form");
+    let king = ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"];
+    for (fen, more) in [
+        (free, ["b4+b5", "b5a6", "b5c6"]),
+        (pinned, ["b4a5", "b5a6", "b5c6"]),
+    ] {
+        let mut want: Vec<String> = king
+            .iter()
+            .chain(more.iter())
+            .map(|m| m.to_string())
+            .collect();
+        want.sort();
+        for (name, engine) in &engines {
+            let (mut got, counted) = engine.moves(fen).expect("reads");
+            got.sort();
+            assert_eq!(got, want, "{name}: `{fen}`");
+            assert_eq!(counted, want.len() as u64, "{name}: `{fen}` counted");
+        }
+    }
+    for (name, engine) in &engines {
+        assert_eq!(
+            engine.after_checked(free, &["b4+b5"]).expect("plays"),
+            "4k3/8/8/1Q6/8/8/8/4K3 b - - 0 1",
+            "{name}"
+        );
+    }
+    perft_agrees_to("mergers", &[MERGERS, free, pinned], 3);
+}
+
+/// Merger moves in random games: at every ply each compiled engine (the compact form among
+/// them) agrees with the interpreter (position, moves, perft 2), and the games merge pieces.
+#[test]
+fn mergers_agree_with_the_interpreter_in_random_games() {
+    let mut merged = 0;
+    random_games(
+        ("mergers", MERGERS),
+        (0x3e_a9e5, 6, 80),
+        |_, _| {},
+        |moves, rng| {
+            let mv = moves[rng.below(moves.len())].clone();
+            merged += usize::from(mv.contains('+'));
+            mv
+        },
+    );
+    assert!(merged > 5, "only {merged} mergers played");
+}
+
 /// Boards of more than 128 cells in the compact form (bitboards of several words):
 /// `wide_chess16.vdl` (16x16, cells beyond a byte: riders, leapers, a lame leaper, cannons, pawns
 /// with en passant and promotion, castling) and `wide_drops.vdl` (12x12 crazyhouse). In random

@@ -78,6 +78,9 @@ pub enum CompactKind {
     /// A stacking move of the top piece of a stack: it leaves its stack (freeing the piece below
     /// on `from`) and climbs onto the piece on `to`.
     Restack,
+    /// A merger move (`merge`): the piece on `from` steps onto a piece of its owner's on `to`,
+    /// and the two become one piece of type `piece`.
+    Merge,
 }
 
 impl CompactKind {
@@ -209,6 +212,7 @@ impl CompactMove {
             MoveKind::Pass => CompactKind::Pass,
             MoveKind::Castle => CompactKind::Castle,
             _ if mv.stack => CompactKind::Stack,
+            _ if mv.merge => CompactKind::Merge,
             _ if mv.aux2 != Move::NONE => CompactKind::Unload,
             _ if mv.pair => CompactKind::Pair,
             _ if mv.peaceful => CompactKind::Promote,
@@ -268,6 +272,10 @@ impl CompactMove {
                 ..base
             },
             CompactKind::Pair => Move { pair: true, ..base },
+            CompactKind::Merge => Move {
+                merge: true,
+                ..base
+            },
             CompactKind::Pass => Move {
                 kind: MoveKind::Pass,
                 ..base

@@ -1655,6 +1655,7 @@ impl Emitter<'_> {
             pieces.extend(self.borrowed_blocks(us_index));
             pieces.extend(self.transfer_blocks(us_index));
             pieces.extend(self.stacking_moves(us_index));
+            pieces.extend(self.merge_moves(us_index));
             // `promote_move`: promotions as moves of their own, each tested by playing it.
             for (index, piece) in ir.pieces.iter().enumerate() {
                 let piece_index = self.piece(index);
@@ -3760,6 +3761,22 @@ impl Emitter<'_> {
             None => quote! {},
         };
         let (stack_before, stack_after) = self.stack_make();
+        // A merger: the pieces on `from` and `to` leave, one of the new type stands on `to`,
+        // moved and not promoted; the move rule's count restarts.
+        let merge_arm = if self.ir.pieces.iter().any(|p| !p.merges.is_empty()) {
+            quote! {
+                CompactKind::Merge => {
+                    board.remove(to);
+                    board.remove(from);
+                    board.place(to, 1 + (mv.piece - 1) * #np + mover as u8);
+                    board.promoted &= !(bit(from) | bit(to));
+                    board.virgin &= !(bit(from) | bit(to));
+                    resets = true;
+                }
+            }
+        } else {
+            quote! {}
+        };
         quote! {
             #to_hand
             #end_turn
@@ -3796,6 +3813,7 @@ impl Emitter<'_> {
                     }
                     #unload_arm
                     #pass_arm
+                    #merge_arm
                     kind => {
                         let code = board.cells[from];
                         #stack_before
@@ -4845,6 +4863,17 @@ impl Emitter<'_> {
             });
         }
         for (index, piece) in ir.pieces.iter().enumerate() {
+            for (k, merge) in piece.merges.iter().enumerate() {
+                let name = format_ident!("MERGE_STEPS_{}_{}", index, k);
+                let players = merge.steps.iter().map(|s| self.per_cell(s));
+                let doc = format!(
+                    "The cells the {} merges onto by a step of its merger rule (in its zone), per player and cell.",
+                    piece.name
+                );
+                items.push(
+                    quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #np] = [#(#players),*]; },
+                );
+            }
             for (k, stack) in piece.stacks.iter().enumerate() {
                 let name = format_ident!("STACK_STEPS_{}_{}", index, k);
                 let players = stack.steps.iter().map(|s| self.per_cell(s));
@@ -5030,6 +5059,53 @@ impl Emitter<'_> {
                         #paths
                     }
                 });
+            }
+        }
+        out
+    }
+
+    /// The merger moves of player `us` (blocks counting and, with `LIST`, listing them): one step
+    /// onto a piece of his of the listed types, tested as a move onto an empty cell would be.
+    fn merge_moves(&self, us: usize) -> Vec<TokenStream> {
+        let normal = self.normal();
+        let zero = self.zero();
+        let us_literal = Literal::usize_unsuffixed(us);
+        let mut out = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            let piece_index = self.piece(index);
+            for (k, merge) in piece.merges.iter().enumerate() {
+                let table = format_ident!("MERGE_STEPS_{}_{}", index, k);
+                let onto = self.pieces_of(&merge.onto);
+                let into = Literal::u8_unsuffixed(merge.into as u8 + 1);
+                out.push(quote! {{
+                    let onto: Bits = (#onto) & own;
+                    let mut movers = board.pieces[#piece_index] & own;
+                    while movers != 0 {
+                        let from = movers.trailing_zeros() as usize;
+                        movers &= movers - 1;
+                        let targets = #table[#us_literal][from] & onto;
+                        if targets == #zero {
+                            continue;
+                        }
+                        let tested = if check(&cx, from) { targets } else { targets & cx.risky };
+                        let mut set = targets;
+                        if !LIST {
+                            count += (targets & !tested).count_ones() as u64;
+                            set = tested;
+                        }
+                        while set != 0 {
+                            let to = set.trailing_zeros() as usize;
+                            set &= set - 1;
+                            if tested & bit(to) != 0 && !legal_after(board, &cx, them, from, to, #zero) {
+                                continue;
+                            }
+                            count += 1;
+                            if LIST {
+                                out.push(CompactMove { kind: CompactKind::Merge, ..#normal(from, to, #into) });
+                            }
+                        }
+                    }
+                }});
             }
         }
         out

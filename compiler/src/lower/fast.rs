@@ -455,6 +455,8 @@ pub struct FastPiece {
     pub promotion_moves: Vec<FastPromotionMove>,
     /// Its stacking moves (`stacks`).
     pub stacks: Vec<FastStack>,
+    /// Its merger moves (`merge`).
+    pub merges: Vec<FastMerge>,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -736,8 +738,12 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         let stacks = lowering
             .lower_stacks(piece)
             .map_err(|e| format!("piece {}: {e}", piece.name))?;
+        let merges = lowering
+            .lower_merges(piece)
+            .map_err(|e| format!("piece {}: {e}", piece.name))?;
         pieces.push(FastPiece {
             stacks,
+            merges,
             promotion_moves,
             name: piece.name.clone(),
             pawn: piece.pawn,
@@ -1129,6 +1135,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         en_passant_when_capturable: game.turn.en_passant_right == EnPassantRight::WhenCapturable,
     };
     check_players(game, &ir)?;
+    check_merges(&ir)?;
     Ok(ir)
 }
 
@@ -1290,6 +1297,39 @@ fn lower_transfers(
         });
     }
     Ok(out)
+}
+
+/// The features the compact form does not implement together with merger moves: they are
+/// generated and tested as moves onto a friendly piece, with no later leg, rule or blast.
+fn check_merges(ir: &FastIr) -> Result<(), String> {
+    if ir.pieces.iter().all(|p| p.merges.is_empty()) {
+        return Ok(());
+    }
+    let feature = [
+        (ir.stacking, "stacks"),
+        (ir.captures_any, "`captures any`"),
+        (!ir.unhoppable.is_empty(), "`cannot_hop`"),
+        (ir.facing, "`facing`"),
+        (ir.explosion.is_some(), "captures that explode"),
+        (ir.custodian.is_some(), "custodian capture"),
+        (!ir.conversions.is_empty(), "triggered rules"),
+        (ir.walls.is_some(), "walls"),
+        (ir.must_capture, "`must_capture`"),
+        (
+            ir.turns.moves > 1 || ir.turns.freezes(),
+            "turns of several moves or freezing",
+        ),
+        (
+            ir.hands.as_ref().is_some_and(|h| h.gating.is_some()),
+            "gating",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    match feature {
+        Some(feature) => Err(format!("merger moves with {feature}")),
+        None => Ok(()),
+    }
 }
 
 /// With more than two players the compact form has the moves, legality, promotions, castling,
@@ -2417,7 +2457,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         drop_zone: _,
         drop_file_limit: _,
         royal,
-        merges,
+        // Lowered by `lower_merges` (`FastPiece::merges`).
+        merges: _,
         facing,
         // Lowered with the moves (`FastPiece::captures_checker`).
         check_evasion: _,
@@ -2443,7 +2484,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
     } = piece;
     let unsupported = [
         (matches!(royal, Royalty::When(_)), "`royal when`"),
-        (!merges.is_empty(), "merger moves"),
         (*never_captures, "`never_captures`"),
         (*no_drop_mate, "`no_drop_mate`"),
     ];
@@ -3754,6 +3794,19 @@ pub struct FastStack {
     pub condition: Option<MoveCond>,
 }
 
+/// A merger move (`merge BETZA onto PIECES into PIECE in ZONE`): one step onto a piece of the
+/// mover's own of the listed types; the two become one piece of the `into` type, moved and not
+/// promoted, and the move restarts the move rule's count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastMerge {
+    /// Per player, per cell: the cells one of its steps reaches, in the zone for that player.
+    pub steps: Vec<Vec<Bits>>,
+    /// The types it merges with.
+    pub onto: Vec<usize>,
+    /// The type the two become.
+    pub into: usize,
+}
+
 /// The moves of one `moves ... when COND` line: quiet leaps and quiet paths, each move listed when
 /// the condition holds (for a path naming the `hurdle`, with the one cell it hops as the hurdle).
 #[derive(Clone, Debug, PartialEq)]
@@ -4046,6 +4099,65 @@ impl Lowering<'_> {
 
     /// A piece's stacking rules (`stacks`), as the interpreter prepares them: per player, the
     /// first-leg steps of its parts.
+    fn lower_merges(&mut self, piece: &Piece) -> Result<Vec<FastMerge>, String> {
+        if piece.merges.len() > 1 {
+            // Their moves may repeat one another.
+            return Err("several `merge` lines".into());
+        }
+        let mut out = Vec::new();
+        for merge in &piece.merges {
+            if merge.moves.condition.is_some() {
+                return Err("a merger move under a condition".into());
+            }
+            let game = self.game;
+            let royal = |t: &usize| game.pieces[*t].royal.is_royal();
+            if piece.royal.is_royal() || royal(&merge.into) || merge.onto.iter().any(royal) {
+                // The legality test follows neither a royal piece that moves onto another nor
+                // a new one.
+                return Err("a merger move of, onto or into a royal piece".into());
+            }
+            let mut steps = Vec::new();
+            for (player, info) in game.players.iter().enumerate().take(sides_of(game)) {
+                let frame = Frame {
+                    forward: info.forward.clone(),
+                };
+                let zone = merge.zone.map(|z| cell_set(&game.zones[z].cells[player]));
+                let mut vectors: Vec<Vec3> = Vec::new();
+                for part in &merge.moves.parts {
+                    for base in &part.vectors {
+                        for v in symmetric_variants(*base, game.dimensions) {
+                            if first_leg_selects(&part.legs[0].directions, v, &frame)
+                                && !vectors.contains(&v)
+                            {
+                                vectors.push(v);
+                            }
+                        }
+                    }
+                }
+                steps.push(
+                    (0..game.cells.len())
+                        .map(|cell| {
+                            let reach = vectors
+                                .iter()
+                                .filter_map(|&v| (self.step)(cell, v))
+                                .fold(Bits::ZERO, |m, c| m | Bits::bit(c));
+                            zone.map_or(reach, |z| reach & z)
+                        })
+                        .collect(),
+                );
+            }
+            let mut onto = merge.onto.clone();
+            onto.sort_unstable();
+            onto.dedup();
+            out.push(FastMerge {
+                steps,
+                onto,
+                into: merge.into,
+            });
+        }
+        Ok(out)
+    }
+
     fn lower_stacks(&mut self, piece: &Piece) -> Result<Vec<FastStack>, String> {
         if piece.stacks.len() > 1 {
             // Their moves may repeat one another, which the interpreter lists twice.
