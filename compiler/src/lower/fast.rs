@@ -40,6 +40,12 @@ use vdl_runtime::model::{
 /// above), and cells of nine bits in the engines' moves, one value of which is "no cell".
 pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 
+/// The largest per-cell tables the compact form emits: cells x piece types x sides x the 64-bit
+/// words of a bitboard. Its tables are written out one value a line, so a game above it (Armies of
+/// Faith 5: 320 cells, 40 types, 4 players, 5 words) would emit millions of lines; it falls back
+/// to the hook form, whose tables grow with the moves instead.
+pub const MAX_TABLE_WORDS: usize = 100_000;
+
 /// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.
 pub type Bits = vdl_runtime::compact::Wide<{ vdl_runtime::compact::MAX_WORDS }>;
 
@@ -1135,6 +1141,18 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         en_passant_when_capturable: game.turn.en_passant_right == EnPassantRight::WhenCapturable,
     };
     check_players(game, &ir)?;
+    let words = if ir.cells <= 64 {
+        1
+    } else {
+        ir.cells.div_ceil(64)
+    };
+    let table_words = ir.cells * ir.pieces.len() * ir.owners * words;
+    if table_words > MAX_TABLE_WORDS {
+        return Err(format!(
+            "tables of {table_words} words, more than {MAX_TABLE_WORDS} (cells x piece types x \
+             sides x bitboard words)"
+        ));
+    }
     check_merges(&ir)?;
     Ok(ir)
 }
