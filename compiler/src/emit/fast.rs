@@ -1985,10 +1985,10 @@ impl Emitter<'_> {
                 _ => quote! {},
             };
             // `captures any`: every piece in the way may be taken, own ones too.
-            let (cx_own, cx_enemy) = if ir.captures_any {
-                (zero.clone(), quote!(occupied))
+            let cx_sides = if ir.captures_any {
+                quote! { own: #zero, enemy: occupied, }
             } else {
-                (quote!(own), quote!(enemy))
+                quote! { own, enemy, }
             };
             let enemy_bits = if self.many() {
                 self.enemies_of(quote!(board), us_index)
@@ -2008,7 +2008,7 @@ impl Emitter<'_> {
                     #context
                     #in_check
                     #below_limit
-                    let cx = Context { occupied, own: #cx_own, enemy: #cx_enemy, empty: #empty, royals, check_every, pinned, risky, #facing_init };
+                    let cx = Context { occupied, #cx_sides empty: #empty, royals, check_every, pinned, risky, #facing_init };
                     #conditions
                     let mut count = 0;
                     #(#pieces)*
