@@ -7,11 +7,16 @@
 //! from the embedded rule file and plugs the generator in.
 
 mod fast;
+mod pack;
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::{Ir, PartGen, PartKind, PieceGen, NONE};
+
+/// The most lines the generated source of an example may have: per-cell data is packed into static
+/// tables, so the size grows with what the tables hold, not with the code around them.
+pub const MAX_LINES: usize = 20_000;
 
 /// Emits the Rust source of a compiled game.
 ///
@@ -33,7 +38,7 @@ pub fn emit(ir: &Ir) -> Result<String, String> {
         out.push_str(&emit_table(&table_name(index).to_string(), kind));
     }
     out.push_str(&format_items(rest)?);
-    Ok(out)
+    Ok(pack::pack_tables(&out))
 }
 
 /// Formats a sequence of items as prettyplease prints a file.
