@@ -12,6 +12,8 @@ use crate::lower::fast::{
 use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
 
+mod triggers;
+
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
     let e = Emitter { ir };
@@ -935,6 +937,8 @@ impl Emitter<'_> {
         };
         let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
+        let waiting = self.waiting_board();
+        let (waiting_field, waiting_hash, waiting_keys) = (waiting.field, waiting.hash, waiting.keys);
         let thaw_removed = self.thaw_removed();
         let np = self.np();
         let no = self.no();
@@ -1041,6 +1045,7 @@ impl Emitter<'_> {
                 #passes_field
                 #stack_fields
                 #turn_fields
+                #waiting_field
             }
 
             #stack_methods
@@ -1103,6 +1108,7 @@ impl Emitter<'_> {
                     #checks_hash
                     #stack_hash
                     #turn_hash
+                    #waiting_hash
                     hash
                 }
 
@@ -1126,6 +1132,7 @@ impl Emitter<'_> {
             #side_key
             #right_key
             #turn_items
+            #waiting_keys
 
             /// The key of a hand count.
             fn hand_key(player: usize, piece: usize, count: u8) -> u64 {
@@ -3355,6 +3362,7 @@ impl Emitter<'_> {
                 quote! { (board.hands[#owner][#piece] as i64) }
             }
             FastInt::Enclosed => quote! { (enclosed(board, to, own).count_ones() as i64) },
+            FastInt::Waited => quote! { ((board.waiting & bit(from) == 0) as i64) },
         }
     }
 
@@ -3761,6 +3769,10 @@ impl Emitter<'_> {
             None => quote! {},
         };
         let (stack_before, stack_after) = self.stack_make();
+        let rules = self.trigger_make();
+        let (rules_items, rules_start, rules_victims, note_to, note_victim) =
+            (rules.items, rules.start, rules.victims, rules.note_to, rules.note_victim);
+        let (rules_moved, rules_run, rules_end) = (rules.moved, rules.rules, rules.end);
         // A merger: the pieces on `from` and `to` leave, one of the new type stands on `to`,
         // moved and not promoted; the move rule's count restarts.
         let merge_arm = if self.ir.pieces.iter().any(|p| !p.merges.is_empty()) {
@@ -3781,6 +3793,7 @@ impl Emitter<'_> {
             #to_hand
             #end_turn
             #custodian_items
+            #rules_items
 
             /// Plays a legal move.
             fn play(board: &mut Board, mv: CompactMove) {
@@ -3789,6 +3802,7 @@ impl Emitter<'_> {
                 let mover = board.side as usize;
                 #clear_en_passant
                 let (old_virgin, old_promoted) = (board.identity_virgin(), board.promoted);
+                #rules_start
                 let mut resets = false;
                 match mv.kind {
                     CompactKind::Castle => {
@@ -3819,8 +3833,10 @@ impl Emitter<'_> {
                         #stack_before
                         #freeze_init
                         #captures
+                        #rules_victims
                         let mut gone = bit(from) | bit(to);
                         if to != from && board.cells[to] != EMPTY {
+                            #note_to
                             #count_to
                             to_hand(board, mover, to);
                             board.remove(to);
@@ -3829,6 +3845,7 @@ impl Emitter<'_> {
                         if kind == CompactKind::EnPassant {
                             let victim = #m_aux as usize;
                             if board.cells[victim] != EMPTY {
+                                #note_victim
                                 #count_victim
                                 to_hand(board, mover, victim);
                                 board.remove(victim);
@@ -3846,11 +3863,13 @@ impl Emitter<'_> {
                             board.promoted |= bit(to);
                         }
                         board.virgin &= !gone;
+                        #rules_moved
                         if kind == CompactKind::Pair {
                             board.place(from, placed);
                             board.promoted |= bit(from);
                         }
                         #stack_after
+                        #rules_run
                         if kind == CompactKind::DoubleStep {
                             #record_en_passant
                         }
@@ -3862,6 +3881,7 @@ impl Emitter<'_> {
                 #gate
                 #conversions
                 #wall
+                #rules_end
                 board.hash ^= flag_keys(old_virgin ^ board.identity_virgin(), VIRGIN_KEYS)
                     ^ flag_keys(old_promoted ^ board.promoted, PROMOTED_KEYS);
                 #turn_tail
@@ -4675,6 +4695,8 @@ impl Emitter<'_> {
         } else {
             format_ident!("count_legal_moves")
         };
+        let waiting = self.waiting_board();
+        let (waiting_init, waiting_put, waiting_occupant) = (waiting.init, waiting.put, waiting.occupant);
         let [turn_init, turn_methods, turn_put, turn_occupant, turn_make] =
             self.turn_game(&single_count);
         quote! {
@@ -4724,6 +4746,7 @@ impl Emitter<'_> {
                         #passes_init
                         #stack_init
                         #turn_init
+                        #waiting_init
                     }
                 }
 
@@ -4737,6 +4760,7 @@ impl Emitter<'_> {
                         board.promoted |= bit(cell);
                     }
                     #turn_put
+                    #waiting_put
                 }
 
                 fn occupant(&self, board: &Board, cell: usize) -> Occupant {
@@ -4746,7 +4770,7 @@ impl Emitter<'_> {
                     }
                     #occupant_wall
                     let code = code as usize - 1;
-                    Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant
+                    Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #turn_occupant #waiting_occupant
                 }
 
                 fn set_state(&self, board: &mut Board, state: CompactState) {
@@ -4819,7 +4843,7 @@ impl Emitter<'_> {
                         let cell = occupied.trailing_zeros() as usize;
                         occupied &= occupied - 1;
                         let code = board.cells[cell] as usize - 1;
-                        Some((cell, Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0)))
+                        Some((cell, Occupant::new(code / #no, code % #no, board.virgin & bit(cell) != 0, board.promoted & bit(cell) != 0) #waiting_occupant))
                     })
                 }
             }

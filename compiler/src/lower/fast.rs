@@ -23,6 +23,10 @@
 
 use std::collections::HashMap;
 
+mod triggers;
+
+pub use triggers::{FastAction, FastEffect, FastNewOwner, FastRule, FastTriggers, FastWhere};
+
 use vdl_runtime::geometry::{
     bent_step, continuation_candidates, continuation_selects, continuation_selects_after,
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
@@ -165,6 +169,12 @@ pub struct FastIr {
     pub turns: FastTurns,
     /// Custodian capture (`custodian { ... }`), after every move of a piece on the board.
     pub custodian: Option<FastCustodian>,
+    /// The triggered rules on captured pieces, on entering zones and on transformations and
+    /// transfers (the others are `conversions` and `explosion`).
+    pub triggers: Option<FastTriggers>,
+    /// Whether the position keeps the pieces that are waiting (sent by a rule, their owner has not
+    /// moved since): a rule sends pieces or a condition reads `mover.waited`.
+    pub waiting: bool,
 }
 
 /// What the start of a turn tests in a game that goes on after a checkmate.
@@ -412,6 +422,8 @@ pub enum FastInt {
     /// The enemy pieces a piece of `own` on the drop's target cell `to` would enclose
     /// (`enclosed(to)`).
     Enclosed,
+    /// Whether the piece on `from` has waited (`mover.waited`: 0 while it is waiting, else 1).
+    Waited,
 }
 
 /// Whose pieces a count counts.
@@ -944,7 +956,12 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
     }
     let hands = lowering.lower_hands()?;
-    let conversions = if explodes.is_some() {
+    let triggers = if triggers::are_triggers(&own_rules(game)) {
+        Some(triggers::lower_triggers(game, &own_rules(game))?)
+    } else {
+        None
+    };
+    let conversions = if explodes.is_some() || triggers.is_some() {
         Vec::new()
     } else {
         lower_conversions(&own_rules(game))?
@@ -1081,7 +1098,21 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
     let (borrowed, mut mover_near) = lower_borrowed(game, &step, &royals)?;
     let transfers = lower_transfers(game, &step, &royals, &mut mover_near)?;
+    let waiting = triggers.as_ref().is_some_and(|t| t.sends)
+        || borrowed.iter().any(|b| triggers::reads_waited(&b.condition))
+        || transfers.iter().any(|t| triggers::reads_waited(&t.condition));
+    // Mergers and unloads are played apart from the moves whose victims and arrivals the rules
+    // follow.
+    if (waiting || triggers.is_some())
+        && pieces.iter().any(|p| {
+            !p.merges.is_empty() || p.players.iter().any(|m| !m.pulls.is_empty())
+        })
+    {
+        return Err("triggered rules or waiting pieces with merger moves or pulls".into());
+    }
     let ir = FastIr {
+        triggers,
+        waiting,
         players: movers_of(game),
         owners: sides_of(game),
         borrowed,
@@ -1919,6 +1950,7 @@ fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastIn
                 piece: *piece,
             }
         }
+        IntExpr::Waited(PieceRef::Mover) if matches!(site, Site::Borrow { .. }) => FastInt::Waited,
         IntExpr::Option(_)
         | IntExpr::Distance(..)
         | IntExpr::Colour(_)
@@ -2171,7 +2203,10 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     // of a checkmate are the interpreter's, `own_rules`).
     let _ = rules;
     let rules = &own_rules(game);
-    let explosion = if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
+    // Rules about the captured piece and the arriving one are lowered by `lower_triggers`.
+    let explosion = if triggers::are_triggers(rules) {
+        None
+    } else if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
         explosion_rule(rules, pieces)?
     } else {
         None
