@@ -1836,3 +1836,191 @@ fn wide_boards_perft_agrees_with_the_interpreter() {
         perft_agrees_to(stem, fens, 2);
     }
 }
+
+/// The boards of a position text of a game with several boards, in order.
+fn boards_of(text: &str) -> Vec<&str> {
+    text.split(' ').next().unwrap_or("").split('|').collect()
+}
+
+/// The start of `captured_rules.vdl` (a 4x4 main board, the grave g h, the prison p q).
+const CAPTURED_RULES: &str = "(1R)*(1G)*(1C)*(1R)*/(1A)*(1A)*(1A)*(1A)*/(0A)*(0A)*(0A)*(0A)*/\
+                              (0R)*(0C)*(0G)*(0R)*|2|2 white - - 0 1";
+
+/// Rules on the captured piece (`transform captured`, `send captured` to a board and to a cell,
+/// `remove captured`, a board's `capacity` and `overflow capture`, conditions on the captured
+/// piece's type, owner and board as it was): b2a3, worked out by hand, makes Black's man a ghost
+/// (it was a man: only `ghosts` and `prisons` apply) in the prison's first cell, waiting and no
+/// longer unmoved; every engine, the compact form among them, plays it so. Each compiled engine
+/// counts the interpreter's perft from the start and from a position with the grave and the prison
+/// taken; in random games it agrees with the interpreter at every ply, and the grave, the prison
+/// and the cell q all get occupants.
+#[test]
+fn rules_on_the_captured_piece_agree_with_the_interpreter() {
+    let after = "(1R)*(1G)*(1C)*(1R)*/(0A)(1A)*(1A)*(1A)*/(0A)*1(0A)*(0A)*/(0R)*(0C)*(0G)*(0R)*\
+                 |2|(1G)^1 black - - 0 1";
+    let engines = engines("captured_rules");
+    assert_eq!(engines.len(), 3, "captured_rules.vdl has a compact form");
+    for (name, engine) in &engines {
+        assert_eq!(
+            engine
+                .after_checked(CAPTURED_RULES, &["b2a3"])
+                .expect("plays"),
+            after,
+            "{name}"
+        );
+    }
+    perft_agrees(
+        "captured_rules",
+        &[
+            CAPTURED_RULES,
+            "(1R)*1(1C)*1/(1A)*1(1A)*(1A)*/(0A)*(0G)(1A)*(0A)*/(0R)*(0C)*1(0R)*|(0A)1|(1A)(1G) \
+             white - - 0 5",
+        ],
+    );
+    let (mut grave, mut prison, mut cell_q) = (0, 0, 0);
+    random_games(
+        ("captured_rules", CAPTURED_RULES),
+        (0x0ca9_7e0d, 8, 60),
+        |text, _| {
+            let boards = boards_of(text);
+            grave += usize::from(boards.get(1).is_some_and(|b| *b != "2"));
+            prison += usize::from(boards.get(2).is_some_and(|b| *b != "2"));
+            cell_q += usize::from(boards.get(2).is_some_and(|b| b.ends_with([')', '^', '*'])));
+        },
+        |moves, rng| moves[rng.below(moves.len())].clone(),
+    );
+    assert!(
+        grave > 10 && prison > 10 && cell_q > 2,
+        "grave {grave}, prison {prison}, q {cell_q} positions occupied"
+    );
+}
+
+/// The start of `enter_rules.vdl` (a 5x5 board, owners 0 White, 1 Black, 2 gray).
+const ENTER_RULES: &str = "(1Q)*1(1C)*2/(1A)*(1A)*1(1A)*(1A)*/1(2M)*1(2M)*1/(0A)*(0A)*1(0A)*(0A)*/\
+                           2(0C)*1(0Q)* white - - 0 1";
+
+/// Rules on entering zones (`on enter ZONE`, `transform mover` into a type and by a type map, to
+/// a new owner, the gray side's too; bare and effect conditions on the arriving piece's type and
+/// owner, the effects' decided one after the other; the events in the order they first appear
+/// among the rules): each compiled engine, the compact form among them, counts the interpreter's
+/// perft from the start and from a position with rovers next to both edges and queens next to
+/// c3; in random games it agrees with the interpreter at every ply, and pieces change type without
+/// a capture.
+#[test]
+fn rules_on_entering_zones_agree_with_the_interpreter() {
+    perft_agrees(
+        "enter_rules",
+        &[
+            ENTER_RULES,
+            "2(1C)*2/(2M)1(2M)2/1(0Q)2(1Q)/(2M)4/2(0C)2 white - - 0 1",
+            "2(1C)*2/(2M)1(2M)2/1(0Q)2(1Q)/(2M)4/2(0C)2 black - - 0 1",
+        ],
+    );
+    // The pieces of each type, from the letters of the board.
+    let census = |text: &str| {
+        let board = boards_of(text)[0].to_ascii_lowercase();
+        ['c', 'a', 'q', 'm'].map(|t| board.matches(t).count())
+    };
+    let mut before: Option<[usize; 4]> = None;
+    let mut changed = 0;
+    random_games(
+        ("enter_rules", ENTER_RULES),
+        (0xe7e5, 8, 60),
+        |text, _| {
+            let now = census(text);
+            if let Some(old) = before {
+                // As many pieces as before, but not of the same types.
+                changed += usize::from(
+                    old.iter().sum::<usize>() == now.iter().sum::<usize>() && old != now,
+                );
+            }
+            before = Some(now);
+        },
+        |moves, rng| moves[rng.below(moves.len())].clone(),
+    );
+    assert!(changed > 5, "only {changed} changes of type without a capture");
+}
+
+/// The start of `waiting.vdl` (a 4x4 main board and limbo, L).
+const WAITING: &str = "(1N)*(1N)*(1C)*(1R)*/2(1N)*1/1(0N)*2/(0R)*(0C)*(0N)*(0N)*|1 white - - 0 1";
+
+/// Waiting pieces (`mover.waited` in a transfer's condition, the waiting status in the position,
+/// its hash and its text, `^`), worked out by hand: b2a4 sends Black's knight to limbo, waiting;
+/// after Black's c3a2 it has waited, and Black may bring it back to a4, the empty cell of his home
+/// rank, on his next move. Every engine, the compact form among them, plays and lists it so; each
+/// compiled engine counts the interpreter's perft from the start and from positions with a piece
+/// waiting in limbo and one that has waited; in random games it agrees with the interpreter at
+/// every ply, and pieces come back from limbo.
+#[test]
+fn waiting_pieces_agree_with_the_interpreter() {
+    let sent = "(0N)(1N)*(1C)*(1R)*/2(1N)*1/4/(0R)*(0C)*(0N)*(0N)*|(1N)*^ black - - 0 1";
+    let waited = "(0N)(1N)*(1C)*(1R)*/4/(1N)3/(0R)*(0C)*(0N)*(0N)*|(1N)* white - - 1 2";
+    let engines = engines("waiting");
+    assert_eq!(engines.len(), 3, "waiting.vdl has a compact form");
+    for (name, engine) in &engines {
+        let text = engine.after_checked(WAITING, &["b2a4"]).expect("plays");
+        assert_eq!(text, sent, "{name}");
+        assert!(
+            !engine.moves(&text).expect("reads").0.iter().any(|m| m.starts_with('L')),
+            "{name}: a waiting piece leaves limbo"
+        );
+        assert_eq!(
+            engine
+                .after_checked(WAITING, &["b2a4", "c3a2"])
+                .expect("plays"),
+            waited,
+            "{name}"
+        );
+        let next = engine
+            .after(WAITING, &["b2a4", "c3a2", "a4b2"])
+            .expect("plays");
+        let (moves, _) = engine.moves(&next).expect("reads");
+        assert!(
+            moves.iter().any(|m| m == "La4"),
+            "{name}: no way back from limbo in {moves:?}"
+        );
+    }
+    perft_agrees("waiting", &[WAITING, sent, waited]);
+    let mut back = 0;
+    random_games(
+        ("waiting", WAITING),
+        (0x3a17, 40, 60),
+        |_, _| {},
+        |moves, rng| {
+            // A way back from limbo, when there is one, every other time.
+            let home = moves.iter().find(|m| m.starts_with('L'));
+            let mv = match home {
+                Some(mv) if rng.below(2) == 0 => mv.clone(),
+                _ => moves[rng.below(moves.len())].clone(),
+            };
+            back += usize::from(mv.starts_with('L'));
+            mv
+        },
+    );
+    assert!(back > 5, "only {back} pieces back from limbo");
+}
+
+/// The start of `reset_on_transform.vdl` and `reset_on_transfer.vdl`, three turns after the move
+/// rule's count last restarted (a fourth draws the game).
+const RESETS: &str = "(1R)*1(1N)*(1C)*/1(1A)*2/2(0A)*1/(0C)*(0N)*1(0R)*|2 white - - 3 1";
+
+/// The move rule's count restarted by triggered rules (`on transform; reset move_rule`, `on
+/// transfer; reset move_rule`), in two games that differ only in that event: each compiled engine,
+/// the compact form among them, counts the interpreter's perft, to depth 5, from a position one
+/// turn before the move rule draws (so that every restart changes the count, and the two games'
+/// counts differ); in random games it agrees with the interpreter at every ply.
+#[test]
+fn move_rule_resets_by_rules_agree_with_the_interpreter() {
+    let mut counts = Vec::new();
+    for stem in ["reset_on_transform", "reset_on_transfer"] {
+        perft_agrees_to(stem, &[RESETS], 5);
+        counts.push(engines(stem)[0].1.perft(RESETS, 4).expect("reads"));
+        random_games(
+            (stem, RESETS),
+            (0x5e7, 6, 40),
+            |_, _| {},
+            |moves, rng| moves[rng.below(moves.len())].clone(),
+        );
+    }
+    assert_ne!(counts[0], counts[1], "the two events restart the count alike");
+}

@@ -295,7 +295,6 @@ impl Emitter<'_> {
                             let p = Literal::usize_unsuffixed(*p);
                             quote! { #p }
                         }
-                        FastNewOwner::Mover => quote! { mover },
                     };
                     let apply = if captured {
                         quote! {

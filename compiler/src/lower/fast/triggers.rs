@@ -101,8 +101,6 @@ pub enum FastNewOwner {
     Same,
     /// A player.
     Player(usize),
-    /// The player who moved.
-    Mover,
 }
 
 /// Whether the rules are of the kinds [`lower_triggers`] lowers (each on one event among
@@ -285,8 +283,7 @@ fn lower_rule(
                 let owner = match owner {
                     None => FastNewOwner::Same,
                     Some(PlayerExpr::Literal(p)) => FastNewOwner::Player(*p),
-                    Some(PlayerExpr::Own | PlayerExpr::ToMove) => FastNewOwner::Mover,
-                    Some(_) => return Err(refuse("a new owner other than a player or the mover")),
+                    Some(_) => return Err(refuse("a new owner other than a player")),
                 };
                 FastAction::Transform { into, owner }
             }
