@@ -1,6 +1,7 @@
 //! Afterlife Chess: every test scenario of section 10 of the specification
 //! (shared/rules/afterlife-chess.md, scenarios 1–20) against examples/afterlife-chess.vdl, run on the
-//! reference interpreter and on the compiled engine (tests/build.rs generates it into OUT_DIR).
+//! reference interpreter and on both forms of the compiled engine, the hook form and the compact form
+//! (tests/build.rs generates them into OUT_DIR).
 //!
 //! Moves are compared as exact sets of the strings the engine writes, in the notation of section 6:
 //! `from-to`, `fromxto` for a capture. Scenario positions are written as piece lists: `P@a1` is a White
@@ -10,8 +11,8 @@
 use std::collections::BTreeSet;
 
 use vdl_runtime::interp::{Occupant, Position};
-use vdl_runtime::{perft::perft, GameResult, Interpreter, Variant};
-use vdl_tests::{read_text, workspace_root};
+use vdl_runtime::{GameResult, Interpreter, Variant};
+use vdl_tests::{read_text, workspace_root, AnyEngine, AnyPosition};
 
 #[allow(unused, clippy::all)]
 mod game_afterlife_chess {
@@ -25,35 +26,56 @@ const GRAY: usize = 2;
 /// The Sethlings of the start position (section 10: present unless stated otherwise).
 const SETHLINGS: &str = "e@alpha1 e@alpha3 e@delta1 e@delta3";
 
-/// One engine under test, with a name for the assertion messages.
+/// One engine under test, with a name for the assertion messages, and the interpreter, which reads
+/// the game's model and the positions the scenarios look into.
 struct Engine {
     name: &'static str,
-    v: Interpreter,
+    v: Box<dyn AnyEngine>,
+    reference: Interpreter,
 }
 
-fn interpreter() -> Engine {
+fn reference() -> Interpreter {
     let path = workspace_root().join("examples/afterlife-chess.vdl");
     let checked = vdl_dsl::check::check_source(&read_text(&path));
     let game = checked
         .game
         .unwrap_or_else(|| panic!("afterlife-chess.vdl does not check: {:?}", checked.problems));
+    Interpreter::new(game).expect("afterlife-chess loads")
+}
+
+fn interpreter() -> Engine {
     Engine {
         name: "interpreter",
-        v: Interpreter::new(game).expect("afterlife-chess loads"),
+        v: Box::new(reference()),
+        reference: reference(),
     }
 }
 
 fn compiled() -> Engine {
     Engine {
         name: "compiled",
-        v: game_afterlife_chess::engine().expect("compiled afterlife-chess loads"),
+        v: Box::new(game_afterlife_chess::engine().expect("compiled afterlife-chess loads")),
+        reference: reference(),
     }
 }
 
-/// Runs a scenario against the interpreter and against the compiled engine; both always run, and the
-/// test fails naming every engine that failed.
+fn compact() -> Engine {
+    Engine {
+        name: "compact",
+        v: Box::new(
+            game_afterlife_chess::compact::fast_engine().expect("the compact form loads"),
+        ),
+        reference: reference(),
+    }
+}
+
+/// Runs a scenario against the interpreter and against both forms of the compiled engine, the hook
+/// form and the compact form; all always run, and the test fails naming every engine that failed.
 fn for_both(scenario: fn(&Engine)) {
-    vdl_tests::on_each_engine([interpreter(), compiled()].map(|e| (e.name, e)), scenario);
+    vdl_tests::on_each_engine(
+        [interpreter(), compiled(), compact()].map(|e| (e.name, e)),
+        scenario,
+    );
 }
 
 fn set(text: &str) -> BTreeSet<String> {
@@ -62,7 +84,7 @@ fn set(text: &str) -> BTreeSet<String> {
 
 impl Engine {
     fn cell(&self, name: &str) -> usize {
-        self.v
+        self.reference
             .game
             .cells
             .iter()
@@ -72,8 +94,8 @@ impl Engine {
 
     /// A scenario position: the pieces listed (see the module documentation), `side` to move. It is
     /// written and read back, so that it goes through the position text.
-    fn setup(&self, side: usize, pieces: &str) -> Position {
-        let mut pos = self.v.start();
+    fn setup(&self, side: usize, pieces: &str) -> AnyPosition {
+        let mut pos = Variant::start(&self.reference);
         for occ in pos.cells.iter_mut() {
             *occ = Occupant::EMPTY;
         }
@@ -89,7 +111,7 @@ impl Engine {
                 _ => BLACK,
             };
             let piece = self
-                .v
+                .reference
                 .game
                 .pieces
                 .iter()
@@ -99,18 +121,34 @@ impl Engine {
                 Occupant::new(piece, owner, false, false).with_waiting(waiting);
         }
         pos.side = side;
-        pos.hash = self.v.full_hash(&pos);
-        let text = self.v.write_position(&pos);
+        self.position(&pos)
+    }
+
+    /// The engine's position for an interpreter position, through the position text.
+    fn position(&self, pos: &Position) -> AnyPosition {
+        let text = Variant::write_position(&self.reference, pos);
         self.v
             .parse_position(&text)
             .unwrap_or_else(|e| panic!("cannot read back `{text}`: {e}"))
     }
 
+    /// The interpreter's position for the engine's, through the position text (without the
+    /// positions before it).
+    fn view(&self, pos: &AnyPosition) -> Position {
+        let text = self.v.write_position(pos);
+        Variant::parse_position(&self.reference, &text)
+            .unwrap_or_else(|e| panic!("cannot read `{text}`: {e}"))
+    }
+
+    /// A copy of a position (without the positions before it).
+    fn copy(&self, pos: &AnyPosition) -> AnyPosition {
+        self.position(&self.view(pos))
+    }
+
     /// All legal moves of the side to move, as written by the engine.
-    fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
-        let mut moves = Vec::new();
-        self.v.legal_moves(pos, &mut moves);
-        let texts: BTreeSet<String> = moves.iter().map(|m| self.v.write_move(pos, *m)).collect();
+    fn moves(&self, pos: &mut AnyPosition) -> BTreeSet<String> {
+        let moves = self.v.legal_moves(pos);
+        let texts: BTreeSet<String> = moves.iter().map(|(m, _)| m.clone()).collect();
         assert_eq!(
             texts.len(),
             moves.len(),
@@ -121,7 +159,7 @@ impl Engine {
     }
 
     /// The legal moves starting on one cell.
-    fn moves_from(&self, pos: &mut Position, from: &str) -> BTreeSet<String> {
+    fn moves_from(&self, pos: &mut AnyPosition, from: &str) -> BTreeSet<String> {
         self.moves(pos)
             .into_iter()
             .filter(|m| m.split(['-', 'x']).next() == Some(from))
@@ -129,34 +167,34 @@ impl Engine {
     }
 
     /// Plays moves given as text; each must be legal.
-    fn play(&self, pos: &mut Position, moves: &[&str]) {
+    fn play(&self, pos: &mut AnyPosition, moves: &[&str]) {
         for text in moves {
-            let mv = self
-                .v
-                .parse_move(pos, text)
-                .unwrap_or_else(|e| panic!("{e}"));
-            self.v.make(pos, mv);
+            self.v.play(pos, text).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 
     /// What stands on a cell: owner index and letter (`0S`), with `^` when waiting; `.` when empty.
-    fn at(&self, pos: &Position, cell: &str) -> String {
-        let occ = pos.cells[self.cell(cell)];
+    fn at(&self, pos: &AnyPosition, cell: &str) -> String {
+        let occ = self.view(pos).cells[self.cell(cell)];
         if occ.is_empty() {
             return ".".into();
         }
-        let mut text = format!("{}{}", occ.owner(), self.v.game.pieces[occ.piece()].letter);
+        let mut text = format!(
+            "{}{}",
+            occ.owner(),
+            self.reference.game.pieces[occ.piece()].letter
+        );
         if occ.is_waiting() {
             text.push('^');
         }
         text
     }
 
-    fn outcome(&self, pos: &mut Position) -> Option<GameResult> {
+    fn outcome(&self, pos: &mut AnyPosition) -> Option<GameResult> {
         self.v.outcome(pos)
     }
 
-    fn assert_not_over(&self, pos: &mut Position) {
+    fn assert_not_over(&self, pos: &mut AnyPosition) {
         let outcome = self.outcome(pos);
         assert!(
             outcome.is_none(),
@@ -166,7 +204,7 @@ impl Engine {
     }
 
     /// Asserts the game is over with this winner (None: a draw) and has no legal moves left.
-    fn assert_result(&self, pos: &mut Position, winner: Option<usize>) {
+    fn assert_result(&self, pos: &mut AnyPosition, winner: Option<usize>) {
         let fen = self.v.write_position(pos);
         let outcome = self.outcome(pos);
         assert!(
@@ -189,11 +227,11 @@ fn s1_initial(e: &Engine) {
              a2-a3 a2-a4 b2-b3 c2-c3 d2-d3 d2-d4 b4-b5 c4-c5"
         )
     );
-    assert_eq!(perft(&e.v, &mut e.v.start(), 1), 21);
+    assert_eq!(e.v.perft(&mut e.v.start(), 1), 21);
     // By symmetry, Black has 21 moves too with Black to move.
-    let mut black = e.v.start();
+    let mut black = e.view(&e.v.start());
     black.side = BLACK;
-    black.hash = e.v.full_hash(&black);
+    let mut black = e.position(&black);
     let moves = e.moves(&mut black);
     assert_eq!(moves.len(), 21, "{moves:?}");
     assert!(moves.contains("b4-b3") && moves.contains("c4-c3"));
@@ -271,10 +309,10 @@ fn s06_slave_freed_by_the_opponents_move() {
 
 fn s7_en_passant(e: &Engine) {
     let start = e.setup(WHITE, &format!("P@a1 S@d2 p@a7 s@c4 {SETHLINGS}"));
-    let mut pos = start.clone();
+    let mut pos = e.copy(&start);
     e.play(&mut pos, &["d2-d4"]);
     assert_eq!(e.moves_from(&mut pos, "c4"), set("c4-c3 c4xd3"));
-    let mut taken = pos.clone();
+    let mut taken = e.copy(&pos);
     e.play(&mut taken, &["c4xd3"]);
     assert_eq!(e.at(&taken, "d4"), ".");
     assert_eq!(e.at(&taken, "d3"), "1S");
@@ -286,7 +324,7 @@ fn s7_en_passant(e: &Engine) {
 
 fn en_passant_possibility(e: &Engine) {
     // I22: the right is part of the position only when an en-passant capture is available.
-    let field = |pos: &Position| {
+    let field = |pos: &AnyPosition| {
         e.v.write_position(pos)
             .split_whitespace()
             .nth(3)
@@ -316,9 +354,9 @@ fn s8_chariot(e: &Engine) {
     e.play(&mut pos, &["b5-c7"]);
     assert_eq!(e.at(&pos, "c7"), "0C");
     // (b) the Chariot's moves, were White to move.
-    let mut again = pos.clone();
+    let mut again = e.view(&pos);
     again.side = WHITE;
-    again.hash = e.v.full_hash(&again);
+    let mut again = e.position(&again);
     assert_eq!(
         e.moves_from(&mut again, "c7"),
         set("c7-a7 c7-b7 c7-d7 c7-c6 c7-c5 c7-c4 c7-c3 c7-c2 c7-c1")
@@ -508,21 +546,21 @@ fn s20_no_legal_move_is_a_draw() {
 fn move_rule_resets(e: &Engine) {
     let mut pos = e.setup(WHITE, &format!("P@a1 W@b5 p@d7 F@L m@c3 {SETHLINGS}"));
     e.play(&mut pos, &["a1-a2", "d7-d6"]);
-    assert_eq!(pos.halfmove, 2, "plain moves count");
+    assert_eq!(e.view(&pos).halfmove, 2, "plain moves count");
     e.play(&mut pos, &["L-alpha2"]);
-    assert_eq!(pos.halfmove, 0, "a transfer resets the count");
+    assert_eq!(e.view(&pos).halfmove, 0, "a transfer resets the count");
     e.play(&mut pos, &["d6-d5", "b5-c7"]);
     assert_eq!(e.at(&pos, "c7"), "0C");
-    assert_eq!(pos.halfmove, 0, "a promotion resets the count");
+    assert_eq!(e.view(&pos).halfmove, 0, "a promotion resets the count");
     e.play(&mut pos, &["c3-c2", "a2-a1"]);
-    assert_eq!(pos.halfmove, 2, "a Mercenary step counts");
+    assert_eq!(e.view(&pos).halfmove, 2, "a Mercenary step counts");
     e.play(&mut pos, &["c2-c1"]);
     assert_eq!(e.at(&pos, "c1"), "0S");
-    assert_eq!(pos.halfmove, 0, "an enslavement resets the count");
+    assert_eq!(e.view(&pos).halfmove, 0, "an enslavement resets the count");
     // 100 plies without a reset draw the game.
-    let mut quiet = e.setup(WHITE, &format!("P@a1 p@d7 {SETHLINGS}"));
+    let mut quiet = e.view(&e.setup(WHITE, &format!("P@a1 p@d7 {SETHLINGS}")));
     quiet.halfmove = 99;
-    quiet.hash = e.v.full_hash(&quiet);
+    let mut quiet = e.position(&quiet);
     e.play(&mut quiet, &["a1-a2"]);
     e.assert_result(&mut quiet, None);
 }
@@ -552,7 +590,7 @@ fn threefold_repetition_is_a_draw() {
 fn perft_agreement(e: &Engine) {
     // Not a count from the specification: the interpreter's own, so that both engines are held to it.
     let mut pos = e.v.start();
-    assert_eq!(perft(&e.v, &mut pos, 3), 10037);
+    assert_eq!(e.v.perft(&mut pos, 3), 10037);
 }
 
 #[test]
@@ -564,8 +602,9 @@ fn random_games_end_by_section_7(e: &Engine) {
     // Random games end only with the results of section 7: a Pharaoh that ceased to exist (its owner,
     // who has no Pharaoh left on any board, Limbo included, loses), repetition, the move rule or no
     // legal move (draws).
-    let pharaoh =
-        e.v.game
+    let pharaoh = e
+        .reference
+        .game
             .pieces
             .iter()
             .position(|p| p.name == "pharaoh")
@@ -573,15 +612,13 @@ fn random_games_end_by_section_7(e: &Engine) {
     let mut rng = vdl_tests::Rng::new(1);
     for _ in 0..60 {
         let mut pos = e.v.start();
-        let mut moves = Vec::new();
         for _ in 0..400 {
-            moves.clear();
-            e.v.legal_moves(&mut pos, &mut moves);
+            let moves = e.v.legal_moves(&mut pos);
             if moves.is_empty() {
                 break;
             }
-            let mv = *rng.pick(&moves);
-            e.v.make(&mut pos, mv);
+            let (mv, _) = rng.pick(&moves);
+            e.v.play(&mut pos, mv).unwrap_or_else(|e| panic!("{e}"));
         }
         let Some(result) = e.outcome(&mut pos) else {
             continue;
@@ -591,7 +628,8 @@ fn random_games_end_by_section_7(e: &Engine) {
                 let loser = 1 - winner;
                 assert_eq!(result.reason, "extinction", "{result:?}");
                 assert!(
-                    !pos.cells
+                    !e.view(&pos)
+                        .cells
                         .iter()
                         .any(|o| !o.is_empty() && o.owner() == loser && o.piece() == pharaoh),
                     "the loser still has a Pharaoh: {}",
@@ -609,4 +647,47 @@ fn random_games_end_by_section_7(e: &Engine) {
 #[test]
 fn random_games_end_only_by_section_7() {
     for_both(random_games_end_by_section_7);
+}
+
+/// At every ply of random games the compact form reaches the interpreter's position (its text:
+/// Limbo's waiting status, the half-move count and the en-passant right included), lists the same
+/// moves, counts the same perft 2 and ends the game alike; the games send pieces to Limbo and bring
+/// them back.
+#[test]
+fn the_compact_form_agrees_with_the_interpreter_in_random_games() {
+    let (reference, compact) = (interpreter(), compact());
+    let mut rng = vdl_tests::Rng::new(0xaf7e);
+    let (mut waiting, mut destinies) = (0, 0);
+    for _ in 0..20 {
+        let (mut a, mut b) = (reference.v.start(), compact.v.start());
+        for ply in 0..200 {
+            let text = reference.v.write_position(&a);
+            assert_eq!(compact.v.write_position(&b), text, "ply {ply}");
+            assert_eq!(
+                compact.outcome(&mut b).map(|r| r.winner),
+                reference.outcome(&mut a).map(|r| r.winner),
+                "`{text}`"
+            );
+            let moves = reference.moves(&mut a);
+            assert_eq!(compact.moves(&mut b), moves, "`{text}`");
+            assert_eq!(
+                compact.v.perft(&mut b, 2),
+                reference.v.perft(&mut a, 2),
+                "`{text}` perft 2"
+            );
+            if moves.is_empty() {
+                break;
+            }
+            waiting += usize::from(reference.at(&a, "L").ends_with('^'));
+            let moves: Vec<&String> = moves.iter().collect();
+            let mv = *rng.pick(&moves);
+            destinies += usize::from(mv.starts_with('L'));
+            reference.play(&mut a, &[mv]);
+            compact.play(&mut b, &[mv]);
+        }
+    }
+    assert!(
+        waiting > 20 && destinies > 2,
+        "{waiting} positions with a waiting piece, {destinies} moves out of Limbo"
+    );
 }
