@@ -62,9 +62,7 @@ fn compiled() -> Engine {
 fn compact() -> Engine {
     Engine {
         name: "compact",
-        v: Box::new(
-            game_afterlife_chess::compact::fast_engine().expect("the compact form loads"),
-        ),
+        v: Box::new(game_afterlife_chess::compact::fast_engine().expect("the compact form loads")),
         reference: reference(),
     }
 }
@@ -605,10 +603,10 @@ fn random_games_end_by_section_7(e: &Engine) {
     let pharaoh = e
         .reference
         .game
-            .pieces
-            .iter()
-            .position(|p| p.name == "pharaoh")
-            .expect("a Pharaoh");
+        .pieces
+        .iter()
+        .position(|p| p.name == "pharaoh")
+        .expect("a Pharaoh");
     let mut rng = vdl_tests::Rng::new(1);
     for _ in 0..60 {
         let mut pos = e.v.start();

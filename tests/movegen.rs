@@ -1938,7 +1938,10 @@ fn rules_on_entering_zones_agree_with_the_interpreter() {
         },
         |moves, rng| moves[rng.below(moves.len())].clone(),
     );
-    assert!(changed > 5, "only {changed} changes of type without a capture");
+    assert!(
+        changed > 5,
+        "only {changed} changes of type without a capture"
+    );
 }
 
 /// The start of `waiting.vdl` (a 4x4 main board and limbo, L).
@@ -1961,7 +1964,12 @@ fn waiting_pieces_agree_with_the_interpreter() {
         let text = engine.after_checked(WAITING, &["b2a4"]).expect("plays");
         assert_eq!(text, sent, "{name}");
         assert!(
-            !engine.moves(&text).expect("reads").0.iter().any(|m| m.starts_with('L')),
+            !engine
+                .moves(&text)
+                .expect("reads")
+                .0
+                .iter()
+                .any(|m| m.starts_with('L')),
             "{name}: a waiting piece leaves limbo"
         );
         assert_eq!(
@@ -2022,5 +2030,8 @@ fn move_rule_resets_by_rules_agree_with_the_interpreter() {
             |moves, rng| moves[rng.below(moves.len())].clone(),
         );
     }
-    assert_ne!(counts[0], counts[1], "the two events restart the count alike");
+    assert_ne!(
+        counts[0], counts[1],
+        "the two events restart the count alike"
+    );
 }

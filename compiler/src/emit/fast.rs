@@ -938,7 +938,8 @@ impl Emitter<'_> {
         let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
         let waiting = self.waiting_board();
-        let (waiting_field, waiting_hash, waiting_keys) = (waiting.field, waiting.hash, waiting.keys);
+        let (waiting_field, waiting_hash, waiting_keys) =
+            (waiting.field, waiting.hash, waiting.keys);
         let thaw_removed = self.thaw_removed();
         let np = self.np();
         let no = self.no();
@@ -3770,8 +3771,13 @@ impl Emitter<'_> {
         };
         let (stack_before, stack_after) = self.stack_make();
         let rules = self.trigger_make();
-        let (rules_items, rules_start, rules_victims, note_to, note_victim) =
-            (rules.items, rules.start, rules.victims, rules.note_to, rules.note_victim);
+        let (rules_items, rules_start, rules_victims, note_to, note_victim) = (
+            rules.items,
+            rules.start,
+            rules.victims,
+            rules.note_to,
+            rules.note_victim,
+        );
         let (rules_moved, rules_run, rules_end) = (rules.moved, rules.rules, rules.end);
         // A merger: the pieces on `from` and `to` leave, one of the new type stands on `to`,
         // moved and not promoted; the move rule's count restarts.
@@ -4696,7 +4702,8 @@ impl Emitter<'_> {
             format_ident!("count_legal_moves")
         };
         let waiting = self.waiting_board();
-        let (waiting_init, waiting_put, waiting_occupant) = (waiting.init, waiting.put, waiting.occupant);
+        let (waiting_init, waiting_put, waiting_occupant) =
+            (waiting.init, waiting.put, waiting.occupant);
         let [turn_init, turn_methods, turn_put, turn_occupant, turn_make] =
             self.turn_game(&single_count);
         quote! {

@@ -5,7 +5,9 @@
 //! no neutral side, one
 //! move per turn, no triggered rules but captures that explode (atomic chess) and rules converting
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
-//! royal pieces, castling, gating or en passant), custodian capture (in games without royal pieces
+//! royal pieces, castling, gating or en passant), rules about the captured piece and the piece
+//! arriving in a zone, and move-rule resets on transformations and transfers (`triggers`, in
+//! games without royal pieces), custodian capture (in games without royal pieces
 //! or walls), no turn statements but `must_capture`,
 //! `forbid_checks`, `royal_safety`, `pass allowed` and `pass when_stuck`, and pieces without
 //! special properties (`captures_only`,
@@ -1099,14 +1101,18 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let (borrowed, mut mover_near) = lower_borrowed(game, &step, &royals)?;
     let transfers = lower_transfers(game, &step, &royals, &mut mover_near)?;
     let waiting = triggers.as_ref().is_some_and(|t| t.sends)
-        || borrowed.iter().any(|b| triggers::reads_waited(&b.condition))
-        || transfers.iter().any(|t| triggers::reads_waited(&t.condition));
+        || borrowed
+            .iter()
+            .any(|b| triggers::reads_waited(&b.condition))
+        || transfers
+            .iter()
+            .any(|t| triggers::reads_waited(&t.condition));
     // Mergers and unloads are played apart from the moves whose victims and arrivals the rules
     // follow.
     if (waiting || triggers.is_some())
-        && pieces.iter().any(|p| {
-            !p.merges.is_empty() || p.players.iter().any(|m| !m.pulls.is_empty())
-        })
+        && pieces
+            .iter()
+            .any(|p| !p.merges.is_empty() || p.players.iter().any(|m| !m.pulls.is_empty()))
     {
         return Err("triggered rules or waiting pieces with merger moves or pulls".into());
     }

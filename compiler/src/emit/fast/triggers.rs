@@ -264,7 +264,12 @@ impl Emitter<'_> {
     /// One rule: its conditions' tables go into `items`. In `on_capture` the participant is the
     /// captured piece as it stood (`original`) and `piece` the one in transit; in `on_enter` the
     /// piece on `cell`.
-    fn trigger_rule(&self, rule: &FastRule, name: &str, items: &mut Vec<TokenStream>) -> TokenStream {
+    fn trigger_rule(
+        &self,
+        rule: &FastRule,
+        name: &str,
+        items: &mut Vec<TokenStream>,
+    ) -> TokenStream {
         let captured = rule.zone.is_none();
         let participant = if captured {
             quote! { original }

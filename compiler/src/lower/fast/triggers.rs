@@ -16,8 +16,8 @@
 //! and per cell ([`FastWhere`]).
 
 use vdl_runtime::model::{
-    BoardExpr, CellExpr, Cond, Destination, Effect, Event, Game, IntExpr, Into, Overflow,
-    PieceRef, PieceTypeExpr, PlayerExpr, Rule, Target, Value, Who,
+    BoardExpr, CellExpr, Cond, Destination, Effect, Event, Game, IntExpr, Into, Overflow, PieceRef,
+    PieceTypeExpr, PlayerExpr, Rule, Target, Value, Who,
 };
 
 use super::{cell_set, movers_of, sides_of, Bits, FastCond, FastInt};
@@ -204,10 +204,7 @@ fn check_features(game: &Game) -> Result<(), String> {
         (movers_of(game) > 2, "more than two players"),
         (!game.reserves.is_empty(), "reserves"),
         (!game.castling.is_empty(), "castling"),
-        (
-            game.pieces.iter().any(|p| !p.stacks.is_empty()),
-            "stacks",
-        ),
+        (game.pieces.iter().any(|p| !p.stacks.is_empty()), "stacks"),
         (game.custodian.is_some(), "custodian capture"),
         (turn.wall.is_some(), "walls"),
         (
@@ -456,9 +453,10 @@ pub(super) fn reads_waited(cond: &FastCond) -> bool {
         match n {
             FastInt::Waited => true,
             FastInt::Add(a, b) | FastInt::Sub(a, b) => int(a) || int(b),
-            FastInt::Const(_) | FastInt::Count { .. } | FastInt::Held { .. } | FastInt::Enclosed => {
-                false
-            }
+            FastInt::Const(_)
+            | FastInt::Count { .. }
+            | FastInt::Held { .. }
+            | FastInt::Enclosed => false,
         }
     }
     match cond {
