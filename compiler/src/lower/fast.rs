@@ -1116,6 +1116,23 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     {
         return Err("triggered rules or waiting pieces with merger moves or pulls".into());
     }
+    // The waiting status moves with a piece on the moves make plays as a piece leaving its cell
+    // for another; these change pieces in other ways.
+    if waiting {
+        let feature = [
+            (!castles.is_empty(), "castling"),
+            (explosion.is_some(), "captures that explode"),
+            (custodian.is_some(), "custodian capture"),
+            (stacking, "stacks"),
+            (walls.is_some(), "walls"),
+            (!conversions.is_empty(), "rules converting pieces"),
+        ]
+        .into_iter()
+        .find_map(|(present, name)| present.then_some(name));
+        if let Some(feature) = feature {
+            return Err(format!("waiting pieces with {feature}"));
+        }
+    }
     let ir = FastIr {
         triggers,
         waiting,
