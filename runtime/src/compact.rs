@@ -428,6 +428,18 @@ pub trait CompactGame: Send + Sync {
     }
     /// Sets the switches of [`CompactGame::switches`], in their order.
     fn set_switches(&mut self, _values: &[bool]) {}
+    /// The conditions of triggered rules that depend on option values only, as (rule index,
+    /// condition index): the engine holds one switch for each.
+    fn rule_switches(&self) -> &'static [(usize, usize)] {
+        &[]
+    }
+    /// Sets the switches of [`CompactGame::rule_switches`], in their order.
+    fn set_rule_switches(&mut self, _values: &[bool]) {}
+    /// Whether the game has a reserve shared by the players: its counts are the hand row after the
+    /// players' ([`CompactGame::set_hand`] and [`CompactGame::hand`] with the number of players).
+    fn shared_reserve(&self) -> bool {
+        false
+    }
     /// The occupied cells with their occupants (the evaluation reads them; generated code walks
     /// its bitboards).
     fn pieces<'a>(
@@ -506,6 +518,15 @@ impl<G: CompactGame> Compiled<G> {
         if !values.is_empty() {
             self.game.set_switches(&values);
         }
+        let values: Vec<bool> = self
+            .game
+            .rule_switches()
+            .iter()
+            .map(|&(rule, condition)| self.interpreter.rule_condition_enabled(rule, condition))
+            .collect();
+        if !values.is_empty() {
+            self.game.set_rule_switches(&values);
+        }
     }
 
     /// How often the position occurred before (its hash among the earlier ones).
@@ -540,7 +561,8 @@ impl<G: CompactGame> Compiled<G> {
             self.game.put_below(&mut compact, cell, below);
         }
         let players = self.players();
-        for (player, hand) in position.hands.iter().enumerate().take(players) {
+        let rows = players + usize::from(self.game.shared_reserve());
+        for (player, hand) in position.hands.iter().enumerate().take(rows) {
             for (piece, &count) in hand.iter().enumerate() {
                 if count > 0 {
                     self.game.set_hand(&mut compact, player, piece, count);
@@ -592,7 +614,8 @@ impl<G: CompactGame> Compiled<G> {
             *occupant = self.game.occupant(compact, cell);
         }
         position.stacks = self.game.stacks(compact);
-        for (player, hand) in position.hands.iter_mut().enumerate().take(players) {
+        let rows = players + usize::from(self.game.shared_reserve());
+        for (player, hand) in position.hands.iter_mut().enumerate().take(rows) {
             for (piece, count) in hand.iter_mut().enumerate() {
                 *count = self.game.hand(compact, player, piece);
             }

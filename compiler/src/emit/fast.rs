@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use crate::lower::fast::{
     Bits, ConversionTarget, EarlyEnd, FastCond, FastCustodian, FastInt, FastIr, FastMoves,
-    FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt,
+    FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt, RuleCond, RuleEffect,
 };
 use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
@@ -319,6 +319,25 @@ impl Emitter<'_> {
         Literal::usize_unsuffixed(self.ir.players)
     }
 
+    /// Whether a promotion rule takes the new piece from a reserve.
+    fn promotes_from_reserves(&self) -> bool {
+        self.ir.pieces.iter().any(|p| {
+            p.players
+                .iter()
+                .any(|m| m.promotion_rules.iter().any(|r| r.reserve.is_some()))
+        })
+    }
+
+    /// The rows of hands: one per player, and the shared reserve's after them.
+    fn hand_rows(&self) -> usize {
+        self.ir.players + usize::from(self.ir.hands.as_ref().is_some_and(|h| h.shared))
+    }
+
+    /// [`Emitter::hand_rows`] as a literal.
+    fn rows(&self) -> Literal {
+        Literal::usize_unsuffixed(self.hand_rows())
+    }
+
     /// Whether the game has more than two players.
     fn many(&self) -> bool {
         self.ir.players > 2
@@ -356,13 +375,13 @@ impl Emitter<'_> {
     }
 
     fn tables(&self) -> TokenStream {
+        let rows = self.rows();
         let no_cell = self.move_code("no_cell");
         let cell_ty = self.cell_ty();
         let zero = self.zero();
         let ir = self.ir;
         let cells = Literal::usize_unsuffixed(ir.cells);
         let pieces = Literal::usize_unsuffixed(ir.pieces.len());
-        let np = self.np();
         let no = self.no();
         let words = self.words();
         let bits_type = if words > 0 {
@@ -622,7 +641,13 @@ impl Emitter<'_> {
                         let (pair, capturing) = (r.pair, r.capturing);
                         let switch = Literal::u8_unsuffixed(r.switch.map_or(u8::MAX, |s| s as u8));
                         let condition = Literal::u8_unsuffixed(r.condition.map_or(u8::MAX, |s| s as u8));
-                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch, condition: #condition, capturing: #capturing } }
+                        let reserve = if self.promotes_from_reserves() {
+                            let row = Literal::u8_unsuffixed(r.reserve.map_or(u8::MAX, |s| s as u8));
+                            quote! { , reserve: #row }
+                        } else {
+                            quote! {}
+                        };
+                        quote! { PromotionRule { to: #to, from: #from, optional: #optional, choices: &[#(#choices),*], pair: #pair, switch: #switch, condition: #condition, capturing: #capturing #reserve } }
                     });
                     quote! { &[#(#rules),*] }
                 });
@@ -715,6 +740,14 @@ impl Emitter<'_> {
                     }
                 }
             });
+            let reserve_field = if self.promotes_from_reserves() {
+                quote! {
+                    /// The hand row of the reserve it takes the new piece from, or `u8::MAX`.
+                    reserve: u8,
+                }
+            } else {
+                quote! {}
+            };
             quote! {
                 /// The number of promotion conditions on the position.
                 const CONDITIONS: usize = #conditions;
@@ -737,6 +770,7 @@ impl Emitter<'_> {
                     condition: u8,
                     /// Whether it applies to captures only.
                     capturing: bool,
+                    #reserve_field
                 }
                 /// The most promotion choices of one piece type for one player.
                 const MOST_CHOICES: usize = #most;
@@ -751,7 +785,7 @@ impl Emitter<'_> {
         let key_count = Literal::usize_unsuffixed(
             (ir.owners * ir.pieces.len() + 4) * ir.cells
                 + (ir.players - 1)
-                + ir.players * ir.pieces.len()
+                + self.hand_rows() * ir.pieces.len()
                 + check_keys
                 + stack_keys
                 + turn_keys,
@@ -760,7 +794,7 @@ impl Emitter<'_> {
         if ir.counts_checks {
             items.push(quote! {
                 /// The keys of the checks each player has given.
-                const CHECK_KEYS: usize = HAND_KEYS + #np * PIECES;
+                const CHECK_KEYS: usize = HAND_KEYS + #rows * PIECES;
             });
         }
         if let Some(explosion) = &ir.explosion {
@@ -898,6 +932,7 @@ impl Emitter<'_> {
     }
 
     fn board(&self) -> TokenStream {
+        let rows = self.rows();
         let cell_ty = self.cell_ty();
         let (checks_field, checks_hash, checks_key) = if self.ir.counts_checks {
             (
@@ -936,6 +971,16 @@ impl Emitter<'_> {
             quote! {}
         };
         let (stack_fields, _, stack_hash, stack_methods) = self.stack_board();
+        let rules_field = if self.ir.rule_switches.is_empty() {
+            quote! {}
+        } else {
+            let n = Literal::usize_unsuffixed(self.ir.rule_switches.len());
+            quote! {
+                /// The option switches of the rules on captures, copied from the engine that made
+                /// the position (not part of the hash).
+                rules_on: [bool; #n],
+            }
+        };
         let (turn_fields, turn_hash, turn_items) = self.turn_board();
         let waiting = self.waiting_board();
         let (waiting_field, waiting_hash, waiting_keys) =
@@ -1032,7 +1077,7 @@ impl Emitter<'_> {
                 virgin: Bits,
                 promoted: Bits,
                 cells: [u8; CELLS],
-                hands: [[u8; PIECES]; #np],
+                hands: [[u8; PIECES]; #rows],
                 #rights_field
                 #elimination_field
                 last: Option<CompactMove>,
@@ -1047,6 +1092,7 @@ impl Emitter<'_> {
                 #stack_fields
                 #turn_fields
                 #waiting_field
+                #rules_field
             }
 
             #stack_methods
@@ -1101,7 +1147,7 @@ impl Emitter<'_> {
                     }
                     #rights_hash
                     #elimination_hash
-                    for player in 0..#np {
+                    for player in 0..#rows {
                         for piece in 0..PIECES {
                             hash ^= hand_key(player, piece, self.hands[player][piece]);
                         }
@@ -2077,6 +2123,19 @@ impl Emitter<'_> {
                 }
                 None => quote! {},
             };
+            // From a reserve, only the types it holds are choices, and a compulsory rule without
+            // one of them applies not.
+            let (held, no_choice, available) = if self.promotes_from_reserves() {
+                (
+                    quote! {
+                        let held = |choice: u8| rule.reserve == u8::MAX || board.hands[rule.reserve as usize][choice as usize - 1] > 0;
+                    },
+                    quote! { !rule.choices.iter().any(|&c| held(c)) },
+                    quote! { held(choice) && },
+                )
+            } else {
+                (quote! {}, quote! { rule.choices.is_empty() }, quote! {})
+            };
             quote! {
                 /// Counts (and with `LIST`, appends) the legal moves from `from` to `targets`, all in
                 /// the zone of some promotion rule: the rules that apply (switched on, for the target
@@ -2105,7 +2164,8 @@ impl Emitter<'_> {
                             if rule.capturing && cx.enemy & bit(to) == 0 {
                                 continue;
                             }
-                            if !rule.optional && rule.choices.is_empty() {
+                            #held
+                            if !rule.optional && #no_choice {
                                 continue;
                             }
                             forced |= !rule.optional;
@@ -2115,7 +2175,7 @@ impl Emitter<'_> {
                                 (&mut compulsory, &mut compulsory_len)
                             };
                             for &choice in rule.choices {
-                                if below_limit & (1 << (choice - 1)) != 0 && !list[..*len].contains(&(choice, rule.pair)) {
+                                if #available below_limit & (1 << (choice - 1)) != 0 && !list[..*len].contains(&(choice, rule.pair)) {
                                     list[*len] = (choice, rule.pair);
                                     *len += 1;
                                 }
@@ -3074,7 +3134,11 @@ impl Emitter<'_> {
                 quote! {}
             };
             let mut sides = Vec::new();
-            for (side, (direction, partners)) in castle.sides.iter().enumerate() {
+            for (side, (direction, _)) in castle.sides.iter().enumerate() {
+                let partners = &castle.player_partners[us][side];
+                if partners.is_empty() {
+                    continue;
+                }
                 let ray = Self::ray(*direction);
                 let line = format_ident!("LINE_{}", direction);
                 let first = self.first(*direction, quote!(blockers));
@@ -3089,8 +3153,10 @@ impl Emitter<'_> {
                 // An original partner (`requires original`) is unmoved and not promoted.
                 let unusable = if castle.partner_original {
                     quote! { (board.virgin & !board.promoted) & bit(partner) == 0 }
-                } else {
+                } else if castle.partner_virgin {
                     quote! { board.virgin & bit(partner) == 0 }
+                } else {
+                    quote! { false }
                 };
                 if let Some(fixed) = &castle.fixed {
                     let lands = format_ident!("CASTLE_LANDS_{}_{}", index, side);
@@ -3228,8 +3294,13 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            let virgin = if castle.king_virgin {
+                quote! { & board.virgin }
+            } else {
+                quote! {}
+            };
             blocks.push(quote! {
-                let mut kings = board.pieces[#king] & cx.own & board.virgin #original #from;
+                let mut kings = board.pieces[#king] & cx.own #virgin #original #from;
                 while kings != 0 {
                     let cell = kings.trailing_zeros() as usize;
                     kings &= kings - 1;
@@ -3464,6 +3535,158 @@ impl Emitter<'_> {
             });
         }
         quote! { #(#items)* }
+    }
+
+    /// In the arm of normal moves of `play`: the piece a move takes (`taken`), the new piece a
+    /// promotion takes from a reserve, and the rules on captures and transformations, as the
+    /// interpreter plays them after the move.
+    fn effect_rules(&self) -> (TokenStream, TokenStream, TokenStream) {
+        let ir = self.ir;
+        let no = self.no();
+        let from_reserve = if ir
+            .pieces
+            .iter()
+            .any(|p| p.promotion_rows.iter().any(Option::is_some))
+        {
+            let rows = ir.pieces.iter().map(|p| {
+                let rows = (0..ir.owners).map(|side| {
+                    Literal::u8_unsuffixed(
+                        p.promotion_rows
+                            .get(side)
+                            .copied()
+                            .flatten()
+                            .map_or(u8::MAX, |r| r as u8),
+                    )
+                });
+                quote! { [#(#rows),*] }
+            });
+            quote! {
+                if mv.piece > 0 && kind != CompactKind::Pair {
+                    /// Per type and owner, the hand row its promotions take the new piece from.
+                    const PROMOTION_ROWS: [[u8; #no]; PIECES] = [#(#rows),*];
+                    let row = PROMOTION_ROWS[(code as usize - 1) / #no][(code as usize - 1) % #no];
+                    if row != u8::MAX {
+                        // The new piece comes from the reserve, unmoved.
+                        board.add_to_hand(row as usize, mv.piece as usize - 1, -1);
+                        board.virgin |= bit(to);
+                    }
+                }
+            }
+        } else {
+            quote! {}
+        };
+        if ir.capture_rules.is_empty() && !ir.transform_resets {
+            return (quote! {}, from_reserve, quote! {});
+        }
+        let record_taken = quote! {
+            let taken = if to != from { board.cells[to] } else { EMPTY };
+        };
+        let rules = ir.capture_rules.iter().map(|rule| {
+            let mut tests: Vec<TokenStream> = rule
+                .switches
+                .iter()
+                .map(|&s| {
+                    let s = Literal::usize_unsuffixed(s);
+                    quote! { board.rules_on[#s] }
+                })
+                .collect();
+            tests.extend(rule.conditions.iter().map(|c| self.rule_cond(c)));
+            let test = all_of(tests.into_iter());
+            let effects = rule.effects.iter().map(|effect| match effect {
+                RuleEffect::Reset => quote! { resets = true; },
+                RuleEffect::Transform { into, except, row } => {
+                    let new = self.piece(*into);
+                    let spared = if except.is_empty() {
+                        quote! {}
+                    } else {
+                        let types = except.iter().map(|&t| self.piece(t));
+                        quote! { && !matches!(piece, #(#types)|*) }
+                    };
+                    let (held, take, fresh) = match row {
+                        Some(r) => {
+                            let r = Literal::usize_unsuffixed(*r);
+                            (
+                                quote! { && board.hands[#r][#new] > 0 },
+                                quote! { board.add_to_hand(#r, #new, -1); },
+                                quote! {
+                                    board.virgin |= bit(to);
+                                    board.promoted |= bit(to);
+                                },
+                            )
+                        }
+                        None => (
+                            quote! {},
+                            quote! {},
+                            quote! {
+                                board.virgin &= !bit(to);
+                                board.promoted &= !bit(to);
+                            },
+                        ),
+                    };
+                    quote! {
+                        let code = board.cells[to];
+                        let (piece, owner) = ((code as usize - 1) / #no, (code as usize - 1) % #no);
+                        if piece != #new #spared #held {
+                            #take
+                            board.remove(to);
+                            board.place(to, (1 + #new * #no + owner) as u8);
+                            #fresh
+                            transformed = true;
+                        }
+                    }
+                }
+            });
+            quote! {
+                if #test {
+                    #(#effects)*
+                }
+            }
+        });
+        let resets = if ir.transform_resets {
+            quote! {
+                // A change of type restarts the move-rule count (`on transform; reset move_rule`).
+                if mv.piece > 0 || transformed {
+                    resets = true;
+                }
+            }
+        } else {
+            quote! {}
+        };
+        let capture_rules = quote! {
+            let mut transformed = false;
+            if taken != EMPTY {
+                // The rules on captures, in file order, on the position after the move.
+                let own = mover;
+                let captured = (taken as usize - 1) / #no;
+                let _ = (own, captured);
+                #(#rules)*
+            }
+            #resets
+        };
+        (record_taken, from_reserve, capture_rules)
+    }
+
+    /// A [`RuleCond`] as a Rust expression over `board`, `to`, `captured` and `own`.
+    fn rule_cond(&self, c: &RuleCond) -> TokenStream {
+        let no = self.no();
+        match c {
+            RuleCond::Const(b) => quote! { #b },
+            RuleCond::Not(inner) => {
+                let inner = self.rule_cond(inner);
+                quote! { !(#inner) }
+            }
+            RuleCond::All(parts) => all_of(parts.iter().map(|p| self.rule_cond(p))),
+            RuleCond::Any(parts) => any_of(parts.iter().map(|p| self.rule_cond(p))),
+            RuleCond::Mover(types) => {
+                let types = types.iter().map(|&t| self.piece(t));
+                quote! { matches!((board.cells[to] as usize - 1) / #no, #(#types)|*) }
+            }
+            RuleCond::Captured(types) => {
+                let types = types.iter().map(|&t| self.piece(t));
+                quote! { matches!(captured, #(#types)|*) }
+            }
+            RuleCond::Counts(c) => self.count_cond(c),
+        }
     }
 
     fn make(&self) -> TokenStream {
@@ -3779,6 +4002,7 @@ impl Emitter<'_> {
             rules.note_victim,
         );
         let (rules_moved, rules_run, rules_end) = (rules.moved, rules.rules, rules.end);
+        let (record_taken, from_reserve, capture_rules) = self.effect_rules();
         // A merger: the pieces on `from` and `to` leave, one of the new type stands on `to`,
         // moved and not promoted; the move rule's count restarts.
         let merge_arm = if self.ir.pieces.iter().any(|p| !p.merges.is_empty()) {
@@ -3840,6 +4064,7 @@ impl Emitter<'_> {
                         #freeze_init
                         #captures
                         #rules_victims
+                        #record_taken
                         let mut gone = bit(from) | bit(to);
                         if to != from && board.cells[to] != EMPTY {
                             #note_to
@@ -3874,6 +4099,8 @@ impl Emitter<'_> {
                             board.place(from, placed);
                             board.promoted |= bit(from);
                         }
+                        #from_reserve
+                        #capture_rules
                         #stack_after
                         #rules_run
                         if kind == CompactKind::DoubleStep {
@@ -4408,6 +4635,7 @@ impl Emitter<'_> {
     }
 
     fn game(&self) -> TokenStream {
+        let rows = self.rows();
         let all_board = self.all_colors(quote!(board));
         let cell_ty = self.cell_ty();
         let np = self.np();
@@ -4556,6 +4784,14 @@ impl Emitter<'_> {
                     }
                     None => quote! { true },
                 },
+                EarlyEnd::Reached(pieces, zones) if self.many() => {
+                    let mask = mask(pieces);
+                    let reached = zones.iter().take(self.ir.players).enumerate().map(|(p, &z)| {
+                        let (p, z) = (Literal::usize_unsuffixed(p), self.bits(z));
+                        quote! { (board.colors[#p] & #z) }
+                    });
+                    quote! { #mask & (#(#reached)|*) != 0 }
+                }
                 EarlyEnd::Reached(pieces, zones) => {
                     let mask = mask(pieces);
                     let (zone0, zone1) = (self.bits(zones[0]), self.bits(zones[1]));
@@ -4706,6 +4942,52 @@ impl Emitter<'_> {
             (waiting.init, waiting.put, waiting.occupant);
         let [turn_init, turn_methods, turn_put, turn_occupant, turn_make] =
             self.turn_game(&single_count);
+        let shared = if self.ir.hands.as_ref().is_some_and(|h| h.shared) {
+            quote! {
+                fn shared_reserve(&self) -> bool {
+                    true
+                }
+            }
+        } else {
+            quote! {}
+        };
+        let (rule_switch_field, rule_switch_items, rule_switch_methods, rules_init) =
+            if self.ir.rule_switches.is_empty() {
+                (quote! {}, quote! {}, shared, quote! {})
+            } else {
+                let n = Literal::usize_unsuffixed(self.ir.rule_switches.len());
+                let list = self.ir.rule_switches.iter().map(|&(rule, condition)| {
+                    let (rule, condition) = (
+                        Literal::usize_unsuffixed(rule),
+                        Literal::usize_unsuffixed(condition),
+                    );
+                    quote! { (#rule, #condition) }
+                });
+                (
+                    quote! { rule_switches: [bool; RULE_SWITCHES], },
+                    quote! {
+                        /// The number of option switches of rules on captures.
+                        const RULE_SWITCHES: usize = #n;
+                        /// The conditions of rules on captures switched by options: (rule index,
+                        /// condition index).
+                        static RULE_SWITCHED: [(usize, usize); RULE_SWITCHES] = [#(#list),*];
+                    },
+                    quote! {
+                        #shared
+
+                        fn rule_switches(&self) -> &'static [(usize, usize)] {
+                            &RULE_SWITCHED
+                        }
+
+                        fn set_rule_switches(&mut self, values: &[bool]) {
+                            for (switch, &value) in self.rule_switches.iter_mut().zip(values) {
+                                *switch = value;
+                            }
+                        }
+                    },
+                    quote! { rules_on: self.rule_switches, },
+                )
+            };
         quote! {
             #helpers
             #(#potentials)*
@@ -4714,13 +4996,16 @@ impl Emitter<'_> {
             #[derive(Clone, Copy, Debug, Default)]
             pub struct Fast {
                 switches: [bool; SWITCHES],
+                #rule_switch_field
             }
 
             /// The promotion rules switched by options: (piece type, rule index).
             static SWITCHED: [(usize, usize); SWITCHES] = [#(#switch_list),*];
+            #rule_switch_items
 
             impl CompactGame for Fast {
                 type Position = Board;
+                #rule_switch_methods
 
                 fn switches(&self) -> &'static [(usize, usize)] {
                     &SWITCHED
@@ -4739,7 +5024,7 @@ impl Emitter<'_> {
                         virgin: #zero,
                         promoted: #zero,
                         cells: [EMPTY; CELLS],
-                        hands: [[0; PIECES]; #np],
+                        hands: [[0; PIECES]; #rows],
                         #rights_init
                         #elimination_init
                         last: None,
@@ -4754,6 +5039,7 @@ impl Emitter<'_> {
                         #stack_init
                         #turn_init
                         #waiting_init
+                        #rules_init
                     }
                 }
 
@@ -4875,6 +5161,7 @@ impl Emitter<'_> {
     /// The tables of stacking rules (`STACK_STEPS_<piece>_<k>`: per player, per cell, the cells a
     /// step reaches) and of moves under conditions (`COND_QUIET_<piece>_<k>`, `COND_PATHS_<piece>_<k>`).
     fn stack_tables(&self) -> TokenStream {
+        let rows = self.rows();
         let np = self.np();
         let no = self.no();
         let cell_ty = self.cell_ty();
@@ -4886,7 +5173,7 @@ impl Emitter<'_> {
             let start = if ir.counts_checks {
                 quote! { CHECK_KEYS + 2 }
             } else {
-                quote! { HAND_KEYS + #np * PIECES }
+                quote! { HAND_KEYS + #rows * PIECES }
             };
             items.push(quote! {
                 /// The keys of stacks: per cell, multiplied by the piece below (its occupant's bits).
@@ -5326,7 +5613,7 @@ impl Emitter<'_> {
     /// follow them (checks, stacks), and the constants naming them: one for the single moves made in the turn, one per cell for the
     /// frozen pieces, one per player and piece type for the capture counters.
     fn turn_keys(&self, before: usize) -> (usize, Vec<TokenStream>) {
-        let np = self.np();
+        let rows = self.rows();
         let turns = &self.ir.turns;
         let mut count = 0;
         let mut items = Vec::new();
@@ -5335,7 +5622,7 @@ impl Emitter<'_> {
             let name = format_ident!("{}", name);
             let offset = Literal::usize_unsuffixed(*count);
             items.push(quote! {
-                const #name: usize = HAND_KEYS + #np * PIECES + #base + #offset;
+                const #name: usize = HAND_KEYS + #rows * PIECES + #base + #offset;
             });
             *count += n;
         };
@@ -5785,6 +6072,20 @@ impl Emitter<'_> {
                 };
                 let (first, second) = (sum(0), sum(1));
                 Some(quote! { #first >= #n || #second >= #n })
+            }
+            EarlyEnd::Formation(need) if self.many() => {
+                // With more than two players, any player who has the pieces for one (the
+                // interpreter decides whose move it was).
+                let players = (0..self.ir.players).map(|p| {
+                    let p = Literal::usize_unsuffixed(p);
+                    let terms = need.iter().map(|&(t, count)| {
+                        let t = self.piece(t);
+                        let count = Literal::u32_unsuffixed(count);
+                        quote! { (board.pieces[#t] & board.colors[#p]).count_ones() >= #count }
+                    });
+                    quote! { (true #(&& #terms)*) }
+                });
+                Some(quote! { #(#players)||* })
             }
             EarlyEnd::Formation(need) => {
                 let terms = need.iter().map(|&(t, count)| {

@@ -34,7 +34,7 @@ use vdl_runtime::geometry::{
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    Board, CapturesTo, Castle, CastlePiece, Cell, CellExpr, CellsOrZone, CheckEvasion,
+    Board, CapturesTo, Castle, Cell, CellExpr, CellsOrZone, CheckEvasion,
     CheckmateTest, Compare, Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing,
     FreezeEvent, Game, Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece,
     PieceRef, PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty,
@@ -177,6 +177,63 @@ pub struct FastIr {
     /// Whether the position keeps the pieces that are waiting (sent by a rule, their owner has not
     /// moved since): a rule sends pieces or a condition reads `mover.waited`.
     pub waiting: bool,
+    /// The rules `on capture` that transform the piece that moved, in file order.
+    pub capture_rules: Vec<FastCaptureRule>,
+    /// The conditions of those rules that depend on option values only: (rule index in the game,
+    /// condition index). The engine holds one switch per entry, set from the option values.
+    pub rule_switches: Vec<(usize, usize)>,
+    /// A rule `on transform; reset move_rule`: a move that changes a piece's type (a promotion, or
+    /// a rule's transformation) restarts the move-rule count.
+    pub transform_resets: bool,
+}
+
+/// A rule `on capture` in the compact form: after a capture by a move, when its conditions hold
+/// (on the position after the move, with the captured piece off the board), its effects in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastCaptureRule {
+    /// The indices in [`FastIr::rule_switches`] of its conditions on options: all must be on.
+    pub switches: Vec<usize>,
+    /// Its other conditions: all must hold.
+    pub conditions: Vec<RuleCond>,
+    /// Its effects.
+    pub effects: Vec<RuleEffect>,
+}
+
+/// An effect of a [`FastCaptureRule`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuleEffect {
+    /// `transform mover TYPE (from RESERVE)?`: the piece on the arrival cell, unless of `except`
+    /// or already of the type, becomes one of the type; from a reserve (hand row `row`) only when
+    /// it holds one, which it gives, and the new piece stands unmoved and promoted.
+    Transform {
+        /// The new type.
+        into: usize,
+        /// The types left alone.
+        except: Vec<usize>,
+        /// The hand row it comes from, if from a reserve.
+        row: Option<usize>,
+    },
+    /// `reset move_rule`.
+    Reset,
+}
+
+/// A condition of a [`FastCaptureRule`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuleCond {
+    /// A constant.
+    Const(bool),
+    /// Negation.
+    Not(Box<RuleCond>),
+    /// Conjunction.
+    All(Vec<RuleCond>),
+    /// Disjunction.
+    Any(Vec<RuleCond>),
+    /// The piece on the arrival cell (`mover.piece`) is of one of these types.
+    Mover(Vec<usize>),
+    /// The captured piece (`captured.piece`) is of one of these types.
+    Captured(Vec<usize>),
+    /// A condition on piece counts and pieces held, `own` the player who moved.
+    Counts(FastCond),
 }
 
 /// What the start of a turn tests in a game that goes on after a checkmate.
@@ -477,6 +534,8 @@ pub struct FastPiece {
     pub stacks: Vec<FastStack>,
     /// Its merger moves (`merge`).
     pub merges: Vec<FastMerge>,
+    /// Per side, the hand row its promotions take the new piece from, if from a reserve.
+    pub promotion_rows: Vec<Option<usize>>,
     /// Its moves for each of the two players.
     pub players: Vec<FastMoves>,
 }
@@ -560,6 +619,9 @@ pub struct FastPromotionRule {
     pub condition: Option<usize>,
     /// Whether it applies to captures only (`capturing`).
     pub capturing: bool,
+    /// The hand row it takes the new piece from (`from RESERVE`): only the types held there are
+    /// choices, a compulsory rule without one applies not, and the new piece stands unmoved.
+    pub reserve: Option<usize>,
 }
 
 /// A non-capturing leap that needs an unmoved piece or an empty cell on its way.
@@ -601,6 +663,9 @@ pub struct FastPromotion {
 /// Hands: where captured pieces go and how pieces are dropped.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FastHands {
+    /// Whether the reserve is one shared by the players (a hand row after theirs), which only
+    /// promotions and rules take pieces from.
+    pub shared: bool,
     /// Whether pieces in hand can be dropped.
     pub drops: bool,
     /// Whether captured pieces go to a hand: the captor's, or his partner's (`captured_go_here
@@ -678,6 +743,13 @@ pub struct FastCastle {
     pub king_original: bool,
     /// Whether the partner must be an original piece.
     pub partner_original: bool,
+    /// Whether the king must be unmoved (`requires` names it, or there is no `requires`).
+    pub king_virgin: bool,
+    /// Whether the partner must be unmoved.
+    pub partner_virgin: bool,
+    /// Per player, per entry of `sides`: his partner types there (a partner's condition on the
+    /// castling player decided for him).
+    pub player_partners: Vec<Vec<Vec<usize>>>,
     /// With fixed landing cells (`king_lands`, `partner_lands`, Chess960): per entry of `sides`,
     /// where the king and the partner land.
     pub fixed: Option<Vec<FixedLanding>>,
@@ -761,7 +833,21 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         let merges = lowering
             .lower_merges(piece)
             .map_err(|e| format!("piece {}: {e}", piece.name))?;
+        // A promotion of the type takes the new piece from the reserve of its first rule that names
+        // one (the interpreter's `make_move`): per side, the hand row.
+        let promotion_rows = (0..sides_of(game))
+            .map(|side| {
+                piece.promotions.iter().find_map(|p| p.reserve).map(|r| {
+                    if game.reserves[r].per_player {
+                        side
+                    } else {
+                        movers_of(game)
+                    }
+                })
+            })
+            .collect();
         pieces.push(FastPiece {
+            promotion_rows,
             stacks,
             merges,
             promotion_moves,
@@ -1098,6 +1184,13 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     };
     let stacking = uses_stacks(&pieces);
     let custodian = lower_custodian(game, &step, &royals, explosion.is_some(), stacking)?;
+    // When every rule is one `lower_triggers` plays (its `on transform; reset move_rule` too), the
+    // rules on captures that transform the mover are none of them.
+    let (capture_rules, rule_switches, transform_resets) = if triggers.is_some() {
+        (Vec::new(), Vec::new(), false)
+    } else {
+        lower_effect_rules(game)?
+    };
     let (borrowed, mut mover_near) = lower_borrowed(game, &step, &royals)?;
     let transfers = lower_transfers(game, &step, &royals, &mut mover_near)?;
     let waiting = triggers.as_ref().is_some_and(|t| t.sends)
@@ -1152,6 +1245,9 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         en_passant_lasts: movers_of(game) > 2
             && game.turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
         custodian,
+        capture_rules,
+        rule_switches,
+        transform_resets,
         explosion,
         count_limits,
         demotes_to,
@@ -1427,7 +1523,10 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         (ir.stacking, "stacks"),
         (ir.custodian.is_some(), "custodian capture"),
         (!ir.conversions.is_empty(), "triggered rules"),
-        (!own_rules(game).is_empty(), "triggered rules"),
+        (
+            own_rules(game).iter().any(|r| !is_effect_rule(r)),
+            "triggered rules",
+        ),
         (
             ir.turns.moves > 1 || ir.turns.freezes(),
             "turns of several moves or freezing",
@@ -1468,9 +1567,12 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
                         | EarlyEnd::Extinct(_)
                         | EarlyEnd::Checkmated
                         | EarlyEnd::AllPass
+                        | EarlyEnd::Reached(..)
+                        | EarlyEnd::Formation(_)
                 )
             }),
-            "end rules decided on the position other than `move_rule`, `extinction` and `all_pass`",
+            "end rules decided on the position other than `move_rule`, `extinction`, `all_pass`, \
+             `flag` and `formation`",
         ),
     ]
     .into_iter()
@@ -1707,10 +1809,187 @@ enum Site<'a> {
     },
 }
 
+/// Whether a rule is one the compact form plays as a [`FastCaptureRule`] or as
+/// [`FastIr::transform_resets`]: `on capture` with `transform mover` and `reset move_rule` effects
+/// without conditions of their own, or `on transform; reset move_rule` without conditions.
+fn is_effect_rule(rule: &Rule) -> bool {
+    let plain = rule.effects.iter().all(|e| e.condition.is_none());
+    match rule.events.as_slice() {
+        [Event::Capture] => {
+            plain
+                && rule.effects.iter().all(|e| match &e.item {
+                    Effect::Transform {
+                        target:
+                            Target {
+                                who: Who::Piece(PieceRef::Mover),
+                                ..
+                            },
+                        into: vdl_runtime::model::Into::Piece(_),
+                        owner: None,
+                        ..
+                    }
+                    | Effect::ResetMoveRule => true,
+                    _ => false,
+                })
+        }
+        [Event::Transform] => {
+            plain
+                && rule.conditions.is_empty()
+                && rule
+                    .effects
+                    .iter()
+                    .all(|e| matches!(e.item, Effect::ResetMoveRule))
+        }
+        _ => false,
+    }
+}
+
+/// The rules [`is_effect_rule`] takes, lowered: the rules on captures, their switches on options,
+/// and whether a transformation resets the move rule; or why the compact form cannot play them.
+#[allow(clippy::type_complexity)]
+fn lower_effect_rules(
+    game: &Game,
+) -> Result<(Vec<FastCaptureRule>, Vec<(usize, usize)>, bool), String> {
+    let elimination = eliminates(game);
+    let mut rules = Vec::new();
+    let mut switches = Vec::new();
+    let mut resets = false;
+    for (index, rule) in game.rules.iter().enumerate() {
+        if elimination && rule.events.iter().all(|e| *e == Event::Checkmate) {
+            continue;
+        }
+        if !is_effect_rule(rule) {
+            continue;
+        }
+        if rule.events.as_slice() == [Event::Transform] {
+            resets = true;
+            continue;
+        }
+        let mut lowered = FastCaptureRule {
+            switches: Vec::new(),
+            conditions: Vec::new(),
+            effects: Vec::new(),
+        };
+        for (c, condition) in rule.conditions.iter().enumerate() {
+            if options_only(condition) {
+                lowered.switches.push(switches.len());
+                switches.push((index, c));
+            } else {
+                lowered.conditions.push(lower_rule_cond(game, condition).map_err(|e| {
+                    format!("the triggered rule `{}`: {e}", rule.name)
+                })?);
+            }
+        }
+        for effect in &rule.effects {
+            lowered.effects.push(match &effect.item {
+                Effect::Transform {
+                    target,
+                    into: vdl_runtime::model::Into::Piece(into),
+                    from,
+                    ..
+                } => {
+                    let row = match from {
+                        None => None,
+                        Some(r) if game.reserves.len() == 1 && !game.reserves[*r].per_player => {
+                            Some(movers_of(game))
+                        }
+                        Some(_) => {
+                            return Err(format!(
+                                "the triggered rule `{}`: a transformation from a reserve per \
+                                 player",
+                                rule.name
+                            ))
+                        }
+                    };
+                    RuleEffect::Transform {
+                        into: *into,
+                        except: target.except.clone(),
+                        row,
+                    }
+                }
+                _ => RuleEffect::Reset,
+            });
+        }
+        rules.push(lowered);
+    }
+    if !rules.is_empty() {
+        // Only a capture by replacement is followed by the rules: one victim, on the arrival cell.
+        let feature = [
+            (game.custodian.is_some(), "custodian capture"),
+            (
+                game.reserves.iter().any(|r| r.captured_go_here.is_some()),
+                "captures going to a hand",
+            ),
+            (
+                game.pieces.iter().any(|p| {
+                    p.moves.iter().any(|m| {
+                        m.parts.iter().any(|part| {
+                            part.legs.len() > 1 || part.legs.iter().any(|l| l.modes.contains('e'))
+                        })
+                    }) || !p.stacks.is_empty()
+                        || !p.merges.is_empty()
+                }),
+                "en passant, moves of several legs, stacks or mergers",
+            ),
+            (game.turn.wall.is_some(), "walls"),
+        ]
+        .into_iter()
+        .find_map(|(present, name)| present.then_some(name));
+        if let Some(feature) = feature {
+            return Err(format!("rules on captures with {feature}"));
+        }
+    }
+    Ok((rules, switches, resets))
+}
+
+/// A condition of a rule on captures.
+fn lower_rule_cond(game: &Game, cond: &Cond) -> Result<RuleCond, String> {
+    let piece_of = |v: &Value| match v {
+        Value::Piece(PieceTypeExpr::TypeOf(r @ (PieceRef::Mover | PieceRef::Captured))) => {
+            Some(*r)
+        }
+        _ => None,
+    };
+    let literal = |v: &Value| match v {
+        Value::Piece(PieceTypeExpr::Literal(t)) => Some(*t),
+        _ => None,
+    };
+    let types = |r: PieceRef, list: Vec<usize>| match r {
+        PieceRef::Mover => RuleCond::Mover(list),
+        _ => RuleCond::Captured(list),
+    };
+    Ok(match cond {
+        Cond::Const(b) => RuleCond::Const(*b),
+        Cond::Not(c) => RuleCond::Not(Box::new(lower_rule_cond(game, c)?)),
+        Cond::All(cs) => RuleCond::All(
+            cs.iter()
+                .map(|c| lower_rule_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Any(cs) => RuleCond::Any(
+            cs.iter()
+                .map(|c| lower_rule_cond(game, c))
+                .collect::<Result<_, _>>()?,
+        ),
+        Cond::Equal(a, b) => match (piece_of(a), literal(b), piece_of(b), literal(a)) {
+            (Some(r), Some(t), _, _) | (_, _, Some(r), Some(t)) => types(r, vec![t]),
+            _ => return Err("a condition other than on types, piece counts and pieces held".into()),
+        },
+        Cond::Member(a, list) => match (piece_of(a), list.iter().map(literal).collect()) {
+            (Some(r), Some(list)) => types(r, list),
+            _ => return Err("a condition other than on types, piece counts and pieces held".into()),
+        },
+        _ => RuleCond::Counts(lower_count_cond(game, cond).map_err(|_| {
+            "a condition other than on types, piece counts and pieces held".to_string()
+        })?),
+    })
+}
+
 /// The effects of the triggered rules in the order the interpreter plays them after a move (the
 /// rules on drops, then those on moves, each in file order), or why the compact form cannot.
 fn lower_conversions(rules: &[Rule]) -> Result<Vec<FastConversion>, String> {
-    for rule in rules {
+    let rules: Vec<&Rule> = rules.iter().filter(|r| !is_effect_rule(r)).collect();
+    for rule in &rules {
         if !rule.conditions.is_empty() {
             return Err(format!(
                 "the triggered rule `{}` under a condition",
@@ -1957,9 +2236,16 @@ fn lower_count_int(game: &Game, int: &IntExpr, site: &mut Site) -> Result<FastIn
             }
         }
         IntExpr::Held(reserve, piece, player) => {
-            // The compact form holds one reserve per player (`FastIr::hands`).
-            if !game.reserves.get(*reserve).is_some_and(|r| r.per_player) {
+            // The compact form holds one reserve per player, or one shared reserve, the hand row
+            // after the players' (`FastIr::hands`).
+            let Some(info) = game.reserves.get(*reserve) else {
                 return Err(refuse());
+            };
+            if !info.per_player {
+                return Ok(FastInt::Held {
+                    owner: FastOwners::Player(movers_of(game)),
+                    piece: *piece,
+                });
             }
             let owner = match player {
                 None | Some(PlayerExpr::Own) => FastOwners::Own,
@@ -2052,9 +2338,11 @@ fn options_only(cond: &Cond) -> bool {
 /// A promotion rule's condition for the pieces of `player`: comparisons of the mover's owner
 /// with a player (`mover.owner == catholic`, `mover.owner in [...]`) become constants, and so do
 /// the `not`, `and` and `or` they decide.
-fn fix_owner(cond: &Cond, player: usize) -> Cond {
+/// With `own`, `own` (the castling player of a castling partner's condition) is `player` too.
+fn fix_owner(cond: &Cond, player: usize, own: bool) -> Cond {
     let known = |v: &Value| match v {
         Value::Player(PlayerExpr::OwnerOf(PieceRef::Mover)) => Some(player),
+        Value::Player(PlayerExpr::Own) if own => Some(player),
         Value::Player(PlayerExpr::Literal(p)) => Some(*p),
         _ => None,
     };
@@ -2069,7 +2357,7 @@ fn fix_owner(cond: &Cond, player: usize) -> Cond {
                 _ => cond.clone(),
             }
         }
-        Cond::Not(c) => match fix_owner(c, player) {
+        Cond::Not(c) => match fix_owner(c, player, own) {
             Cond::Const(b) => Cond::Const(!b),
             c => Cond::Not(Box::new(c)),
         },
@@ -2077,7 +2365,7 @@ fn fix_owner(cond: &Cond, player: usize) -> Cond {
             let all = matches!(cond, Cond::All(_));
             let mut kept = Vec::new();
             for c in cs {
-                match fix_owner(c, player) {
+                match fix_owner(c, player, own) {
                     // `false` decides an `and`, `true` an `or`; the other constant drops out.
                     Cond::Const(b) if b != all => return Cond::Const(b),
                     Cond::Const(_) => {}
@@ -2226,11 +2514,18 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     // of a checkmate are the interpreter's, `own_rules`).
     let _ = rules;
     let rules = &own_rules(game);
-    // Rules about the captured piece and the arriving one are lowered by `lower_triggers`.
-    let explosion = if triggers::are_triggers(rules) {
+    // Rules about the captured piece and the arriving one are lowered by `lower_triggers`; the
+    // rules on captures that transform the mover, by `lower_effect_rules`.
+    let all_triggers = triggers::are_triggers(rules);
+    let rules: Vec<Rule> = rules
+        .iter()
+        .filter(|r| !is_effect_rule(r))
+        .cloned()
+        .collect();
+    let explosion = if all_triggers {
         None
     } else if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
-        explosion_rule(rules, pieces)?
+        explosion_rule(&rules, pieces)?
     } else {
         None
     };
@@ -2289,7 +2584,7 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             | EndKind::Formation { .. } => rule
                 .condition
                 .as_ref()
-                .is_none_or(|c| lower_count_cond(game, c).is_ok()),
+                .is_none_or(|c| options_only(c) || lower_count_cond(game, c).is_ok()),
             EndKind::InsufficientMaterial(condition) => match condition {
                 Some(c) => lower_count_cond(game, c).is_ok(),
                 None => true,
@@ -2458,23 +2753,10 @@ fn check_castle(castle: &Castle) -> Result<(), String> {
         king_lands: _,
         partner_lands: _,
     } = castle;
-    if partners.iter().any(|p| p.condition.is_some()) {
-        return Err("a castling partner under a condition".into());
-    }
-    // The compact form castles with an unmoved king and partner; an original one (`requires
-    // original`) is also not promoted, as the interpreter decides it.
-    let names = |what: CastlePiece| {
-        requires.iter().any(|r| {
-            r.pieces.iter().any(|p| {
-                *p == what
-                    || (what == CastlePiece::King && Some(*p) == king.map(CastlePiece::Piece))
-            })
-        })
-    };
-    let both = names(CastlePiece::King) && names(CastlePiece::Partner);
-    if !requires.is_empty() && !both {
-        return Err("castling with a king or partner that may have moved".into());
-    }
+    // Lowered by `lower_castle`: the partners' conditions on the castling player
+    // (`FastCastle::player_partners`), and what `requires` names unmoved or original, as the interpreter
+    // decides it (`FastCastle::king_virgin`, `FastCastle::partner_virgin`).
+    let _ = (king, partners, requires);
     Ok(())
 }
 
@@ -2741,7 +3023,15 @@ impl Lowering<'_> {
             };
             // Moves under a condition on whether the mover is in check: only quiet steps (the
             // king's initial leap of Cambodian chess), marked with it.
-            let in_check = match &moves.condition {
+            // A condition on the mover's owner is decided for this player: moves whose condition
+            // is then false are not his, and those whose condition is then true are plain.
+            let owned = moves.condition.as_ref().map(|c| fix_owner(c, player, false));
+            let owned = match owned {
+                Some(Cond::Const(false)) => continue,
+                Some(Cond::Const(true)) => None,
+                _ => moves.condition.as_ref(),
+            };
+            let in_check = match owned {
                 None => None,
                 Some(condition) => match check_condition(condition) {
                     Some(in_check) => Some(in_check),
@@ -3257,7 +3547,7 @@ impl Lowering<'_> {
         for (index, rule) in piece.promotions.iter().enumerate() {
             let mut rule = rule.clone();
             if let Some(c) = &rule.condition {
-                let fixed = fix_owner(c, player);
+                let fixed = fix_owner(c, player, false);
                 match fixed {
                     Cond::Const(false) => continue,
                     Cond::Const(true) => rule.condition = None,
@@ -3289,8 +3579,8 @@ impl Lowering<'_> {
             cell_set(&self.game.zones[promotion.zone].cells[player])
         };
         for (_, promotion) in &rules {
-            if promotion.reserve.is_some() {
-                return Err("a promotion from a reserve".into());
+            if promotion.reserve.is_some() && self.game.reserves.len() != 1 {
+                return Err("a promotion from one of several reserves".into());
             }
             if promotion.capturing && out.en_passant_from.is_some() {
                 return Err("a promotion only on captures, with en passant".into());
@@ -3311,6 +3601,7 @@ impl Lowering<'_> {
         let uniform = !royal_choice
             && rules.iter().all(|(_, p)| {
                 p.pair.is_none()
+                    && p.reserve.is_none()
                     && p.condition.is_none()
                     && !p.capturing
                     && dedup(&p.choices) == choices
@@ -3374,6 +3665,15 @@ impl Lowering<'_> {
                 switch,
                 condition,
                 capturing: rule.capturing,
+                // The hand row of the reserve it takes the new piece from: the player's own, or
+                // the shared one after the players'.
+                reserve: rule.reserve.map(|r| {
+                    if self.game.reserves[r].per_player {
+                        player
+                    } else {
+                        movers_of(self.game)
+                    }
+                }),
             });
         }
         Ok(())
@@ -3461,8 +3761,8 @@ impl Lowering<'_> {
             pick_ups,
             drops_virgin,
         } = reserve;
-        if !per_player {
-            return Err("a shared reserve".into());
+        if !per_player && (*drops || gating.is_some() || captured_go_here.is_some()) {
+            return Err("a shared reserve with drops, gating or captures going there".into());
         }
         if gating.is_some() && *drop_promoted {
             return Err("gating with `drop_promoted`".into());
@@ -3543,6 +3843,7 @@ impl Lowering<'_> {
             })
             .collect();
         Ok(Some(FastHands {
+            shared: !per_player,
             drops: *drops,
             captures_to_hand: captured_go_here.is_some(),
             receivers: (0..sides_of(game))
@@ -3628,6 +3929,46 @@ impl Lowering<'_> {
                 }
             }
         }
+        // Per player, the partner types of each side: a type listed under a condition along a
+        // direction (and not without one there) is his partner when one of its conditions holds
+        // for him, as the interpreter decides it (`partner_conditions`).
+        let mut player_partners = Vec::new();
+        for player in 0..sides_of(self.game) {
+            let mut per_side = Vec::new();
+            for (direction, types) in &sides {
+                let vector = self.directions[*direction].vector;
+                let mut kept = Vec::new();
+                for &t in types {
+                    let lines = castle.partners.iter().filter(|p| {
+                        p.pieces.contains(&t)
+                            && if p.along.is_empty() {
+                                along.contains(&vector)
+                            } else {
+                                p.along.contains(&vector)
+                            }
+                    });
+                    let mut allowed = false;
+                    for line in lines {
+                        match &line.condition {
+                            None => allowed = true,
+                            Some(c) => match fix_owner(c, player, true) {
+                                Cond::Const(b) => allowed |= b,
+                                _ => {
+                                    return Err("a castling partner under a condition other than \
+                                                on the castling player"
+                                        .into())
+                                }
+                            },
+                        }
+                    }
+                    if allowed && !kept.contains(&t) {
+                        kept.push(t);
+                    }
+                }
+                per_side.push(kept);
+            }
+            player_partners.push(per_side);
+        }
         let fixed = if castle.king_lands.is_empty() && castle.partner_lands.is_empty() {
             None
         } else {
@@ -3652,6 +3993,9 @@ impl Lowering<'_> {
             from,
             king_original: castle.requires_king(Some(Untouched::Original)),
             partner_original: castle.requires_partner(Some(Untouched::Original)),
+            king_virgin: castle.requires.is_empty() || castle.requires_king(None),
+            partner_virgin: castle.requires.is_empty() || castle.requires_partner(None),
+            player_partners,
         })
     }
 }

@@ -143,6 +143,16 @@ impl Interpreter {
             })
     }
 
+    /// Whether condition `condition` of triggered rule `rule`, one that depends on option values
+    /// only, holds under the current option values (the compact form's rule switches).
+    pub(crate) fn rule_condition_enabled(&self, rule: usize, condition: usize) -> bool {
+        self.game
+            .rules
+            .get(rule)
+            .and_then(|r| r.conditions.get(condition))
+            .is_some_and(|c| self.option_condition(c))
+    }
+
     /// Evaluates a condition that depends on option values only (setup, reserve contents): the
     /// checker allows nothing else there.
     pub(super) fn option_condition(&self, c: &Cond) -> bool {
