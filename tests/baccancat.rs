@@ -1,6 +1,8 @@
 //! BacCanCat: every test scenario of section 10 of the specification (shared/rules/baccancat.md,
-//! T1–T20), against examples/baccancat.vdl, run on the reference interpreter and on the compiled
-//! engine (tests/build.rs generates it into OUT_DIR).
+//! T1–T20), against examples/baccancat.vdl, run on the reference interpreter and on both forms of
+//! the compiled engine (tests/build.rs generates them into OUT_DIR): the hook form, and the compact
+//! form, which lists, counts and plays the moves of the interpreter's positions converted to it (and
+//! the positions it reaches converted back, with their history).
 //!
 //! Positions are built from the scenarios' piece lists: `*` after a cell marks an unmoved piece
 //! (castling partners); every other piece counts as having moved. Moves are written as in section
@@ -11,6 +13,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use vdl_runtime::compact::{CompactPosition, Compiled};
 use vdl_runtime::interp::{Occupant, Position};
 use vdl_runtime::{perft::perft, Interpreter, Variant};
 use vdl_tests::{read_text, workspace_root};
@@ -28,6 +31,8 @@ const SE: usize = 3;
 struct Engine {
     name: &'static str,
     v: Interpreter,
+    /// The compact form, which then lists, counts and plays the moves.
+    compact: Option<Compiled<game_baccancat::compact::Fast>>,
 }
 
 fn game() -> vdl_runtime::model::Game {
@@ -46,6 +51,7 @@ fn interpreter(sub: u32) -> Engine {
     Engine {
         name: "interpreter",
         v: Interpreter::with_options(game(), &options(sub)).expect("the game loads"),
+        compact: None,
     }
 }
 
@@ -60,6 +66,18 @@ fn compiled(sub: u32) -> Engine {
     Engine {
         name: "compiled",
         v,
+        compact: None,
+    }
+}
+
+fn compact(sub: u32) -> Engine {
+    let mut c = game_baccancat::compact::fast_engine().expect("the compact game loads");
+    c.set_options(&[format!("subvariant={sub}")])
+        .expect("the sub-variant is an option");
+    Engine {
+        name: "compact",
+        v: c.interpreter.clone(),
+        compact: Some(c),
     }
 }
 
@@ -70,7 +88,7 @@ fn for_both(scenario: fn(&Engine)) {
 /// Runs a scenario in a sub-variant on both engines; the test fails naming every engine that failed.
 fn for_both_in(sub: u32, scenario: fn(&Engine)) {
     vdl_tests::on_each_engine(
-        [interpreter(sub), compiled(sub)].map(|e| (e.name, e)),
+        [interpreter(sub), compiled(sub), compact(sub)].map(|e| (e.name, e)),
         scenario,
     );
 }
@@ -158,11 +176,29 @@ impl Engine {
 
     /// All legal moves, as written; no two share a text (section 6.10).
     fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
+        if let Some(c) = &self.compact {
+            let mut position = CompactPosition::new(c.from_interpreter(pos));
+            let mut moves = Vec::new();
+            c.legal_moves(&mut position, &mut moves);
+            assert_eq!(c.count_legal_moves(&mut position), moves.len() as u64);
+            let texts: BTreeSet<String> =
+                moves.iter().map(|m| c.write_move(&position, *m)).collect();
+            assert_eq!(texts.len(), moves.len(), "two moves with one text");
+            return texts;
+        }
         let mut moves = Vec::new();
         self.v.legal_moves(pos, &mut moves);
         let texts: BTreeSet<String> = moves.iter().map(|m| self.v.write_move(pos, *m)).collect();
         assert_eq!(texts.len(), moves.len(), "two moves with one text");
         texts
+    }
+
+    /// Perft on the engine (the compact form's own when it has one).
+    fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
+        match &self.compact {
+            Some(c) => perft(c, &mut CompactPosition::new(c.from_interpreter(pos)), depth),
+            None => perft(&self.v, pos, depth),
+        }
     }
 
     fn moves_of(&self, pos: &mut Position, cell: &str) -> BTreeSet<String> {
@@ -173,6 +209,21 @@ impl Engine {
     }
 
     fn play(&self, pos: &mut Position, moves: &str) {
+        if let Some(c) = &self.compact {
+            for text in moves.split_whitespace() {
+                let mut position = CompactPosition::new(c.from_interpreter(pos));
+                let mv = c
+                    .parse_move(&mut position, text)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                c.make(&mut position, mv);
+                // The history the interpreter keeps: the hash of each position before a move.
+                let mut next = c.to_interpreter(&position.board);
+                next.history = pos.history.clone();
+                next.history.push(pos.hash);
+                *pos = next;
+            }
+            return;
+        }
         for text in moves.split_whitespace() {
             let mv = self
                 .v
@@ -214,13 +265,15 @@ fn t1_initial_position() {
         );
         e.play(&mut start, "fa-ga");
         assert_eq!(start.side, NW);
-        assert_eq!(perft(&e.v, &mut start, 1), 27);
+        assert_eq!(e.perft(&mut start, 1), 27);
     });
     for (sub, count) in [(2, 43), (3, 38), (4, 59)] {
         let e = interpreter(sub);
         assert_eq!(perft(&e.v, &mut e.v.start(), 1), count, "sub-variant {sub}");
         let c = compiled(sub);
         assert_eq!(perft(&c.v, &mut c.v.start(), 1), count, "sub-variant {sub}");
+        let k = compact(sub);
+        assert_eq!(k.perft(&mut k.v.start(), 1), count, "sub-variant {sub}");
     }
 }
 
@@ -232,6 +285,11 @@ fn t1_perft_two_agrees_between_engines() {
         perft(&b.v, &mut b.v.start(), 2)
     );
     assert_eq!(perft(&a.v, &mut a.v.start(), 2), 27 * 27);
+    let k = compact(1);
+    assert_eq!(
+        k.perft(&mut k.v.start(), 3),
+        perft(&a.v, &mut a.v.start(), 3)
+    );
 }
 
 #[test]
@@ -612,7 +670,7 @@ fn t15_third_elimination_ends_the_game() {
         assert_eq!(result.winner, Some(SW));
         assert_eq!(result.reason, "last_survivor");
         assert_eq!(e.scores(&mut pos), vec![3.0, 1.0, 2.0, 0.0]);
-        assert_eq!(perft(&e.v, &mut pos, 1), 0);
+        assert_eq!(e.perft(&mut pos, 1), 0);
     });
 }
 
@@ -665,7 +723,7 @@ fn t18_stalemate() {
         let result = e.v.outcome(&mut pos).expect("over");
         assert_eq!((result.winner, result.reason.as_str()), (None, "stalemate"));
         assert_eq!(e.scores(&mut pos), vec![1.5; 4]);
-        assert_eq!(perft(&e.v, &mut pos, 1), 0);
+        assert_eq!(e.perft(&mut pos, 1), 0);
     });
 }
 

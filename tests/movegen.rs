@@ -2035,3 +2035,166 @@ fn move_rule_resets_by_rules_agree_with_the_interpreter() {
         "the two events restart the count alike"
     );
 }
+
+/// The start of `shared_pool.vdl` (four players and one reserve they share).
+const SHARED_POOL: &str = "4(2K)*1(2R)*1/2(2P)*(2P)*(2P)*(2P)*2/1(1P)*(2B)*2(3B)*(3P)*(3R)*/\
+    (1K)*(1P)*4(3P)*1/1(1P)*4(3P)*(3K)*/(1R)*(1P)*(1B)*2(0B)*(3P)*1/2(0P)*(0P)*(0P)*(0P)*2/\
+    1(0R)*1(0K)*4 p0 shared:(Q)(N)(N) - 0 1";
+
+/// A later position of `shared_pool.vdl`: pawns of each player one step from promotion, and a rook
+/// that may take a bishop.
+const SHARED_POOL_LATE: &str = "4(2K)1(2R)(3R)/1(0P)(0P)5/6(1P)1/(1K)7/7(3K)/(1R)4(0B)2/\
+    1(3P)4(2P)1/1(0R)1(0K)4 p0 shared:(Q)(N)(N) - 0 1";
+
+/// A reserve shared by four players, promotions taken from it, a rule `on capture` that makes a
+/// rook taking a bishop (or a bishop taking a rook) a queen from the reserve, `on transform; reset
+/// move_rule`, moves under a condition on their owner, castling partners per player with
+/// `requires virgin partner`, and `flag` and `formation` ends among four: perft agrees with the
+/// interpreter, and at every ply of random games each compiled engine (the compact form among
+/// them) agrees with it (position, moves, perft 2), the games promoting from the reserve,
+/// castling, and emptying the reserve of its queen.
+#[test]
+fn a_shared_reserve_agrees_with_the_interpreter() {
+    perft_agrees_to("shared_pool", &[SHARED_POOL, SHARED_POOL_LATE], 3);
+    let castles = [
+        "d1b1", "d1f3", "a5a3", "a5c3", "e8g8", "e8c6", "h4h6", "h4f6",
+    ];
+    let (mut promotions, mut castled, mut queen_taken) = (0, 0, 0);
+    let engines = engines("shared_pool");
+    assert_eq!(engines.len(), 3, "shared_pool.vdl has a compact form");
+    let reference = &engines[0].1;
+    let mut rng = vdl_tests::Rng::new(0x5_4a2e);
+    for game in 0..12 {
+        let start = if game % 2 == 0 {
+            SHARED_POOL
+        } else {
+            SHARED_POOL_LATE
+        };
+        let mut played: Vec<String> = Vec::new();
+        for ply in 0..80 {
+            let text = reference.after(start, &refs(&played)).expect("plays");
+            // A game won by the last survivor at the start of an eliminated player's turn leaves
+            // him to move, which position text does not read.
+            if reference.moves(&text).is_err() {
+                break;
+            }
+            let moves = same_ply(&engines, start, &played, &text, ply, true);
+            if moves.is_empty() {
+                break;
+            }
+            if !text.contains("(Q)") {
+                queen_taken += 1;
+            }
+            let special: Vec<&String> = moves
+                .iter()
+                .filter(|m| {
+                    m.ends_with(|c: char| c.is_ascii_alphabetic()) || castles.contains(&m.as_str())
+                })
+                .collect();
+            let mv = if !special.is_empty() && rng.below(2) == 0 {
+                special[rng.below(special.len())].clone()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            };
+            if mv.ends_with(|c: char| c.is_ascii_alphabetic()) {
+                promotions += 1;
+            }
+            if castles.contains(&mv.as_str()) {
+                castled += 1;
+            }
+            played.push(mv);
+        }
+    }
+    assert!(promotions > 0, "no promotion from the reserve");
+    assert!(castled > 0, "no castling");
+    assert!(queen_taken > 0, "the reserve never gave its queen");
+}
+
+/// The start of `owner_castling.vdl`.
+const OWNER_CASTLING: &str = "n1k2r/1ppp2/4b1/4B1/1PPP2/R1K2N w KQkq - 0 1";
+
+/// Moves under a condition on their owner, and castling partners per player that need only be
+/// unmoved themselves (`requires virgin partner`): perft agrees with the interpreter, and at every
+/// ply of random games each compiled engine (the compact form among them) agrees with it
+/// (position, moves, perft 2), the games castling with a rook, with white's bishop and with
+/// black's knight, and with a king that moved before.
+#[test]
+fn owner_moves_and_castling_partners_agree_with_the_interpreter() {
+    perft_agrees("owner_castling", &[OWNER_CASTLING]);
+    let mut castles = std::collections::BTreeSet::new();
+    random_games(
+        ("owner_castling", OWNER_CASTLING),
+        (0x0c_a571e, 16, 40),
+        |_, _| {},
+        |moves, rng| {
+            // Castling when there is one, else a king move every fourth ply.
+            let castling: Vec<&String> = moves
+                .iter()
+                .filter(|m| ["c1a1", "c1e3", "c6a6", "c6e6"].contains(&m.as_str()))
+                .collect();
+            let kings: Vec<&String> = moves
+                .iter()
+                .filter(|m| m.starts_with("c1") || m.starts_with("c6"))
+                .collect();
+            let mv = if !castling.is_empty() && rng.below(2) == 0 {
+                castling[rng.below(castling.len())].clone()
+            } else if !kings.is_empty() && rng.below(4) == 0 {
+                kings[rng.below(kings.len())].clone()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            };
+            if ["c1a1", "c1e3", "c6a6", "c6e6"].contains(&mv.as_str()) {
+                castles.insert(mv.clone());
+            }
+            mv
+        },
+    );
+    assert!(castles.len() >= 3, "castled only {castles:?}");
+}
+
+/// The start of `capture_transforms.vdl`.
+const CAPTURE_TRANSFORMS: &str = "1(1N)*2(1R)*(1K)*/2(1P)*(1P)*(1P)*1/2(2R)*3/6/\
+    1(0P)*(0P)*(0P)*1(2K)*/(0K)*(0R)*2(0N)*1 white shared:(Q) - 0 1";
+
+/// A position of `capture_transforms.vdl` where white's rook may take black's knight.
+const CAPTURE_TRANSFORMS_OPEN: &str = "1(1N)*2(1R)*(1K)*/2(1P)*(1P)*(1P)*1/2(2R)*3/6/\
+    1(0R)(0P)*(0P)*1(2K)*/(0K)*3(0N)*1 white shared:(Q) - 0 1";
+
+/// Rules on captures that transform the capturing piece (from a shared reserve or not), under
+/// conditions on types, counts, the reserve and an option, with `reset move_rule` effects and `on
+/// transform; reset move_rule`: perft agrees with the interpreter, and at every ply of random
+/// games each compiled engine (the compact form among them) agrees with it (position, moves,
+/// perft 2), the games reaching a queen from the reserve and a pawn made a knight.
+#[test]
+fn rules_on_captures_that_transform_agree_with_the_interpreter() {
+    perft_agrees(
+        "capture_transforms",
+        &[CAPTURE_TRANSFORMS, CAPTURE_TRANSFORMS_OPEN],
+    );
+    let (mut queens, mut knights) = (0, 0);
+    for (start, seed) in [
+        (CAPTURE_TRANSFORMS, 0x7_4a45),
+        (CAPTURE_TRANSFORMS_OPEN, 0x7_4a46),
+    ] {
+        random_games(
+            ("capture_transforms", start),
+            (seed, 12, 40),
+            |text, _| {
+                let board = text.split(' ').next().unwrap_or("");
+                queens += usize::from(board.contains(['Q', 'q']));
+                // Only a pawn's capture adds a knight.
+                knights += usize::from(board.matches(['N', 'n']).count() > 2);
+            },
+            |moves, rng| {
+                // The rook's capture of the knight when it may, every other time.
+                if moves.iter().any(|m| m == "b2b6") && rng.below(2) == 0 {
+                    "b2b6".to_string()
+                } else {
+                    moves[rng.below(moves.len())].clone()
+                }
+            },
+        );
+    }
+    assert!(queens > 0, "no queen from the reserve");
+    assert!(knights > 0, "no pawn made a knight");
+}

@@ -34,11 +34,11 @@ use vdl_runtime::geometry::{
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    Board, CapturesTo, Castle, Cell, CellExpr, CellsOrZone, CheckEvasion,
-    CheckmateTest, Compare, Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing,
-    FreezeEvent, Game, Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece,
-    PieceRef, PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty,
-    Rule, Sides, Target, Turn, Untouched, Value, Vec3, WallCells, Who,
+    Board, CapturesTo, Castle, Cell, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest, Compare,
+    Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game,
+    Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef,
+    PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides,
+    Target, Turn, Untouched, Value, Vec3, WallCells, Who,
 };
 
 /// The largest board the compact form supports ([`vdl_runtime::compact::MAX_CELLS`]): bitboards
@@ -1875,9 +1875,10 @@ fn lower_effect_rules(
                 lowered.switches.push(switches.len());
                 switches.push((index, c));
             } else {
-                lowered.conditions.push(lower_rule_cond(game, condition).map_err(|e| {
-                    format!("the triggered rule `{}`: {e}", rule.name)
-                })?);
+                lowered.conditions.push(
+                    lower_rule_cond(game, condition)
+                        .map_err(|e| format!("the triggered rule `{}`: {e}", rule.name))?,
+                );
             }
         }
         for effect in &rule.effects {
@@ -1932,6 +1933,12 @@ fn lower_effect_rules(
                 "en passant, moves of several legs, stacks or mergers",
             ),
             (game.turn.wall.is_some(), "walls"),
+            (
+                own_rules(game)
+                    .iter()
+                    .any(|r| r.events.contains(&Event::Capture) && !is_effect_rule(r)),
+                "other rules on captures",
+            ),
         ]
         .into_iter()
         .find_map(|(present, name)| present.then_some(name));
@@ -1945,9 +1952,7 @@ fn lower_effect_rules(
 /// A condition of a rule on captures.
 fn lower_rule_cond(game: &Game, cond: &Cond) -> Result<RuleCond, String> {
     let piece_of = |v: &Value| match v {
-        Value::Piece(PieceTypeExpr::TypeOf(r @ (PieceRef::Mover | PieceRef::Captured))) => {
-            Some(*r)
-        }
+        Value::Piece(PieceTypeExpr::TypeOf(r @ (PieceRef::Mover | PieceRef::Captured))) => Some(*r),
         _ => None,
     };
     let literal = |v: &Value| match v {
@@ -1973,16 +1978,48 @@ fn lower_rule_cond(game: &Game, cond: &Cond) -> Result<RuleCond, String> {
         ),
         Cond::Equal(a, b) => match (piece_of(a), literal(b), piece_of(b), literal(a)) {
             (Some(r), Some(t), _, _) | (_, _, Some(r), Some(t)) => types(r, vec![t]),
-            _ => return Err("a condition other than on types, piece counts and pieces held".into()),
+            _ => {
+                return Err("a condition other than on types, piece counts and pieces held".into())
+            }
         },
         Cond::Member(a, list) => match (piece_of(a), list.iter().map(literal).collect()) {
             (Some(r), Some(list)) => types(r, list),
-            _ => return Err("a condition other than on types, piece counts and pieces held".into()),
+            _ => {
+                return Err("a condition other than on types, piece counts and pieces held".into())
+            }
         },
-        _ => RuleCond::Counts(lower_count_cond(game, cond).map_err(|_| {
-            "a condition other than on types, piece counts and pieces held".to_string()
-        })?),
+        _ => {
+            let counts = lower_count_cond(game, cond).map_err(|_| {
+                "a condition other than on types, piece counts and pieces held".to_string()
+            })?;
+            // `enemy` and both players' pieces are two players' notions in the counts.
+            if movers_of(game) > 2 && names_opponent(&counts) {
+                return Err("a condition on the enemy's pieces with more than two players".into());
+            }
+            RuleCond::Counts(counts)
+        }
     })
+}
+
+/// Whether a condition on counts names the opponent or both players' pieces.
+fn names_opponent(cond: &FastCond) -> bool {
+    fn int(n: &FastInt) -> bool {
+        match n {
+            FastInt::Add(a, b) | FastInt::Sub(a, b) => int(a) || int(b),
+            FastInt::Count { owners, .. } | FastInt::Held { owner: owners, .. } => {
+                matches!(owners, FastOwners::Opponent | FastOwners::Both)
+            }
+            FastInt::Const(_) | FastInt::Enclosed => false,
+        }
+    }
+    match cond {
+        FastCond::Not(c) => names_opponent(c),
+        FastCond::All(cs) | FastCond::Any(cs) => cs.iter().any(names_opponent),
+        FastCond::Compare(_, a, b) => int(a) || int(b),
+        FastCond::Between(n, ..) => int(n),
+        FastCond::Near { owners, .. } => matches!(owners, FastOwners::Opponent | FastOwners::Both),
+        _ => false,
+    }
 }
 
 /// The effects of the triggered rules in the order the interpreter plays them after a move (the
@@ -3025,7 +3062,11 @@ impl Lowering<'_> {
             // king's initial leap of Cambodian chess), marked with it.
             // A condition on the mover's owner is decided for this player: moves whose condition
             // is then false are not his, and those whose condition is then true are plain.
-            let owned = moves.condition.as_ref().map(|c| fix_owner(c, player, false));
+            let owned = moves
+                .condition
+                .as_ref()
+                .map(|c| fix_owner(c, player, false))
+                .filter(|fixed| Some(fixed) != moves.condition.as_ref());
             let owned = match owned {
                 Some(Cond::Const(false)) => continue,
                 Some(Cond::Const(true)) => None,
