@@ -1817,19 +1817,19 @@ fn is_effect_rule(rule: &Rule) -> bool {
     match rule.events.as_slice() {
         [Event::Capture] => {
             plain
-                && rule.effects.iter().all(|e| match &e.item {
-                    Effect::Transform {
-                        target:
-                            Target {
+                && rule.effects.iter().all(|e| {
+                    matches!(
+                        &e.item,
+                        Effect::Transform {
+                            target: Target {
                                 who: Who::Piece(PieceRef::Mover),
                                 ..
                             },
-                        into: vdl_runtime::model::Into::Piece(_),
-                        owner: None,
-                        ..
-                    }
-                    | Effect::ResetMoveRule => true,
-                    _ => false,
+                            into: vdl_runtime::model::Into::Piece(_),
+                            owner: None,
+                            ..
+                        } | Effect::ResetMoveRule
+                    )
                 })
         }
         [Event::Transform] => {
@@ -2375,6 +2375,19 @@ fn options_only(cond: &Cond) -> bool {
 /// A promotion rule's condition for the pieces of `player`: comparisons of the mover's owner
 /// with a player (`mover.owner == catholic`, `mover.owner in [...]`) become constants, and so do
 /// the `not`, `and` and `or` they decide.
+/// Whether a condition compares the mover's owner with a player (`mover.owner == ...`, `mover.owner
+/// in [...]`), which [`fix_owner`] decides.
+fn names_owner(cond: &Cond) -> bool {
+    let owner = |v: &Value| matches!(v, Value::Player(PlayerExpr::OwnerOf(PieceRef::Mover)));
+    match cond {
+        Cond::Equal(a, b) => owner(a) || owner(b),
+        Cond::Member(a, _) => owner(a),
+        Cond::Not(c) => names_owner(c),
+        Cond::All(cs) | Cond::Any(cs) => cs.iter().any(names_owner),
+        _ => false,
+    }
+}
+
 /// With `own`, `own` (the castling player of a castling partner's condition) is `player` too.
 fn fix_owner(cond: &Cond, player: usize, own: bool) -> Cond {
     let known = |v: &Value| match v {
@@ -3065,8 +3078,8 @@ impl Lowering<'_> {
             let owned = moves
                 .condition
                 .as_ref()
-                .map(|c| fix_owner(c, player, false))
-                .filter(|fixed| Some(fixed) != moves.condition.as_ref());
+                .filter(|c| names_owner(c))
+                .map(|c| fix_owner(c, player, false));
             let owned = match owned {
                 Some(Cond::Const(false)) => continue,
                 Some(Cond::Const(true)) => None,
