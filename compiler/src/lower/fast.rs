@@ -7,7 +7,9 @@
 //! the enemy pieces next to or enclosed by the piece that moved or was dropped (in games without
 //! royal pieces, castling, gating or en passant), rules about the captured piece and the piece
 //! arriving in a zone, and move-rule resets on transformations and transfers (`triggers`, in
-//! games without royal pieces), custodian capture (in games without royal pieces
+//! games without royal pieces), rules on captures that transform the piece that moved (from a
+//! reserve or not, under conditions on types, counts, pieces held and options) and
+//! `on transform; reset move_rule`, custodian capture (in games without royal pieces
 //! or walls), no turn statements but `must_capture`,
 //! `forbid_checks`, `royal_safety`, `pass allowed` and `pass when_stuck`, and pieces without
 //! special properties (`captures_only`,
@@ -15,8 +17,9 @@
 //! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
 //! en-passant captures, moves of several legs that only pass empty or occupied cells, and crooked
 //! and circular riders (both unrolled into paths), and pulls (`afucR`, an unload on a later leg);
-//! castling (with original pieces, and to fixed landing cells), promotions (in pairs, on captures
-//! only, switched by options, and under conditions on piece counts), hands and drops (under
+//! castling (with original pieces, to fixed landing cells, and with partners per player),
+//! promotions (in pairs, on captures only, switched by options, under conditions on piece counts,
+//! and from a reserve), a reserve shared by the players, hands and drops (under
 //! conditions on piece counts, `near(to, ...)` and `enclosed(to)`), and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
 //! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
@@ -1911,6 +1914,22 @@ fn lower_effect_rules(
                 _ => RuleEffect::Reset,
             });
         }
+        // The legality tests see the moving piece's own type: a royal piece may neither become
+        // another type nor a piece become a royal one.
+        let royal = |t: &usize| game.pieces[*t].royal.is_royal();
+        let movers = mover_bound(&lowered.conditions);
+        let transforms = lowered.effects.iter().any(|e| match e {
+            RuleEffect::Transform { into, .. } => {
+                royal(into) || movers.as_ref().is_none_or(|m| m.iter().any(royal))
+            }
+            RuleEffect::Reset => false,
+        });
+        if transforms && game.pieces.iter().any(|p| p.royal.is_royal()) {
+            return Err(format!(
+                "the triggered rule `{}`: a transformation of or into a royal piece",
+                rule.name
+            ));
+        }
         rules.push(lowered);
     }
     if !rules.is_empty() {
@@ -1947,6 +1966,25 @@ fn lower_effect_rules(
         }
     }
     Ok((rules, switches, resets))
+}
+
+/// The types the piece that moved may be of when all of `conditions` hold, if they say.
+fn mover_bound(conditions: &[RuleCond]) -> Option<Vec<usize>> {
+    fn bound(c: &RuleCond) -> Option<Vec<usize>> {
+        match c {
+            RuleCond::Mover(types) => Some(types.clone()),
+            RuleCond::All(cs) => mover_bound(cs),
+            RuleCond::Any(cs) => {
+                let mut union = Vec::new();
+                for c in cs {
+                    union.extend(bound(c)?);
+                }
+                Some(union)
+            }
+            _ => None,
+        }
+    }
+    conditions.iter().find_map(bound)
 }
 
 /// A condition of a rule on captures.
