@@ -2047,7 +2047,7 @@ fn names_opponent(cond: &FastCond) -> bool {
             FastInt::Count { owners, .. } | FastInt::Held { owner: owners, .. } => {
                 matches!(owners, FastOwners::Opponent | FastOwners::Both)
             }
-            FastInt::Const(_) | FastInt::Enclosed => false,
+            FastInt::Const(_) | FastInt::Enclosed | FastInt::Waited => false,
         }
     }
     match cond {
