@@ -1047,15 +1047,16 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         }
     }
     let hands = lowering.lower_hands()?;
-    let triggers = if triggers::are_triggers(&own_rules(game)) {
-        Some(triggers::lower_triggers(game, &own_rules(game))?)
+    let rules = own_rules(game);
+    let triggers = if triggers::are_triggers(&rules) {
+        Some(triggers::lower_triggers(game, &rules)?)
     } else {
         None
     };
     let conversions = if explodes.is_some() || triggers.is_some() {
         Vec::new()
     } else {
-        lower_conversions(&own_rules(game))?
+        lower_conversions(&rules)?
     };
     if !conversions.is_empty() {
         // The legality tests, castling, gating and the en-passant right do not follow the pieces
