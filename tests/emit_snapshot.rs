@@ -26,11 +26,14 @@ fn generated_code_of_every_example_is_bounded() {
         let name = path.display().to_string();
         let code = vdl::build::generate(&name, &read_text(&path)).expect("the example compiles");
         let lines = code.lines().count();
-        // BacCanCat's compact form (four players on 256 cells, 21 piece types) is over the limit:
-        // its attack, pin and generation functions are written out per player. It is held to
-        // what it is now until they are shared by the players (docs/performance.md).
+        // BacCanCat's and Armies of Faith 5's compact forms (four players on 256 and 320 cells)
+        // are over the limit: their attack, pin and generation functions are written out per
+        // player. They are held to what they are now until those are shared by the players
+        // (docs/performance.md).
         let most = if name.ends_with("examples/baccancat.vdl") {
-            38_000
+            26_000
+        } else if name.ends_with("examples/armies-of-faith-5.vdl") {
+            44_000
         } else {
             vdl::emit::MAX_LINES
         };

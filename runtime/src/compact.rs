@@ -7,7 +7,9 @@
 use std::fmt;
 
 mod bits;
+mod tables;
 pub use bits::{Wide, MAX_WORDS};
+pub use tables::{box_steps, step_table, NO_STEP};
 
 use crate::interp::{Move, MoveKind, Occupant, Position, MAX_PLAYERS};
 use crate::search::{Capture, Evaluator, MaterialEvaluator};

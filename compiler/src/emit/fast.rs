@@ -12,6 +12,8 @@ use crate::lower::fast::{
 use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
 
+mod paths;
+mod steps;
 mod triggers;
 
 /// Emits the compact form's items.
@@ -215,9 +217,67 @@ impl Emitter<'_> {
         }
     }
 
+    /// A per-cell table of bitboards: on large boards, the step vectors it is made of when there
+    /// are such, else its values.
     fn per_cell(&self, values: &[Bits]) -> TokenStream {
+        if let Some((leaps, rides)) = steps::cover(&self.ir.steps, values) {
+            let (leaps, rides) = (
+                leaps.into_iter().map(|v| Literal::u16_unsuffixed(v as u16)),
+                rides.into_iter().map(|v| Literal::u16_unsuffixed(v as u16)),
+            );
+            return quote! { step_table(&STEP_CELLS, &[#(#leaps),*], &[#(#rides),*]) };
+        }
         let items = values.iter().map(|&v| self.bits(v));
         quote! { [#(#items),*] }
+    }
+
+    /// The step table of a large board ([`crate::lower::fast::StepTable`]): computed by the
+    /// engine's compiler from whole boxes, or written out.
+    fn step_cells(&self) -> TokenStream {
+        let steps = &self.ir.steps;
+        if steps.vectors.is_empty() {
+            return quote! {};
+        }
+        let n = Literal::usize_unsuffixed(steps.vectors.len());
+        let vectors = steps.vectors.iter().map(|v| {
+            let [x, y, z] = v.map(Literal::i32_unsuffixed);
+            quote! { [#x, #y, #z] }
+        });
+        let table = match &steps.boxes {
+            Some(boxes) => {
+                let count = Literal::usize_unsuffixed(boxes.len());
+                let boxes = boxes.iter().map(|(first, size)| {
+                    let first = Literal::usize_unsuffixed(*first);
+                    let [x, y, z] = size.map(Literal::u32_unsuffixed);
+                    quote! { (#first, [#x, #y, #z]) }
+                });
+                quote! {
+                    use vdl_runtime::compact::box_steps;
+                    /// The boards: first cell and files, ranks, levels.
+                    const STEP_BOARDS: [(usize, [u32; 3]); #count] = [#(#boxes),*];
+                    /// Per cell, the cell each step vector reaches, or `NO_STEP`.
+                    const STEP_CELLS: [[u16; #n]; CELLS] = box_steps(&STEP_BOARDS, &STEP_VECTORS);
+                }
+            }
+            None => {
+                let rows = steps.to.iter().map(|row| {
+                    let cells = row
+                        .iter()
+                        .map(|to| Literal::u16_unsuffixed(to.map_or(u16::MAX, |c| c as u16)));
+                    quote! { [#(#cells),*] }
+                });
+                quote! {
+                    /// Per cell, the cell each step vector reaches, or `NO_STEP`.
+                    const STEP_CELLS: [[u16; #n]; CELLS] = [#(#rows),*];
+                }
+            }
+        };
+        quote! {
+            use vdl_runtime::compact::step_table;
+            /// The step vectors the per-cell tables are made of: (files, ranks, levels).
+            const STEP_VECTORS: [[i32; 3]; #n] = [#(#vectors),*];
+            #table
+        }
     }
 
     /// The royal pieces on `board` (of every royal type), if the game has any.
@@ -393,7 +453,12 @@ impl Emitter<'_> {
             quote!(u64)
         };
         let all = self.bits(Bits::below(ir.cells));
-        let mut items = Vec::new();
+        let mut items = vec![self.step_cells()];
+        if ir.pieces.iter().flat_map(|p| &p.players).any(|m| {
+            m.paths.iter().any(|p| !p.is_empty()) || m.path_attacks.iter().any(|p| !p.is_empty())
+        }) {
+            items.push(self.path_walk());
+        }
         for (index, direction) in ir.directions.iter().enumerate() {
             let ray = Self::ray(index);
             let masks: Vec<Bits> = direction
@@ -575,61 +640,61 @@ impl Emitter<'_> {
                 let doc = format!("The cells from which the {} captures each cell by a lame leap, with the cell that must be empty.", piece.name);
                 items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, #cell_ty); #w]; CELLS]; #no] = [#(#players),*]; });
             }
-            let width = piece
+            if piece
                 .players
                 .iter()
-                .flat_map(|m| m.paths.iter().map(Vec::len))
-                .max()
-                .unwrap_or(0);
-            if width > 0 {
-                let name = format_ident!("PATHS_{}", index);
-                let w = Literal::usize_unsuffixed(width);
-                let players = piece.players.iter().map(|m| {
-                    let rows = m.paths.iter().map(|row| {
-                        let entries = (0..width).map(|i| match row.get(i) {
-                            Some(p) => {
-                                let to = self.cell_lit(Some(p.to));
-                                let (empty, occupied) = (self.bits(p.empty), self.bits(p.occupied));
-                                let (quiet, capture) = (p.quiet, p.capture);
-                                quote! { (#to, #empty, #occupied, #quiet, #capture) }
-                            }
-                            None => quote! { (NO_CELL, #zero, #zero, false, false) },
-                        });
-                        quote! { [#(#entries),*] }
-                    });
-                    quote! { [#(#rows),*] }
-                });
+                .any(|m| m.paths.iter().any(|p| !p.is_empty()))
+            {
+                let players: Vec<Vec<Vec<paths::PathItem>>> = piece
+                    .players
+                    .iter()
+                    .map(|m| {
+                        m.paths
+                            .iter()
+                            .map(|row| {
+                                row.iter()
+                                    .map(|p| {
+                                        let flags = u8::from(p.quiet) * paths::QUIET
+                                            | u8::from(p.capture) * paths::CAPTURE;
+                                        paths::PathItem::new(p.empty, p.occupied, p.to, flags)
+                                    })
+                                    .collect()
+                            })
+                            .collect()
+                    })
+                    .collect();
                 let doc = format!(
-                    "Moves of several legs of the {}: (target, cells that must be empty, cells that must be occupied, quiet, capturing).",
+                    "Moves of several legs of the {} from each cell, as trees (see `walk_paths`).",
                     piece.name
                 );
-                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits, bool, bool); #w]; CELLS]; #no] = [#(#players),*]; });
+                items.push(self.path_tables(&format!("PATHS_{index}"), &doc, &players));
             }
-            let width = piece
+            if piece
                 .players
                 .iter()
-                .flat_map(|m| m.path_attacks.iter().map(Vec::len))
-                .max()
-                .unwrap_or(0);
-            if width > 0 {
-                let name = format_ident!("PATH_ATTACKS_{}", index);
-                let w = Literal::usize_unsuffixed(width);
-                let players = piece.players.iter().map(|m| {
-                    let rows = m.path_attacks.iter().map(|row| {
-                        let entries = (0..width).map(|i| match row.get(i) {
-                            Some(&(from, empty, occupied)) => {
-                                let from = self.cell_lit(Some(from));
-                                let (empty, occupied) = (self.bits(empty), self.bits(occupied));
-                                quote! { (#from, #empty, #occupied) }
-                            }
-                            None => quote! { (NO_CELL, #zero, #zero) },
-                        });
-                        quote! { [#(#entries),*] }
-                    });
-                    quote! { [#(#rows),*] }
-                });
-                let doc = format!("The cells from which the {} captures each cell by a move of several legs, with the cells that must be empty and occupied.", piece.name);
-                items.push(quote! { #[doc = #doc] static #name: [[[(#cell_ty, Bits, Bits); #w]; CELLS]; #no] = [#(#players),*]; });
+                .any(|m| m.path_attacks.iter().any(|p| !p.is_empty()))
+            {
+                let players: Vec<Vec<Vec<paths::PathItem>>> = piece
+                    .players
+                    .iter()
+                    .map(|m| {
+                        m.path_attacks
+                            .iter()
+                            .map(|row| {
+                                row.iter()
+                                    .map(|&(from, empty, full)| {
+                                        paths::PathItem::new(empty, full, from, paths::CAPTURE)
+                                    })
+                                    .collect()
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let doc = format!(
+                    "The cells from which the {} captures each cell by a move of several legs, as trees (see `walk_paths`): an occupied target is such a cell.",
+                    piece.name
+                );
+                items.push(self.path_tables(&format!("PATH_ATTACKS_{index}"), &doc, &players));
             }
             if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
                 let name = format_ident!("PROMOTIONS_{}", index);
@@ -1332,17 +1397,14 @@ impl Emitter<'_> {
                 {
                     continue;
                 }
-                let table = format_ident!("PATH_ATTACKS_{}", index);
+                let entries =
+                    self.path_entries(&format!("PATH_ATTACKS_{index}"), quote!(#by), quote!(cell));
                 let piece_index = self.piece(index);
                 checks.push(quote! {
                     if board.pieces[#piece_index] & them != 0 {
-                        for &(from, empty, full) in #table[#by][cell].iter() {
-                            if from == NO_CELL {
-                                break;
-                            }
-                            if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & empty == 0 && occupied & full == full {
-                                return true;
-                            }
+                        let (_, from) = walk_paths(#entries, occupied);
+                        if board.pieces[#piece_index] & them & from != 0 {
+                            return true;
                         }
                     }
                 });
@@ -1885,15 +1947,18 @@ impl Emitter<'_> {
                         });
                     }
                     if !moves.path_attacks.iter().all(Vec::is_empty) {
-                        let table = format_ident!("PATH_ATTACKS_{}", index);
+                        // Every cell a path onto the royal piece passes (whether its attacker
+                        // stands at its start or not).
+                        let entries = self.path_entries(
+                            &format!("PATH_ATTACKS_{index}"),
+                            quote!(#by),
+                            quote!(king),
+                        );
                         paths.push(quote! {
                             if board.pieces[#piece_index] & #enemy != 0 {
-                                for &(from, empty, full) in #table[#by][king].iter() {
-                                    if from == NO_CELL {
-                                        break;
-                                    }
-                                    if board.pieces[#piece_index] & #enemy & bit(from as usize) != 0 {
-                                        risky |= empty | full;
+                                for &(cell, flags, _) in #entries {
+                                    if flags & 12 != 0 {
+                                        risky |= bit(cell as usize);
                                     }
                                 }
                             }
@@ -2740,20 +2805,10 @@ impl Emitter<'_> {
             return None;
         }
         let paths = if has_paths {
-            let table = format_ident!("PATHS_{}", index);
+            let entries = self.path_entries(&format!("PATHS_{index}"), quote!(#us), quote!(from));
             quote! {
-                for &(to, empty, full, quiet, capture) in #table[#us][from].iter() {
-                    if to == NO_CELL {
-                        break;
-                    }
-                    if cx.occupied & empty != 0 || cx.occupied & full != full {
-                        continue;
-                    }
-                    let target = bit(to as usize);
-                    if (quiet && cx.empty & target != 0) || (capture && #takes & target != 0) {
-                        targets |= target;
-                    }
-                }
+                let (quiet, full) = walk_paths(#entries, cx.occupied);
+                targets |= (quiet & cx.empty) | (full & #takes);
             }
         } else {
             quote! {}

@@ -1,6 +1,6 @@
 //! Layout of the static tables in formatted source: prettyplease gives every element of an array a
 //! line of its own, which turns a table of a few thousand values into as many lines. [`pack_tables`]
-//! lays out each `static` array again, filling lines up to [`WIDTH`] columns with the elements that
+//! lays out each `static` and `const` array again, filling lines up to [`WIDTH`] columns with the elements that
 //! fit on one line, and writing an array whose elements are all the same as a repeat expression
 //! (`[0; 64]`). Only whitespace changes and repeats are introduced; the tokens are otherwise the
 //! ones prettyplease printed, in the same order.
@@ -8,7 +8,7 @@
 /// The column at which packed lines end, as rustfmt's default.
 pub const WIDTH: usize = 100;
 
-/// The source `text` with the initialiser of every `static` array laid out packed. An initialiser
+/// The source `text` with the initialiser of every `static` and `const` array laid out packed. An initialiser
 /// that holds anything but literals, paths, calls, tuples and arrays (a string, a closure) is left
 /// as it was.
 pub fn pack_tables(text: &str) -> String {
@@ -46,12 +46,12 @@ pub fn pack_tables(text: &str) -> String {
     out
 }
 
-/// The index of the line that closes the `static` array opened on line `start`, if it opens one.
+/// The index of the line that closes the `static` or `const` array opened on line `start`, if it opens one.
 fn table_end(lines: &[&str], start: usize) -> Option<usize> {
     let line = lines[start];
     let trimmed = line.trim_start();
     let item = trimmed.strip_prefix("pub ").unwrap_or(trimmed);
-    if !(item.starts_with("static ") && line.ends_with("= [")) {
+    if !((item.starts_with("static ") || item.starts_with("const ")) && line.ends_with("= [")) {
         return None;
     }
     let close = format!("{}];", &line[..line.len() - trimmed.len()]);

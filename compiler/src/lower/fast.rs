@@ -53,7 +53,7 @@ pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 /// words of a bitboard. Its tables are written out one value a line, so a game above it (Armies of
 /// Faith 5: 320 cells, 40 types, 4 players, 5 words) would emit millions of lines; it falls back
 /// to the hook form, whose tables grow with the moves instead.
-pub const MAX_TABLE_WORDS: usize = 100_000;
+pub const MAX_TABLE_WORDS: usize = 1_000_000;
 
 /// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.
 pub type Bits = vdl_runtime::compact::Wide<{ vdl_runtime::compact::MAX_WORDS }>;
@@ -188,6 +188,23 @@ pub struct FastIr {
     /// A rule `on transform; reset move_rule`: a move that changes a piece's type (a promotion, or
     /// a rule's transformation) restarts the move-rule count.
     pub transform_resets: bool,
+    /// On boards of more than 128 cells, the steps the engine's per-cell tables are computed from
+    /// when it compiles ([`vdl_runtime::compact::step_table`]); empty on smaller boards.
+    pub steps: StepTable,
+}
+
+/// The steps of a large board: per step vector (slide directions, then the displacements of the
+/// pieces' leaps), the cell it reaches from each cell.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepTable {
+    /// The step vectors.
+    pub vectors: Vec<Vec3>,
+    /// Per cell, per vector, the cell reached on the same board.
+    pub to: Vec<Vec<Option<usize>>>,
+    /// When every board is a whole box numbered file first, then rank, then level: per board its
+    /// first cell and size, from which the engine computes [`StepTable::to`] itself
+    /// ([`vdl_runtime::compact::box_steps`]).
+    pub boxes: Option<Vec<(usize, [u32; 3])>>,
 }
 
 /// A rule `on capture` in the compact form: after a capture by a move, when its conditions hold
@@ -1230,7 +1247,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             return Err(format!("waiting pieces with {feature}"));
         }
     }
-    let ir = FastIr {
+    let mut ir = FastIr {
         triggers,
         waiting,
         players: movers_of(game),
@@ -1293,8 +1310,12 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         turns,
         captures_any: game.captures == vdl_runtime::model::CaptureScope::Any,
         en_passant_when_capturable: game.turn.en_passant_right == EnPassantRight::WhenCapturable,
+        steps: StepTable::default(),
     };
     check_players(game, &ir)?;
+    if ir.cells > 128 {
+        ir.steps = step_table(game, &ir, &step);
+    }
     let words = if ir.cells <= 64 {
         1
     } else {
@@ -1309,6 +1330,80 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     }
     check_merges(&ir)?;
     Ok(ir)
+}
+
+/// The steps of a large board: the slide directions and every displacement a leap table holds,
+/// with the cell each reaches from each cell.
+fn step_table(game: &Game, ir: &FastIr, step: &dyn Fn(usize, Vec3) -> Option<usize>) -> StepTable {
+    let mut vectors: Vec<Vec3> = Vec::new();
+    let add = |v: Vec3, vectors: &mut Vec<Vec3>| {
+        if v != [0, 0, 0] && !vectors.contains(&v) {
+            vectors.push(v);
+        }
+    };
+    for direction in &ir.directions {
+        add(direction.vector, &mut vectors);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for piece in &ir.pieces {
+        for moves in &piece.players {
+            let tables = [
+                &moves.quiet_leaps,
+                &moves.capture_leaps,
+                &moves.attacked_from,
+                &moves.initial_attacked_from,
+            ];
+            let extra = moves.en_passant_from.iter();
+            for table in tables.into_iter().chain(extra) {
+                for (from, targets) in table.iter().enumerate() {
+                    let a = &game.cells[from];
+                    for to in targets.cells() {
+                        let t = &game.cells[to];
+                        if t.board == a.board {
+                            seen.insert([
+                                t.coord[0] - a.coord[0],
+                                t.coord[1] - a.coord[1],
+                                t.coord[2] - a.coord[2],
+                            ]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for v in seen {
+        add(v, &mut vectors);
+    }
+    let to = (0..ir.cells)
+        .map(|cell| vectors.iter().map(|&v| step(cell, v)).collect())
+        .collect();
+    StepTable {
+        boxes: step_boxes(game),
+        vectors,
+        to,
+    }
+}
+
+/// Per board, its first cell and size, when every board is a whole box whose cells are numbered
+/// file first, then rank, then level.
+fn step_boxes(game: &Game) -> Option<Vec<(usize, [u32; 3])>> {
+    let mut boxes = Vec::new();
+    for (index, board) in game.boards.iter().enumerate() {
+        let [files, ranks, levels] = board.size.map(|n| n as usize);
+        if board.cell_count != files * ranks * levels {
+            return None;
+        }
+        let first = board.first_cell;
+        for i in 0..board.cell_count {
+            let cell = game.cells.get(first + i)?;
+            let coord = [i % files, i / files % ranks, i / (files * ranks)].map(|n| n as i32);
+            if cell.board != index || cell.coord != coord {
+                return None;
+            }
+        }
+        boxes.push((first, board.size));
+    }
+    Some(boxes)
 }
 
 /// Who may move the pieces of another side (`movable_by` on a side or, replacing it, on a piece
