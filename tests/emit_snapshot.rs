@@ -26,17 +26,7 @@ fn generated_code_of_every_example_is_bounded() {
         let name = path.display().to_string();
         let code = vdl::build::generate(&name, &read_text(&path)).expect("the example compiles");
         let lines = code.lines().count();
-        // BacCanCat's and Armies of Faith 5's compact forms (four players on 256 and 320 cells)
-        // are over the limit: their attack, pin and generation functions are written out per
-        // player. They are held to what they are now until those are shared by the players
-        // (docs/performance.md).
-        let most = if name.ends_with("examples/baccancat.vdl") {
-            26_000
-        } else if name.ends_with("examples/armies-of-faith-5.vdl") {
-            44_000
-        } else {
-            vdl::emit::MAX_LINES
-        };
+        let most = vdl::emit::MAX_LINES;
         assert!(
             lines <= most,
             "{name}: {lines} generated lines, more than {most}"

@@ -18,7 +18,10 @@ mod triggers;
 
 /// Emits the compact form's items.
 pub fn emit_fast(ir: &FastIr) -> TokenStream {
-    let e = Emitter { ir };
+    let e = Emitter {
+        ir,
+        shared: std::cell::Cell::new(false),
+    };
     let tables = e.tables();
     let board = e.board();
     let attacks = e.attacks();
@@ -41,6 +44,9 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
 
 struct Emitter<'a> {
     ir: &'a FastIr,
+    /// While emitting the body of a function shared by the players: the player is then the
+    /// const generic `US` rather than a number.
+    shared: std::cell::Cell<bool>,
 }
 
 impl Emitter<'_> {
@@ -405,10 +411,42 @@ impl Emitter<'_> {
 
     /// The union of the pieces of `player`'s enemies (every other player) on `board`.
     fn enemies_of(&self, board: TokenStream, player: usize) -> TokenStream {
+        if self.shared.get() {
+            let all = (0..self.ir.players).map(Literal::usize_unsuffixed);
+            return quote! { ((#(#board.colors[#all])|*) & !#board.colors[US]) };
+        }
         let others = (0..self.ir.players)
             .filter(|&p| p != player)
             .map(Literal::usize_unsuffixed);
         quote! { (#(#board.colors[#others])|*) }
+    }
+
+    /// Player `index` in generated code: its number, or `US` in a function shared by the players.
+    fn player_lit(&self, index: usize) -> TokenStream {
+        if self.shared.get() {
+            quote! { US }
+        } else {
+            let index = Literal::usize_unsuffixed(index);
+            quote! { #index }
+        }
+    }
+
+    /// The enemy of player `us_index` as `attacked` takes it: the other player, or with more than two
+    /// players `PLAYERS + us` for all of them.
+    fn enemy_lit(&self, us_index: usize) -> TokenStream {
+        let players = Literal::usize_unsuffixed(self.ir.players);
+        match (self.shared.get(), self.many()) {
+            (true, true) => quote! { (#players + US) },
+            (true, false) => quote! { (1 - US) },
+            (false, true) => {
+                let them = Literal::usize_unsuffixed(self.ir.players + us_index);
+                quote! { #them }
+            }
+            (false, false) => {
+                let them = Literal::usize_unsuffixed(1 - us_index);
+                quote! { #them }
+            }
+        }
     }
 
     fn first(&self, direction: usize, bits: TokenStream) -> TokenStream {
@@ -458,6 +496,7 @@ impl Emitter<'_> {
             m.paths.iter().any(|p| !p.is_empty()) || m.path_attacks.iter().any(|p| !p.is_empty())
         }) {
             items.push(self.path_walk());
+            items.push(self.path_risk());
         }
         for (index, direction) in ir.directions.iter().enumerate() {
             let ray = Self::ray(index);
@@ -695,6 +734,61 @@ impl Emitter<'_> {
                     piece.name
                 );
                 items.push(self.path_tables(&format!("PATH_ATTACKS_{index}"), &doc, &players));
+            }
+            if piece.players.iter().any(|m| m.promotion.is_some()) {
+                // The promotions of the players, for a generation function they share.
+                let (zones, lists): (Vec<_>, Vec<_>) = piece
+                    .players
+                    .iter()
+                    .map(|m| match &m.promotion {
+                        Some(p) => {
+                            let bits = [p.forced_to, p.forced_from, p.optional_to, p.optional_from]
+                                .map(|b| self.bits(b));
+                            let choices = p
+                                .choices
+                                .iter()
+                                .map(|&c| Literal::u8_unsuffixed(c as u8 + 1));
+                            (quote! { (#(#bits),*) }, quote! { &[#(#choices),*] })
+                        }
+                        None => (quote! { (#zero, #zero, #zero, #zero) }, quote! { &[] }),
+                    })
+                    .unzip();
+                let (zones_name, lists_name) = (
+                    format_ident!("PROMOTION_ZONES_{}", index),
+                    format_ident!("PROMOTION_CHOICES_{}", index),
+                );
+                let doc = format!(
+                    "The promotions of the {} for each player: compulsory on (targets, or from), optional on (targets, or from).",
+                    piece.name
+                );
+                items.push(quote! {
+                    #[doc = #doc]
+                    static #zones_name: [(Bits, Bits, Bits, Bits); #no] = [#(#zones),*];
+                    /// The promotion choices (piece type plus one) for each player.
+                    static #lists_name: [&[u8]; #no] = [#(#lists),*];
+                });
+            }
+            if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
+                // Where the rules apply, for a generation function the players share.
+                let zones = piece.players.iter().map(|m| {
+                    let mut zones = [Bits::ZERO; 4];
+                    for rule in &m.promotion_rules {
+                        let at = if rule.capturing { 2 } else { 0 };
+                        zones[at] |= rule.to;
+                        zones[at + 1] |= rule.from;
+                    }
+                    let zones = zones.map(|b| self.bits(b));
+                    quote! { (#(#zones),*) }
+                });
+                let name = format_ident!("PROMOTION_RULE_ZONES_{}", index);
+                let doc = format!(
+                    "Where the promotion rules of the {} apply for each player: (targets, or from) of every move, (targets, or from) of captures.",
+                    piece.name
+                );
+                items.push(quote! {
+                    #[doc = #doc]
+                    static #name: [(Bits, Bits, Bits, Bits); #no] = [#(#zones),*];
+                });
             }
             if piece.players.iter().any(|m| !m.promotion_rules.is_empty()) {
                 let name = format_ident!("PROMOTIONS_{}", index);
@@ -1332,193 +1426,267 @@ impl Emitter<'_> {
         scans
     }
 
-    fn attacks(&self) -> TokenStream {
-        let zero = self.zero();
-        let mut arms = Vec::new();
-        let mut pin_functions = Vec::new();
-        let (mut attacks_by, mut pins_by) = (Vec::new(), Vec::new());
-        for by_index in 0..self.ir.players {
-            let by = Literal::usize_unsuffixed(by_index);
-            let mut checks = Vec::new();
-            for (index, piece) in self.ir.pieces.iter().enumerate() {
-                if piece.players[by_index]
-                    .attacked_from
-                    .iter()
-                    .any(|&b| b != 0)
-                {
-                    let table = format_ident!("ATTACKED_FROM_{}", index);
-                    let piece_index = self.piece(index);
-                    checks.push(quote! {
-                        if #table[#by][cell] & board.pieces[#piece_index] & them != 0 {
-                            return true;
-                        }
-                    });
-                }
-                if piece.players[by_index]
-                    .initial_attacked_from
-                    .iter()
-                    .any(|&b| b != 0)
-                {
-                    let table = format_ident!("INITIAL_ATTACKED_FROM_{}", index);
-                    let piece_index = self.piece(index);
-                    checks.push(quote! {
-                        if #table[#by][cell] & board.pieces[#piece_index] & them & board.virgin != 0 {
-                            return true;
-                        }
-                    });
-                }
-            }
-            for (index, piece) in self.ir.pieces.iter().enumerate() {
-                if piece.players[by_index]
-                    .lame_attacks
-                    .iter()
-                    .all(Vec::is_empty)
-                {
-                    continue;
-                }
-                let table = format_ident!("LAME_ATTACKS_{}", index);
-                let piece_index = self.piece(index);
-                checks.push(quote! {
-                    for &(from, block) in #table[#by][cell].iter() {
-                        if from == NO_CELL {
-                            break;
-                        }
-                        if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & bit(block as usize) == 0 {
-                            return true;
-                        }
-                    }
-                });
-            }
-            for (index, piece) in self.ir.pieces.iter().enumerate() {
-                if piece.players[by_index]
-                    .path_attacks
-                    .iter()
-                    .all(Vec::is_empty)
-                {
-                    continue;
-                }
-                let entries =
-                    self.path_entries(&format!("PATH_ATTACKS_{index}"), quote!(#by), quote!(cell));
-                let piece_index = self.piece(index);
-                checks.push(quote! {
-                    if board.pieces[#piece_index] & them != 0 {
-                        let (_, from) = walk_paths(#entries, occupied);
-                        if board.pieces[#piece_index] & them & from != 0 {
-                            return true;
-                        }
-                    }
-                });
-            }
-            for (direction, types, limited) in &self.hop_scans(by_index) {
-                let ray = Self::ray(*direction);
-                let codes = types.iter().map(|&t| self.code(t, by_index));
-                let hoppers = self.pieces_of(types);
-                let screen = self.first(*direction, quote!(blockers));
-                let at = self.first(*direction, quote!(beyond));
-                // Hoppers with `cannot_hop` do not attack over an unhoppable screen.
-                let hoppable = if *limited {
-                    quote! { && unhoppable(board) & bit(#screen) == 0 }
-                } else {
-                    quote! {}
-                };
-                // Only a line with a hopper on it is scanned.
-                checks.push(quote! {{
-                    let blockers = #ray[cell] & occupied;
-                    if #ray[cell] & (#hoppers) & them != 0 && blockers != 0 #hoppable {
-                        let beyond = #ray[#screen] & occupied;
-                        if beyond != 0 {
-                            let at = #at;
-                            if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
-                                return true;
-                            }
-                        }
-                    }
-                }});
-            }
-            let scans = self.slider_scans(by_index);
-            for (direction, types) in &scans {
-                let ray = Self::ray(*direction);
-                let first = self.first(*direction, quote!(blockers));
-                let codes = types.iter().map(|&t| self.code(t, by_index));
-                let sliders = self.pieces_of(types);
-                // Only a line with a slider on it is scanned.
-                checks.push(quote! {{
-                    let blockers = #ray[cell] & occupied;
-                    if #ray[cell] & (#sliders) & them != 0 && blockers != 0 {
-                        let at = #first;
-                        if them & bit(at) != 0 && matches!(board.cells[at], #(#codes)|*) {
-                            return true;
-                        }
-                    }
-                }});
-            }
-            arms.push(quote! { #by => { #(#checks)* false } });
-            attacks_by.push(checks);
-            // Pins by `by`'s sliders.
-            let mut scans_tokens = Vec::new();
-            for (direction, types) in &scans {
-                let ray = Self::ray(*direction);
-                let first = self.first(*direction, quote!(blockers));
-                let second = self.first(*direction, quote!(beyond));
-                let codes = types.iter().map(|&t| self.code(t, by_index));
-                scans_tokens.push(quote! {{
-                    let blockers = #ray[king] & occupied;
-                    if blockers != 0 {
-                        let at = #first;
-                        if own & bit(at) != 0 {
-                            let beyond = #ray[at] & occupied;
-                            if beyond != 0 {
-                                let pinner = #second;
-                                if matches!(board.cells[pinner], #(#codes)|*) {
-                                    pinned |= bit(at);
-                                }
-                            }
-                        }
-                    }
-                }});
-            }
-            pins_by.push(scans_tokens);
-        }
-        // Pins of a player's pieces by his enemies' sliders: with two players, the other's (in
-        // the order of the attackers).
-        let pinned_players: Vec<usize> = if self.many() {
-            (0..self.ir.players).collect()
+    /// The codes of the pieces of `types` owned by `by_index`, matched against `code`: literal
+    /// codes, or with `symbolic`, codes less the owner `by` (a variable), alike for every owner.
+    fn owned_codes(
+        &self,
+        types: &[usize],
+        by_index: usize,
+        symbolic: bool,
+        code: TokenStream,
+    ) -> TokenStream {
+        if symbolic {
+            let codes = types.iter().map(|&t| self.code(t, 0));
+            quote! { matches!((#code as usize).wrapping_sub(by), #(#codes)|*) }
         } else {
-            vec![1, 0]
+            let codes = types.iter().map(|&t| self.code(t, by_index));
+            quote! { matches!(#code, #(#codes)|*) }
+        }
+    }
+
+    /// The tests of whether `by_index`'s pieces in `them` attack `cell`, each returning `true`
+    /// when one does, and the scans of his sliders that pin a piece of `own` to the royal piece on
+    /// `king`. With `symbolic`, the player is the variable `by`: the tokens are then the same for
+    /// players whose tables and pieces are alike.
+    fn attack_checks(
+        &self,
+        by_index: usize,
+        symbolic: bool,
+    ) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let by = if symbolic {
+            quote!(by)
+        } else {
+            let by = Literal::usize_unsuffixed(by_index);
+            quote!(#by)
         };
-        for pinned_player in pinned_players {
-            let name = format_ident!("pinned_{}", pinned_player);
-            let scans_tokens = (0..self.ir.players)
-                .filter(|&by| by != pinned_player)
-                .flat_map(|by| pins_by[by].iter());
-            let doc = format!(
-                "The pieces of player {pinned_player} pinned to the royal piece on `king`."
-            );
-            pin_functions.push(quote! {
-                #[doc = #doc]
-                fn #name(board: &Board, king: usize, occupied: Bits, own: Bits) -> Bits {
-                    let mut pinned = #zero;
-                    #(#scans_tokens)*
-                    pinned
+        let mut checks = Vec::new();
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            if piece.players[by_index]
+                .attacked_from
+                .iter()
+                .any(|&b| b != 0)
+            {
+                let table = format_ident!("ATTACKED_FROM_{}", index);
+                let piece_index = self.piece(index);
+                checks.push(quote! {
+                    if #table[#by][cell] & board.pieces[#piece_index] & them != 0 {
+                        return true;
+                    }
+                });
+            }
+            if piece.players[by_index]
+                .initial_attacked_from
+                .iter()
+                .any(|&b| b != 0)
+            {
+                let table = format_ident!("INITIAL_ATTACKED_FROM_{}", index);
+                let piece_index = self.piece(index);
+                checks.push(quote! {
+                    if #table[#by][cell] & board.pieces[#piece_index] & them & board.virgin != 0 {
+                        return true;
+                    }
+                });
+            }
+        }
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            if piece.players[by_index]
+                .lame_attacks
+                .iter()
+                .all(Vec::is_empty)
+            {
+                continue;
+            }
+            let table = format_ident!("LAME_ATTACKS_{}", index);
+            let piece_index = self.piece(index);
+            checks.push(quote! {
+                for &(from, block) in #table[#by][cell].iter() {
+                    if from == NO_CELL {
+                        break;
+                    }
+                    if board.pieces[#piece_index] & them & bit(from as usize) != 0 && occupied & bit(block as usize) == 0 {
+                        return true;
+                    }
                 }
             });
         }
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            if piece.players[by_index]
+                .path_attacks
+                .iter()
+                .all(Vec::is_empty)
+            {
+                continue;
+            }
+            let entries =
+                self.path_entries(&format!("PATH_ATTACKS_{index}"), by.clone(), quote!(cell));
+            let piece_index = self.piece(index);
+            checks.push(quote! {
+                if board.pieces[#piece_index] & them != 0 {
+                    let (_, from) = walk_paths(#entries, occupied);
+                    if board.pieces[#piece_index] & them & from != 0 {
+                        return true;
+                    }
+                }
+            });
+        }
+        for (direction, types, limited) in &self.hop_scans(by_index) {
+            let ray = Self::ray(*direction);
+            let owned = self.owned_codes(types, by_index, symbolic, quote!(board.cells[at]));
+            let hoppers = self.pieces_of(types);
+            let screen = self.first(*direction, quote!(blockers));
+            let at = self.first(*direction, quote!(beyond));
+            // Hoppers with `cannot_hop` do not attack over an unhoppable screen.
+            let hoppable = if *limited {
+                quote! { && unhoppable(board) & bit(#screen) == 0 }
+            } else {
+                quote! {}
+            };
+            // Only a line with a hopper on it is scanned.
+            checks.push(quote! {{
+                let blockers = #ray[cell] & occupied;
+                if #ray[cell] & (#hoppers) & them != 0 && blockers != 0 #hoppable {
+                    let beyond = #ray[#screen] & occupied;
+                    if beyond != 0 {
+                        let at = #at;
+                        if them & bit(at) != 0 && #owned {
+                            return true;
+                        }
+                    }
+                }
+            }});
+        }
+        let scans = self.slider_scans(by_index);
+        for (direction, types) in &scans {
+            let ray = Self::ray(*direction);
+            let first = self.first(*direction, quote!(blockers));
+            let owned = self.owned_codes(types, by_index, symbolic, quote!(board.cells[at]));
+            let sliders = self.pieces_of(types);
+            // Only a line with a slider on it is scanned.
+            checks.push(quote! {{
+                let blockers = #ray[cell] & occupied;
+                if #ray[cell] & (#sliders) & them != 0 && blockers != 0 {
+                    let at = #first;
+                    if them & bit(at) != 0 && #owned {
+                        return true;
+                    }
+                }
+            }});
+        }
+        // Pins by `by`'s sliders.
+        let mut scans_tokens = Vec::new();
+        for (direction, types) in &scans {
+            let ray = Self::ray(*direction);
+            let first = self.first(*direction, quote!(blockers));
+            let second = self.first(*direction, quote!(beyond));
+            let owned = self.owned_codes(types, by_index, symbolic, quote!(board.cells[pinner]));
+            scans_tokens.push(quote! {{
+                let blockers = #ray[king] & occupied;
+                if blockers != 0 {
+                    let at = #first;
+                    if own & bit(at) != 0 {
+                        let beyond = #ray[at] & occupied;
+                        if beyond != 0 {
+                            let pinner = #second;
+                            if #owned {
+                                pinned |= bit(at);
+                            }
+                        }
+                    }
+                }
+            }});
+        }
+        (checks, scans_tokens)
+    }
+
+    fn attacks(&self) -> TokenStream {
+        let zero = self.zero();
+        let players = self.ir.players;
+        let checks: Vec<_> = (0..players)
+            .map(|by| self.attack_checks(by, false))
+            .collect();
+        let symbolic: Vec<_> = (0..players)
+            .map(|by| self.attack_checks(by, true))
+            .collect();
+        let players_lit = Literal::usize_unsuffixed(players);
+        let same = |part: fn(&(Vec<TokenStream>, Vec<TokenStream>)) -> &Vec<TokenStream>| {
+            let text = |s| {
+                let tokens = part(s);
+                quote! { #(#tokens)* }.to_string()
+            };
+            let first = text(&symbolic[0]);
+            symbolic.iter().all(|s| text(s) == first)
+        };
+        // One test for every player when their tokens are alike, with the player a variable.
+        let attacked_by = if same(|s| &s.0) {
+            let tests = &symbolic[0].0;
+            quote! { #(#tests)* false }
+        } else {
+            let arms = checks.iter().enumerate().map(|(by, (tests, _))| {
+                let by = Literal::usize_unsuffixed(by);
+                quote! { #by => { #(#tests)* false } }
+            });
+            quote! {
+                match by {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+        };
+        // Pins of a player's pieces by his enemies' sliders.
+        let pin_functions = if symbolic.iter().all(|s| s.1.is_empty()) {
+            quote! {
+                /// The pieces of player `us` pinned to the royal piece on `king` by his enemies
+                /// (no piece of this game pins).
+                fn pinned(board: &Board, us: usize, king: usize, occupied: Bits, own: Bits) -> Bits {
+                    #zero
+                }
+            }
+        } else if same(|s| &s.1) {
+            let scans = &symbolic[0].1;
+            quote! {
+                /// The pieces of player `us` pinned to the royal piece on `king` by his enemies.
+                fn pinned(board: &Board, us: usize, king: usize, occupied: Bits, own: Bits) -> Bits {
+                    let mut pinned = #zero;
+                    for by in 0..#players_lit {
+                        if by != us {
+                            #(#scans)*
+                        }
+                    }
+                    pinned
+                }
+            }
+        } else {
+            let arms = (0..players).map(|pinned_player| {
+                let scans = (0..players)
+                    .filter(|&by| by != pinned_player)
+                    .flat_map(|by| checks[by].1.iter());
+                let pinned_player = Literal::usize_unsuffixed(pinned_player);
+                quote! { #pinned_player => { #(#scans)* } }
+            });
+            quote! {
+                /// The pieces of player `us` pinned to the royal piece on `king` by his enemies.
+                fn pinned(board: &Board, us: usize, king: usize, occupied: Bits, own: Bits) -> Bits {
+                    let mut pinned = #zero;
+                    match us {
+                        #(#arms)*
+                        _ => {}
+                    }
+                    pinned
+                }
+            }
+        };
         // With more than two players, `by` = PLAYERS + p stands for every enemy of player p: each
         // one's attacks are tested with his own pieces among `them`.
-        if self.many() {
-            for us in 0..self.ir.players {
-                let arm = Literal::usize_unsuffixed(self.ir.players + us);
-                let blocks = (0..self.ir.players).filter(|&by| by != us).map(|by| {
-                    let checks = &attacks_by[by];
-                    let by = Literal::usize_unsuffixed(by);
-                    quote! {{
-                        let them = them & board.colors[#by];
-                        #(#checks)*
-                    }}
-                });
-                arms.push(quote! { #arm => { #(#blocks)* false } });
+        let combined = if self.many() {
+            quote! {
+                if by >= #players_lit {
+                    let us = by - #players_lit;
+                    return (0..#players_lit).any(|by| by != us && attacked_by(board, cell, by, occupied, them & board.colors[by]));
+                }
             }
-        }
+        } else {
+            quote! {}
+        };
         let safe = if self.ir.royal_all {
             quote! {
                 /// Tells whether the `royals` are safe from `by` (`royal_safety all`): some of them is
@@ -1717,19 +1885,24 @@ impl Emitter<'_> {
             #others_facing
 
             /// Tells whether `by` attacks `cell`, with `occupied` blocking and only `by`'s pieces in `them`
-            /// attacking.
+            /// attacking (with more than two players, `PLAYERS + p` stands for every enemy of `p`).
+            #[inline]
             fn attacked(board: &Board, cell: usize, by: usize, occupied: Bits, them: Bits) -> bool {
-                match by {
-                    #(#arms)*
-                    _ => false,
-                }
+                #combined
+                attacked_by(board, cell, by, occupied, them)
+            }
+
+            /// Tells whether player `by` attacks `cell`, with `occupied` blocking and only his pieces
+            /// in `them` attacking.
+            fn attacked_by(board: &Board, cell: usize, by: usize, occupied: Bits, them: Bits) -> bool {
+                #attacked_by
             }
 
             #safe
             #spared
             #survives
 
-            #(#pin_functions)*
+            #pin_functions
         }
     }
 
@@ -1744,20 +1917,13 @@ impl Emitter<'_> {
         let mc = ir.must_capture;
         let mut functions = Vec::new();
         let (movable_init, movable) = self.movable();
-        for us_index in 0..ir.players {
+        // One generation function per player, or one shared by the players (the player a const
+        // generic) when their bodies are alike with the player a variable.
+        let player_fn = |us_index: usize| -> (TokenStream, TokenStream) {
             // The enemy: with more than two players, `PLAYERS + us` stands for all of them (see
             // `attacked`).
-            let them_index = if self.many() {
-                ir.players + us_index
-            } else {
-                1 - us_index
-            };
             let enemies: Vec<usize> = (0..ir.players).filter(|&p| p != us_index).collect();
-            let (us, them) = (
-                Literal::usize_unsuffixed(us_index),
-                Literal::usize_unsuffixed(them_index),
-            );
-            let pinned_fn = format_ident!("pinned_{}", us_index);
+            let (us, them) = (self.player_lit(us_index), self.enemy_lit(us_index));
             let royals = match self.royal_bits(quote!(board)) {
                 Some(r) => quote! { #r & own },
                 None => self.zero(),
@@ -1917,23 +2083,41 @@ impl Emitter<'_> {
                 quote! {}
             };
             let name = format_ident!("generate_{}", us_index);
+            let wrapper_name = name.clone();
+            let us_number = Literal::usize_unsuffixed(us_index);
             let doc =
                 format!("Counts (and with `LIST`, appends) the legal moves of player {us_index}.");
             let mut risky = Vec::new();
-            for &by_index in &enemies {
+            // In a function shared by more than two players, the enemies are the variable `by`,
+            // with the tables any player has.
+            let shared_many = self.shared.get() && self.many();
+            let risk_enemies = if shared_many {
+                vec![usize::MAX]
+            } else {
+                enemies.clone()
+            };
+            for &by_index in &risk_enemies {
                 // Each enemy's tables with his pieces (with two players, all enemy pieces).
-                let (by, enemy) = if self.many() {
+                let (by, enemy) = if shared_many {
+                    (quote! { by }, quote! { board.colors[by] })
+                } else if self.many() {
                     let by = Literal::usize_unsuffixed(by_index);
                     (quote! { #by }, quote! { board.colors[#by] })
                 } else {
                     (quote! { #them }, quote! { enemy })
                 };
+                let has = |table: fn(&FastMoves) -> bool, piece: &crate::lower::fast::FastPiece| {
+                    if shared_many {
+                        piece.players.iter().any(table)
+                    } else {
+                        table(&piece.players[by_index])
+                    }
+                };
                 // Lame leaps first, then paths, each in the order of the types.
                 let (mut lame, mut paths) = (Vec::new(), Vec::new());
                 for (index, piece) in ir.pieces.iter().enumerate() {
-                    let moves = &piece.players[by_index];
                     let piece_index = self.piece(index);
-                    if !moves.lame_attacks.iter().all(Vec::is_empty) {
+                    if has(|m| !m.lame_attacks.iter().all(Vec::is_empty), piece) {
                         let table = format_ident!("LAME_ATTACKS_{}", index);
                         lame.push(quote! {
                             for &(from, block) in #table[#by][king].iter() {
@@ -1946,27 +2130,35 @@ impl Emitter<'_> {
                             }
                         });
                     }
-                    if !moves.path_attacks.iter().all(Vec::is_empty) {
-                        // Every cell a path onto the royal piece passes (whether its attacker
-                        // stands at its start or not).
+                    if has(|m| !m.path_attacks.iter().all(Vec::is_empty), piece) {
+                        // The cells passed by the paths onto the royal piece from an attacker.
                         let entries = self.path_entries(
                             &format!("PATH_ATTACKS_{index}"),
                             quote!(#by),
                             quote!(king),
                         );
                         paths.push(quote! {
-                            if board.pieces[#piece_index] & #enemy != 0 {
-                                for &(cell, flags, _) in #entries {
-                                    if flags & 12 != 0 {
-                                        risky |= bit(cell as usize);
-                                    }
-                                }
+                            let attackers = board.pieces[#piece_index] & #enemy;
+                            if attackers != 0 {
+                                risky |= path_risk(#entries, attackers);
                             }
                         });
                     }
                 }
-                risky.extend(lame);
-                risky.extend(paths);
+                if shared_many {
+                    let players = Literal::usize_unsuffixed(ir.players);
+                    risky.push(quote! {
+                        for by in 0..#players {
+                            if by != US {
+                                #(#lame)*
+                                #(#paths)*
+                            }
+                        }
+                    });
+                } else {
+                    risky.extend(lame);
+                    risky.extend(paths);
+                }
             }
             // Along a line of the enemy's hoppers (the side to move not in check), only an own
             // first piece that moves, a capture of the first piece, a piece put before an enemy
@@ -1974,7 +2166,12 @@ impl Emitter<'_> {
             // an enemy third piece behind it change who attacks the royal piece along the line: a
             // piece put anywhere else is the mover's own, so it neither attacks nor makes an
             // enemy piece the second one.
-            let mut directions: Vec<usize> = enemies
+            let hoppers = if self.shared.get() {
+                (0..ir.players).collect()
+            } else {
+                enemies.clone()
+            };
+            let mut directions: Vec<usize> = hoppers
                 .iter()
                 .flat_map(|&by| self.hop_scans(by))
                 .map(|(d, _, _)| d)
@@ -2012,7 +2209,7 @@ impl Emitter<'_> {
                         let king = royals.trailing_zeros() as usize;
                         let mut risky: Bits = #zero;
                         #(#risky)*
-                        (attacked(board, king, them, occupied, enemy), #pinned_fn(board, king, occupied, own), risky)
+                        (attacked(board, king, them, occupied, enemy), pinned(board, #us, king, occupied, own), risky)
                     };
                 }
             } else {
@@ -2114,30 +2311,68 @@ impl Emitter<'_> {
             } else {
                 quote! { board.colors[#them] }
             };
-            functions.push(quote! {
-                #[doc = #doc]
-                fn #name<const LIST: bool #captures_param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
-                    let _ = switches;
-                    let them = #them;
-                    let own = board.colors[#us];
-                    #movable_init
-                    let enemy = #enemy_bits;
-                    let occupied = own | enemy #neutral_bits #wall_bits;
-                    let royals: Bits = #royals;
-                    #context
-                    #in_check
-                    #below_limit
-                    let cx = Context { occupied, #cx_sides empty: #empty, royals, check_every, pinned, risky, #facing_init };
-                    #conditions
-                    let mut count = 0;
-                    #(#pieces)*
-                    #en_passant
-                    #castling
-                    #drops
-                    #pass
-                    count
+            let (name, generics, doc) = if self.shared.get() {
+                (
+                    format_ident!("generate"),
+                    quote! { <const US: usize, const LIST: bool #captures_param> },
+                    "Counts (and with `LIST`, appends) the legal moves of player `US`.".to_string(),
+                )
+            } else {
+                (name, quote! { <const LIST: bool #captures_param> }, doc)
+            };
+            let captures_arg = if mc {
+                quote! { , CAPTURES }
+            } else {
+                quote! {}
+            };
+            let wrapper_doc = doc.clone();
+            let wrapper = quote! {
+                #[doc = #wrapper_doc]
+                #[inline(always)]
+                fn #wrapper_name<const LIST: bool #captures_param>(board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                    generate::<#us_number, LIST #captures_arg>(board, switches, out)
                 }
-            });
+            };
+            (
+                wrapper,
+                quote! {
+                    #[doc = #doc]
+                    fn #name #generics (board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
+                        let _ = switches;
+                        let them = #them;
+                        let own = board.colors[#us];
+                        #movable_init
+                        let enemy = #enemy_bits;
+                        let occupied = own | enemy #neutral_bits #wall_bits;
+                        let royals: Bits = #royals;
+                        #context
+                        #in_check
+                        #below_limit
+                        let cx = Context { occupied, #cx_sides empty: #empty, royals, check_every, pinned, risky, #facing_init };
+                        #conditions
+                        let mut count = 0;
+                        #(#pieces)*
+                        #en_passant
+                        #castling
+                        #drops
+                        #pass
+                        count
+                    }
+                },
+            )
+        };
+        let shared: Vec<(TokenStream, TokenStream)> = {
+            self.shared.set(true);
+            let bodies = (0..ir.players).map(player_fn).collect();
+            self.shared.set(false);
+            bodies
+        };
+        let first = shared[0].1.to_string();
+        if shared.iter().all(|(_, f)| f.to_string() == first) {
+            functions.push(shared[0].1.clone());
+            functions.extend(shared.into_iter().map(|(wrapper, _)| wrapper));
+        } else {
+            functions.extend((0..ir.players).map(|p| player_fn(p).1));
         }
         let borrowed_functions = self.borrowed_functions();
         let en_passant_capturable = self.en_passant_capturable();
@@ -2531,7 +2766,7 @@ impl Emitter<'_> {
     /// taking what stands there, whoever owns it), taking on the `become` type.
     fn transfer_blocks(&self, us_index: usize) -> Vec<TokenStream> {
         let zero = self.zero();
-        let us = Literal::usize_unsuffixed(us_index);
+        let us = self.player_lit(us_index);
         let mut blocks = Vec::new();
         for transfer in &self.ir.transfers {
             let types = transfer.pieces.iter().map(|&t| self.piece(t));
@@ -2653,7 +2888,7 @@ impl Emitter<'_> {
         let zero = self.zero();
         let mc = ir.must_capture;
         let push_double_step = self.move_code("push_double_step");
-        let us = Literal::usize_unsuffixed(us_index);
+        let us = self.player_lit(us_index);
         let piece = &ir.pieces[index];
         let moves = &piece.players[us_index];
         // The enemy pieces it may capture (`captures_only` limits them).
@@ -2790,11 +3025,22 @@ impl Emitter<'_> {
                 } else {
                     quote! { &[#(#list),*] }
                 };
-                (
-                    self.promotion_zone(p.forced_to, p.forced_from),
-                    self.promotion_zone(p.optional_to, p.optional_from),
-                    choices,
-                )
+                if self.shared.get() && choices_init.is_empty() {
+                    // The player's zones and choices from the tables of every player.
+                    let zones = format_ident!("PROMOTION_ZONES_{}", index);
+                    let list = format_ident!("PROMOTION_CHOICES_{}", index);
+                    (
+                        quote! { (if bit(from) & #zones[US].1 != 0 { ALL } else { #zones[US].0 }) },
+                        quote! { (if bit(from) & #zones[US].3 != 0 { ALL } else { #zones[US].2 }) },
+                        quote! { #list[US] },
+                    )
+                } else {
+                    (
+                        self.promotion_zone(p.forced_to, p.forced_from),
+                        self.promotion_zone(p.optional_to, p.optional_from),
+                        choices,
+                    )
+                }
             }
             None => (self.zero(), self.zero(), quote! { &[] }),
         };
@@ -2875,8 +3121,14 @@ impl Emitter<'_> {
                 }
             }
             let zone = self.promotion_zone(to_zone, from_zone);
+            let shared_zones = format_ident!("PROMOTION_RULE_ZONES_{}", index);
             // Rules of captures only (`capturing`) apply to the targets with an enemy piece.
-            let zone = if capture_to | capture_from == 0 {
+            let zone = if self.shared.get() {
+                quote! {
+                    (if bit(from) & #shared_zones[US].1 != 0 { ALL } else { #shared_zones[US].0 })
+                        | ((if bit(from) & #shared_zones[US].3 != 0 { ALL } else { #shared_zones[US].2 }) & cx.enemy)
+                }
+            } else if capture_to | capture_from == 0 {
                 zone
             } else {
                 let capture = self.promotion_zone(capture_to, capture_from);
@@ -3102,7 +3354,7 @@ impl Emitter<'_> {
     fn drops(&self, us: usize) -> TokenStream {
         let normal = self.normal();
         let zero = self.zero();
-        let player = Literal::usize_unsuffixed(us);
+        let player = self.player_lit(us);
         let Some(hands) = self.ir.hands.as_ref().filter(|h| h.drops) else {
             return quote! {};
         };
@@ -3177,7 +3429,7 @@ impl Emitter<'_> {
     fn castling(&self, us: usize) -> TokenStream {
         let castle_fields = self.move_code("castle_fields");
         let zero = self.zero();
-        let player = Literal::usize_unsuffixed(us);
+        let player = self.player_lit(us);
         let safe_after = self.safe_after();
         let mut blocks = Vec::new();
         for (index, castle) in self.ir.castles.iter().enumerate() {
@@ -3197,7 +3449,22 @@ impl Emitter<'_> {
                 let ray = Self::ray(*direction);
                 let line = format_ident!("LINE_{}", direction);
                 let first = self.first(*direction, quote!(blockers));
-                let codes: Vec<Literal> = partners.iter().map(|&p| self.code(p, us)).collect();
+                // Whether the partner cell holds one of the player's partner pieces.
+                let partner_is = if self.shared.get() && self.ir.pieces.len() <= 64 {
+                    // Each player's partner types as a mask, for a function the players share.
+                    let masks = castle.player_partners.iter().map(|sides| {
+                        let mask = sides[side].iter().fold(0u64, |m, &t| m | 1 << t);
+                        Literal::u64_unsuffixed(mask)
+                    });
+                    let owners = Literal::usize_unsuffixed(self.ir.owners);
+                    quote! {{
+                        let code = board.cells[partner] as usize;
+                        code != 0 && (code - 1) % #owners == US && [#(#masks),*][US] >> ((code - 1) / #owners) & 1 != 0
+                    }}
+                } else {
+                    let codes = partners.iter().map(|&p| self.code(p, us));
+                    quote! { matches!(board.cells[partner], #(#codes)|*) }
+                };
                 let placed = match castle.partner_at {
                     None => quote! { #ray[partner] == 0 },
                     Some((lo, hi)) => {
@@ -3241,7 +3508,7 @@ impl Emitter<'_> {
                                 break;
                             }
                             let partner = #first;
-                            if !(#placed) || #unusable || !matches!(board.cells[partner], #(#codes)|*) {
+                            if !(#placed) || #unusable || !#partner_is {
                                 break;
                             }
                             let (king_to, partner_to, crossed) = #lands[#player][cell];
@@ -3313,7 +3580,7 @@ impl Emitter<'_> {
                             break;
                         }
                         let partner = #first;
-                        if !(#placed) || #unusable || !matches!(board.cells[partner], #(#codes)|*) {
+                        if !(#placed) || #unusable || !#partner_is {
                             break;
                         }
                         let line = &#line[cell];
@@ -5375,7 +5642,7 @@ impl Emitter<'_> {
     /// (statements joining the piece's `targets`).
     fn conditional_targets(&self, index: usize, us: usize) -> Vec<TokenStream> {
         let piece = &self.ir.pieces[index];
-        let us_literal = Literal::usize_unsuffixed(us);
+        let us_literal = self.player_lit(us);
         let mut out = Vec::new();
         for (k, block) in piece.players[us].conditional.iter().enumerate() {
             let condition = self.move_cond(&block.condition);
@@ -5442,7 +5709,7 @@ impl Emitter<'_> {
     fn merge_moves(&self, us: usize) -> Vec<TokenStream> {
         let normal = self.normal();
         let zero = self.zero();
-        let us_literal = Literal::usize_unsuffixed(us);
+        let us_literal = self.player_lit(us);
         let mut out = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
             let piece_index = self.piece(index);
@@ -5487,7 +5754,7 @@ impl Emitter<'_> {
     /// The stacking moves of player `us` (blocks counting and, with `LIST`, listing them).
     fn stacking_moves(&self, us: usize) -> Vec<TokenStream> {
         let normal = self.normal();
-        let us_literal = Literal::usize_unsuffixed(us);
+        let us_literal = self.player_lit(us);
         let mut out = Vec::new();
         for (index, piece) in self.ir.pieces.iter().enumerate() {
             let piece_index = self.piece(index);

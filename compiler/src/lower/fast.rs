@@ -50,9 +50,10 @@ use vdl_runtime::model::{
 pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 
 /// The largest per-cell tables the compact form emits: cells x piece types x sides x the 64-bit
-/// words of a bitboard. Its tables are written out one value a line, so a game above it (Armies of
-/// Faith 5: 320 cells, 40 types, 4 players, 5 words) would emit millions of lines; it falls back
-/// to the hook form, whose tables grow with the moves instead.
+/// words of a bitboard. On boards of more than 128 cells the tables made of leaps and rides are
+/// computed when the engine compiles, from the board's steps ([`StepTable`]), and the others are
+/// written out packed; Armies of Faith 5 (320 cells, 40 types, 4 players, 5 words) has 256,000. A
+/// game above it falls back to the hook form, whose tables grow with the moves instead.
 pub const MAX_TABLE_WORDS: usize = 1_000_000;
 
 /// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.

@@ -183,6 +183,56 @@ impl Emitter<'_> {
         quote! { &#pool[#at[#player][#cell] as usize..#at[#player][#cell + 1] as usize] }
     }
 
+    /// The function that finds, in one cell's tree of attacks, the cells passed by the paths whose
+    /// attacker stands at their start: a move from or onto one of them may open or close an attack
+    /// on that cell (`risky`). Only where some tree of attacks has entries.
+    pub(super) fn path_risk(&self) -> TokenStream {
+        let depth = self
+            .ir
+            .pieces
+            .iter()
+            .flat_map(|p| &p.players)
+            .flat_map(|m| m.path_attacks.iter().flatten())
+            .map(|(_, empty, full)| (empty.count_ones() + full.count_ones()) as usize)
+            .max();
+        let Some(depth) = depth else {
+            return quote! {};
+        };
+        let cell_ty = self.cell_ty();
+        let zero = self.zero();
+        let size = Literal::usize_unsuffixed(depth + 1);
+        let (capture, pass) = (
+            Literal::u8_unsuffixed(CAPTURE),
+            Literal::u8_unsuffixed(PASS_EMPTY | PASS_FULL),
+        );
+        quote! {
+            /// The cells passed by the paths of one cell's tree of attacks whose attacker is among
+            /// `attackers`, whatever stands on them.
+            fn path_risk<E: Copy + Into<u32>>(entries: &[(#cell_ty, u8, E)], attackers: Bits) -> Bits {
+                // Per depth in the tree: where the subtree ends, and the cells passed to get there.
+                let mut ends = [0usize; #size];
+                let mut passed: [Bits; #size] = [#zero; #size];
+                let mut depth = 0;
+                let mut risky: Bits = #zero;
+                for (i, &(cell, flags, end)) in entries.iter().enumerate() {
+                    while depth > 0 && ends[depth] <= i {
+                        depth -= 1;
+                    }
+                    let at = bit(cell as usize);
+                    if flags & #capture != 0 && attackers & at != 0 {
+                        risky |= passed[depth];
+                    }
+                    if flags & #pass != 0 {
+                        depth += 1;
+                        ends[depth] = end.into() as usize;
+                        passed[depth] = passed[depth - 1] | at;
+                    }
+                }
+                risky
+            }
+        }
+    }
+
     /// The function that walks one cell's tree over the occupied cells: (empty targets, occupied
     /// targets).
     pub(super) fn path_walk(&self) -> TokenStream {
@@ -221,6 +271,27 @@ impl Emitter<'_> {
     }
 }
 
+/// The cells passed by the paths of `entries` whose target is among `attackers`: what generated
+/// `path_risk` does, for the tests.
+#[cfg(test)]
+fn risk(entries: &[Entry], attackers: Bits) -> Bits {
+    let mut stack: Vec<(usize, Bits)> = vec![(usize::MAX, Bits::ZERO)];
+    let mut risky = Bits::ZERO;
+    for (i, &(cell, flags, end)) in entries.iter().enumerate() {
+        while stack.len() > 1 && stack.last().is_some_and(|&(e, _)| e <= i) {
+            stack.pop();
+        }
+        let passed = stack.last().map_or(Bits::ZERO, |&(_, p)| p);
+        if flags & CAPTURE != 0 && attackers.contains(cell) {
+            risky |= passed;
+        }
+        if flags & (PASS_EMPTY | PASS_FULL) != 0 {
+            stack.push((end, passed | Bits::bit(cell)));
+        }
+    }
+    risky
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +326,16 @@ mod tests {
         // Over the screen on 1 the hop takes 2; the ride stops at 1.
         assert_eq!(walk(&entries, set(&[1, 2])), (set(&[]), set(&[1, 2])));
         assert_eq!(walk(&entries, set(&[1])), (set(&[]), set(&[1])));
+    }
+
+    #[test]
+    fn the_risk_is_the_cells_passed_by_paths_from_an_attacker() {
+        let entries = tree(ride_and_hop());
+        // An attacker on 3 attacks along the ride over 1 and 2.
+        assert_eq!(risk(&entries, set(&[3])), set(&[1, 2]));
+        // On 2: over 1, by the ride (1 empty) and by the hop (1 occupied).
+        assert_eq!(risk(&entries, set(&[2])), set(&[1]));
+        // On 1, next to the cell: nothing between.
+        assert_eq!(risk(&entries, set(&[1])), set(&[]));
     }
 }
