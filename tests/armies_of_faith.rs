@@ -1,7 +1,7 @@
 //! Armies of Faith 5: every test scenario of section 10 of the specification
 //! (shared/rules/armies-of-faith-5.md, scenarios 1–20), against examples/armies-of-faith-5.vdl, run
-//! on the reference interpreter and on the compiled engine (tests/build.rs generates it into
-//! OUT_DIR), plus the draw rules of section 7.4 and the perft convention of section 6.11.
+//! on the reference interpreter and on both forms of the compiled engine, the hook form and the
+//! compact form (tests/build.rs generates them into OUT_DIR), plus the draw rules of section 7.4 and the perft convention of section 6.11.
 //!
 //! Positions are built from the scenarios' piece lists (`cK js4, iCM ev2`: owner letter, piece
 //! code, cell). A scenario "at the start of X's turn" is set up with X to move and the start of the
@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use vdl_runtime::compact::{CompactPosition, Compiled};
 use vdl_runtime::interp::{Occupant, Position};
 use vdl_runtime::{perft::perft, GameResult, Interpreter, Variant};
 use vdl_tests::{read_text, workspace_root};
@@ -30,6 +31,8 @@ const OWNERS: &str = "cpbi";
 struct Engine {
     name: &'static str,
     v: Interpreter,
+    /// The compact form, which then lists, counts and plays the moves.
+    compact: Option<Compiled<game_armies_of_faith_5::compact::Fast>>,
 }
 
 fn game() -> vdl_runtime::model::Game {
@@ -52,6 +55,7 @@ fn interpreter(raj: bool) -> Engine {
     Engine {
         name: "interpreter",
         v: Interpreter::with_options(game(), &options(raj)).expect("the game loads"),
+        compact: None,
     }
 }
 
@@ -61,6 +65,19 @@ fn compiled(raj: bool) -> Engine {
         v: Interpreter::with_options(game(), &options(raj))
             .expect("the game loads")
             .with_generator(Arc::new(game_armies_of_faith_5::Compiled)),
+        compact: None,
+    }
+}
+
+fn compact(raj: bool) -> Engine {
+    let mut c = game_armies_of_faith_5::compact::fast_engine().expect("the compact game loads");
+    let value = if raj { "raj" } else { "standard" };
+    c.set_options(&[format!("variant={value}")])
+        .expect("the variant is an option");
+    Engine {
+        name: "compact",
+        v: c.interpreter.clone(),
+        compact: Some(c),
     }
 }
 
@@ -72,7 +89,7 @@ fn for_both(scenario: fn(&Engine)) {
 /// engine that failed.
 fn for_both_in(raj: bool, scenario: fn(&Engine)) {
     vdl_tests::on_each_engine(
-        [interpreter(raj), compiled(raj)].map(|e| (e.name, e)),
+        [interpreter(raj), compiled(raj), compact(raj)].map(|e| (e.name, e)),
         scenario,
     );
 }
@@ -171,6 +188,9 @@ impl Engine {
 
     /// All legal moves, as written; no two share a text (section 6.11).
     fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
+        if let Some(c) = &self.compact {
+            return vdl_tests::compact_moves(c, pos);
+        }
         let mut moves = Vec::new();
         self.v.legal_moves(pos, &mut moves);
         let texts: BTreeSet<String> = moves.iter().map(|m| self.v.write_move(pos, *m)).collect();
@@ -190,6 +210,10 @@ impl Engine {
     }
 
     fn play(&self, pos: &mut Position, moves: &str) {
+        if let Some(c) = &self.compact {
+            vdl_tests::compact_play(c, pos, moves);
+            return;
+        }
         for text in moves.split_whitespace() {
             let mv = self
                 .v
@@ -237,6 +261,14 @@ impl Engine {
             .collect();
         out.sort();
         out
+    }
+
+    /// Perft on the engine (the compact form's own when it has one).
+    fn perft(&self, pos: &mut Position, depth: u32) -> u64 {
+        match &self.compact {
+            Some(c) => perft(c, &mut CompactPosition::new(c.from_interpreter(pos)), depth),
+            None => perft(&self.v, pos, depth),
+        }
     }
 
     fn outcome(&self, pos: &mut Position) -> Option<GameResult> {
@@ -564,7 +596,7 @@ fn s14a_second_checkmate_by_an_emperor_wins() {
         assert_eq!(e.ranking(&mut pos), vec![(1, 1), (2, 2), (3, 3), (4, 4)]);
         // A finished game has no moves.
         assert!(e.moves(&mut pos).is_empty());
-        assert_eq!(perft(&e.v, &mut pos, 1), 0);
+        assert_eq!(e.perft(&mut pos, 1), 0);
     });
 }
 
@@ -807,8 +839,14 @@ fn perft_of_the_start_position_agrees_between_engines() {
     assert_eq!(perft(&b.v, &mut b.v.start(), 1), 74);
     let two = perft(&a.v, &mut a.v.start(), 2);
     assert_eq!(two, perft(&b.v, &mut b.v.start(), 2));
-    assert_eq!(
-        perft(&a.v, &mut a.v.start(), 3),
-        perft(&b.v, &mut b.v.start(), 3)
-    );
+    let three = perft(&a.v, &mut a.v.start(), 3);
+    assert_eq!(three, perft(&b.v, &mut b.v.start(), 3));
+    let c = compact(false);
+    for (depth, nodes) in [(1, 74), (2, two), (3, three)] {
+        assert_eq!(
+            c.perft(&mut c.v.start(), depth),
+            nodes,
+            "compact, depth {depth}"
+        );
+    }
 }

@@ -177,14 +177,7 @@ impl Engine {
     /// All legal moves, as written; no two share a text (section 6.10).
     fn moves(&self, pos: &mut Position) -> BTreeSet<String> {
         if let Some(c) = &self.compact {
-            let mut position = CompactPosition::new(c.from_interpreter(pos));
-            let mut moves = Vec::new();
-            c.legal_moves(&mut position, &mut moves);
-            assert_eq!(c.count_legal_moves(&mut position), moves.len() as u64);
-            let texts: BTreeSet<String> =
-                moves.iter().map(|m| c.write_move(&position, *m)).collect();
-            assert_eq!(texts.len(), moves.len(), "two moves with one text");
-            return texts;
+            return vdl_tests::compact_moves(c, pos);
         }
         let mut moves = Vec::new();
         self.v.legal_moves(pos, &mut moves);
@@ -210,18 +203,7 @@ impl Engine {
 
     fn play(&self, pos: &mut Position, moves: &str) {
         if let Some(c) = &self.compact {
-            for text in moves.split_whitespace() {
-                let mut position = CompactPosition::new(c.from_interpreter(pos));
-                let mv = c
-                    .parse_move(&mut position, text)
-                    .unwrap_or_else(|e| panic!("{e}"));
-                c.make(&mut position, mv);
-                // The history the interpreter keeps: the hash of each position before a move.
-                let mut next = c.to_interpreter(&position.board);
-                next.history = pos.history.clone();
-                next.history.push(pos.hash);
-                *pos = next;
-            }
+            vdl_tests::compact_play(c, pos, moves);
             return;
         }
         for text in moves.split_whitespace() {

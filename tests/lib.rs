@@ -8,6 +8,8 @@
 use std::any::Any;
 use std::path::{Path, PathBuf};
 
+use vdl_runtime::compact::{CompactGame, CompactPosition, Compiled};
+use vdl_runtime::interp::Position;
 use vdl_runtime::{perft::perft, GameResult, TextError, Variant};
 
 /// The workspace root (the parent of this crate's directory).
@@ -255,6 +257,37 @@ where
         .0
         .downcast_mut()
         .expect("a position of this engine")
+}
+
+/// The legal moves of a compact form in an interpreter position, as written; the count of them
+/// agrees and no two share a text. The seed-game scenario files read the compact form's moves so.
+pub fn compact_moves<G: CompactGame>(
+    c: &Compiled<G>,
+    pos: &Position,
+) -> std::collections::BTreeSet<String> {
+    let mut position = CompactPosition::new(c.from_interpreter(pos));
+    let mut moves = Vec::new();
+    Variant::legal_moves(c, &mut position, &mut moves);
+    assert_eq!(c.count_legal_moves(&mut position), moves.len() as u64);
+    let texts: std::collections::BTreeSet<String> =
+        moves.iter().map(|m| c.write_move(&position, *m)).collect();
+    assert_eq!(texts.len(), moves.len(), "two moves with one text");
+    texts
+}
+
+/// Plays the moves (`e2-e4 e7-e5`) with a compact form on an interpreter position, keeping the
+/// history the interpreter keeps (the hash of each position before a move).
+pub fn compact_play<G: CompactGame>(c: &Compiled<G>, pos: &mut Position, moves: &str) {
+    for text in moves.split_whitespace() {
+        let mut position = CompactPosition::new(c.from_interpreter(pos));
+        let mv =
+            Variant::parse_move(c, &mut position, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        c.make(&mut position, mv);
+        let mut next = c.to_interpreter(&position.board);
+        next.history = pos.history.clone();
+        next.history.push(pos.hash);
+        *pos = next;
+    }
 }
 
 #[cfg(test)]

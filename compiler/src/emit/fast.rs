@@ -42,6 +42,9 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
     }
 }
 
+/// A player's attack tests and pin scans ([`Emitter::attack_checks`]).
+type AttackTokens = (Vec<TokenStream>, Vec<TokenStream>);
+
 struct Emitter<'a> {
     ir: &'a FastIr,
     /// While emitting the body of a function shared by the players: the player is then the
@@ -693,8 +696,8 @@ impl Emitter<'_> {
                             .map(|row| {
                                 row.iter()
                                     .map(|p| {
-                                        let flags = u8::from(p.quiet) * paths::QUIET
-                                            | u8::from(p.capture) * paths::CAPTURE;
+                                        let flags = (u8::from(p.quiet) * paths::QUIET)
+                                            | (u8::from(p.capture) * paths::CAPTURE);
                                         paths::PathItem::new(p.empty, p.occupied, p.to, flags)
                                     })
                                     .collect()
@@ -1608,7 +1611,7 @@ impl Emitter<'_> {
             .map(|by| self.attack_checks(by, true))
             .collect();
         let players_lit = Literal::usize_unsuffixed(players);
-        let same = |part: fn(&(Vec<TokenStream>, Vec<TokenStream>)) -> &Vec<TokenStream>| {
+        let same = |part: fn(&AttackTokens) -> &Vec<TokenStream>| {
             let text = |s| {
                 let tokens = part(s);
                 quote! { #(#tokens)* }.to_string()

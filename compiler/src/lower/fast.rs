@@ -56,6 +56,10 @@ pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 /// game above it falls back to the hook form, whose tables grow with the moves instead.
 pub const MAX_TABLE_WORDS: usize = 1_000_000;
 
+/// The most step vectors a large board's tables are computed from ([`StepTable`]); Armies of
+/// Faith 5 has 100.
+pub const MAX_STEP_VECTORS: usize = 512;
+
 /// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.
 pub type Bits = vdl_runtime::compact::Wide<{ vdl_runtime::compact::MAX_WORDS }>;
 
@@ -1374,6 +1378,12 @@ fn step_table(game: &Game, ir: &FastIr, step: &dyn Fn(usize, Vec3) -> Option<usi
     }
     for v in seen {
         add(v, &mut vectors);
+    }
+    // Pieces leaping to a great many distances make a table the emitter would take long to match
+    // against them (and each table of such leaps is then likely no union of steps): their tables
+    // are written out.
+    if vectors.len() > MAX_STEP_VECTORS {
+        return StepTable::default();
     }
     let to = (0..ir.cells)
         .map(|cell| vectors.iter().map(|&v| step(cell, v)).collect())
