@@ -58,3 +58,23 @@ fn generated_code_of_every_example_is_bounded() {
         );
     }
 }
+
+#[test]
+fn tables_over_the_limit_are_not_written_out() {
+    // 14 piece types leaping within a zone of a 506-cell board: their tables are no union of the
+    // board's steps, so the compact form falls back rather than writing them out.
+    let path = workspace_root().join("tests/inputs/emit/wide_zoned.vdl");
+    let code = vdl::build::generate("wide_zoned.vdl", &read_text(&path)).expect("it compiles");
+    let reason = code
+        .lines()
+        .find(|l| l.contains("const FALLBACK"))
+        .expect("the game falls back");
+    assert!(reason.contains("tables of 340032 words"), "{reason}");
+    assert!(code.lines().count() <= vdl::emit::MAX_LINES);
+    // The same pieces leaping anywhere make tables of steps: the compact form takes them, computed.
+    let free = read_text(&path).replace(" within west", "");
+    let code = vdl::build::generate("wide.vdl", &free).expect("it compiles");
+    assert!(!code.contains("const FALLBACK"));
+    assert!(code.contains("step_table(") && code.contains("box_steps(&STEP_BOARDS"));
+    assert!(code.lines().count() <= vdl::emit::MAX_LINES);
+}

@@ -13,7 +13,6 @@ use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
 
 mod paths;
-mod steps;
 mod triggers;
 
 /// Emits the compact form's items.
@@ -229,7 +228,7 @@ impl Emitter<'_> {
     /// A per-cell table of bitboards: on large boards, the step vectors it is made of when there
     /// are such, else its values.
     fn per_cell(&self, values: &[Bits]) -> TokenStream {
-        if let Some((leaps, rides)) = steps::cover(&self.ir.steps, values) {
+        if let Some((leaps, rides)) = self.ir.steps.cover(values) {
             let (leaps, rides) = (
                 leaps.into_iter().map(|v| Literal::u16_unsuffixed(v as u16)),
                 rides.into_iter().map(|v| Literal::u16_unsuffixed(v as u16)),

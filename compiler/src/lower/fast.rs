@@ -28,6 +28,7 @@
 
 use std::collections::HashMap;
 
+mod steps;
 mod triggers;
 
 pub use triggers::{FastAction, FastEffect, FastNewOwner, FastRule, FastTriggers, FastWhere};
@@ -49,12 +50,12 @@ use vdl_runtime::model::{
 /// above), and cells of nine bits in the engines' moves, one value of which is "no cell".
 pub const MAX_CELLS: usize = vdl_runtime::compact::MAX_CELLS;
 
-/// The largest per-cell tables the compact form emits: cells x piece types x sides x the 64-bit
-/// words of a bitboard. On boards of more than 128 cells the tables made of leaps and rides are
-/// computed when the engine compiles, from the board's steps ([`StepTable`]), and the others are
-/// written out packed; Armies of Faith 5 (320 cells, 40 types, 4 players, 5 words) has 256,000. A
+/// The most words of per-cell leap and ray tables the compact form writes out: per table of
+/// bitboards, cells x the 64-bit words of a bitboard. On boards of more than 128 cells the tables
+/// made of the board's leaps and rides are computed when the engine compiles ([`StepTable`]) and
+/// do not count; Armies of Faith 5 writes out none of its 640 (they would be 256,000 words). A
 /// game above it falls back to the hook form, whose tables grow with the moves instead.
-pub const MAX_TABLE_WORDS: usize = 1_000_000;
+pub const MAX_TABLE_WORDS: usize = 200_000;
 
 /// The most step vectors a large board's tables are computed from ([`StepTable`]); Armies of
 /// Faith 5 has 100.
@@ -1326,11 +1327,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     } else {
         ir.cells.div_ceil(64)
     };
-    let table_words = ir.cells * ir.pieces.len() * ir.owners * words;
+    let table_words = written_table_words(&ir, words);
     if table_words > MAX_TABLE_WORDS {
         return Err(format!(
-            "tables of {table_words} words, more than {MAX_TABLE_WORDS} (cells x piece types x \
-             sides x bitboard words)"
+            "tables of {table_words} words, more than {MAX_TABLE_WORDS} (the per-cell leap and \
+             ray tables written out: cells x bitboard words each)"
         ));
     }
     check_merges(&ir)?;
@@ -1393,6 +1394,51 @@ fn step_table(game: &Game, ir: &FastIr, step: &dyn Fn(usize, Vec3) -> Option<usi
         vectors,
         to,
     }
+}
+
+impl StepTable {
+    /// The leaps and rides (indices of [`StepTable::vectors`]) whose union is `values` at every
+    /// cell, if there are such (`steps.rs`).
+    pub fn cover(&self, values: &[Bits]) -> Option<(Vec<usize>, Vec<usize>)> {
+        steps::cover(self, values)
+    }
+}
+
+/// The words of the per-cell leap and ray tables the compact form writes out: those that are no
+/// union of the board's steps ([`StepTable::cover`]).
+fn written_table_words(ir: &FastIr, words: usize) -> usize {
+    let size = |table: &[Bits]| {
+        if ir.steps.cover(table).is_some() || table.iter().all(|&b| b == 0) {
+            0
+        } else {
+            table.len() * words
+        }
+    };
+    let rays: usize = ir
+        .directions
+        .iter()
+        .map(|d| {
+            let masks: Vec<Bits> = d
+                .lines
+                .iter()
+                .map(|line| line.iter().fold(Bits::ZERO, |m, &c| m | Bits::bit(c)))
+                .collect();
+            size(&masks)
+        })
+        .sum();
+    let leaps: usize = ir
+        .pieces
+        .iter()
+        .flat_map(|p| &p.players)
+        .map(|m| {
+            size(&m.quiet_leaps)
+                + size(&m.capture_leaps)
+                + size(&m.attacked_from)
+                + size(&m.initial_attacked_from)
+                + m.en_passant_from.as_deref().map_or(0, size)
+        })
+        .sum();
+    rays + leaps
 }
 
 /// Per board, its first cell and size, when every board is a whole box whose cells are numbered

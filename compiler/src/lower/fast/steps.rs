@@ -2,12 +2,12 @@
 //! union of some leaps and rides of the board's [`StepTable`] is emitted as a call of
 //! [`vdl_runtime::compact::step_table`] naming them, which the engine's compiler evaluates.
 
-use crate::lower::fast::{Bits, StepTable};
+use super::{Bits, StepTable};
 
 /// The leaps and rides (indices of [`StepTable::vectors`]) whose union is `values` at every cell,
 /// if there are such: the largest such set is every step that never leaves the table, so it is
 /// tried alone. A ride that stays in the table makes its first step, a leap, unneeded.
-pub(super) fn cover(steps: &StepTable, values: &[Bits]) -> Option<(Vec<usize>, Vec<usize>)> {
+pub fn cover(steps: &StepTable, values: &[Bits]) -> Option<(Vec<usize>, Vec<usize>)> {
     if steps.vectors.is_empty() || values.len() != steps.to.len() {
         return None;
     }
