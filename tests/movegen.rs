@@ -1814,7 +1814,8 @@ fn wide_boards_agree_with_the_interpreter_in_random_games() {
 /// Perft 1 and 2 of the boards of more than 128 cells from positions with castling, a double step
 /// open to an en-passant capture, promotions on the next move (by a capture too), a rook on the
 /// last cell (255, whose moves carry the cell's ninth bit), cannons, lame leapers and, in
-/// `wide_drops.vdl`, pieces in hand: every compiled engine counts what the interpreter counts.
+/// `wide_drops.vdl`, pieces in hand, and in `wide_holes.vdl` a board that is no whole box (its step
+/// table written out): every compiled engine counts what the interpreter counts.
 #[test]
 fn wide_boards_perft_agrees_with_the_interpreter() {
     for (stem, fens) in [
@@ -1830,6 +1831,13 @@ fn wide_boards_perft_agrees_with_the_interpreter() {
             &[
                 "r4k5r/1P10/12/2c6C2/12/3n4N3/12/12/6p5/12/5P4p1/R4K5R[QNpc] w KQkq - 0 1",
                 "r4k5r/1P10/12/2c6C2/12/3n4N3/12/12/6p5/12/5P4p1/R4K5R[QNpc] b KQkq - 0 1",
+            ][..],
+        ),
+        (
+            "wide_holes",
+            &[
+                "**2r2k2**/*4p5*/2n6c2/12/12/4q7/7Q4/12/12/2N6C2/*5P4*/**2K2R2** w - - 0 1",
+                "**2r2k2**/*4p5*/2n6c2/12/12/4q7/7Q4/12/12/2N6C2/*5P4*/**2K2R2** b - - 0 1",
             ][..],
         ),
     ] {

@@ -61,6 +61,11 @@ pub const MAX_TABLE_WORDS: usize = 200_000;
 /// Faith 5 has 100.
 pub const MAX_STEP_VECTORS: usize = 512;
 
+/// The most entries (cells x step vectors) of a step table written out, for boards that are not
+/// whole boxes (whose step table the engine computes itself); above it the per-cell tables are
+/// written out instead, under [`MAX_TABLE_WORDS`].
+pub const MAX_WRITTEN_STEPS: usize = 32_768;
+
 /// A bitboard in the IR: bit `i` is cell `i`, on every board the compact form supports.
 pub type Bits = vdl_runtime::compact::Wide<{ vdl_runtime::compact::MAX_WORDS }>;
 
@@ -1383,17 +1388,16 @@ fn step_table(game: &Game, ir: &FastIr, step: &dyn Fn(usize, Vec3) -> Option<usi
     // Pieces leaping to a great many distances make a table the emitter would take long to match
     // against them (and each table of such leaps is then likely no union of steps): their tables
     // are written out.
-    if vectors.len() > MAX_STEP_VECTORS {
+    let boxes = step_boxes(game);
+    if vectors.len() > MAX_STEP_VECTORS
+        || (boxes.is_none() && vectors.len() * ir.cells > MAX_WRITTEN_STEPS)
+    {
         return StepTable::default();
     }
     let to = (0..ir.cells)
         .map(|cell| vectors.iter().map(|&v| step(cell, v)).collect())
         .collect();
-    StepTable {
-        boxes: step_boxes(game),
-        vectors,
-        to,
-    }
+    StepTable { boxes, vectors, to }
 }
 
 impl StepTable {

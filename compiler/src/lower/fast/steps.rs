@@ -6,7 +6,8 @@ use super::{Bits, StepTable};
 
 /// The leaps and rides (indices of [`StepTable::vectors`]) whose union is `values` at every cell,
 /// if there are such: the largest such set is every step that never leaves the table, so it is
-/// tried alone. A ride that stays in the table makes its first step, a leap, unneeded.
+/// tried alone. A ride that stays in the table makes its first step, a leap, unneeded; a vector
+/// that cannot take two steps on the board is only a leap.
 pub fn cover(steps: &StepTable, values: &[Bits]) -> Option<(Vec<usize>, Vec<usize>)> {
     if steps.vectors.is_empty() || values.len() != steps.to.len() {
         return None;
@@ -33,7 +34,18 @@ pub fn cover(steps: &StepTable, values: &[Bits]) -> Option<(Vec<usize>, Vec<usiz
         })
     };
     let leaps: Vec<usize> = (0..steps.vectors.len()).filter(|&v| inside(v)).collect();
-    let rides: Vec<usize> = leaps.iter().copied().filter(|&v| ride_inside(v)).collect();
+    // A vector that never takes two steps on the board is a leap, whatever its ride would be.
+    let rides_on = |v: usize| {
+        steps
+            .to
+            .iter()
+            .any(|row| row[v].is_some_and(|to| steps.to[to][v].is_some()))
+    };
+    let rides: Vec<usize> = leaps
+        .iter()
+        .copied()
+        .filter(|&v| rides_on(v) && ride_inside(v))
+        .collect();
     let leaps: Vec<usize> = leaps.into_iter().filter(|v| !rides.contains(v)).collect();
     let covered = (0..values.len()).all(|cell| {
         let mut set = Bits::ZERO;
@@ -104,5 +116,16 @@ mod tests {
         // A jump of two is no step of the table.
         let jump = sets(&[&[2], &[3], &[], &[]]);
         assert_eq!(cover(&steps, &jump), None);
+    }
+
+    #[test]
+    fn a_step_that_cannot_repeat_is_a_leap() {
+        // Two cells and a step of one: from 0 it reaches 1, and from 1 nothing.
+        let steps = StepTable {
+            vectors: vec![[1, 0, 0]],
+            to: vec![vec![Some(1)], vec![None]],
+            boxes: None,
+        };
+        assert_eq!(cover(&steps, &sets(&[&[1], &[]])), Some((vec![0], vec![])));
     }
 }
