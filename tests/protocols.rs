@@ -894,3 +894,40 @@ fn an_overlong_line_gets_an_error_reply() {
     let out = session(&chess, Protocol::Uci, &format!("uci\n{long}"));
     assert_eq!(out.last().map(String::as_str), Some("readyok"), "{out:?}");
 }
+
+#[allow(unused, clippy::all)]
+mod game_chess {
+    include!(concat!(env!("OUT_DIR"), "/game_chess.rs"));
+}
+
+#[test]
+fn terminal_play_searches_on_the_compact_form() {
+    use vdl_runtime::play::{compact_think, play_terminal_with, Seat};
+    use vdl_runtime::search::Limits;
+    let fast = game_chess::compact::fast_engine().expect("chess has a compact form");
+    let think = compact_think(&fast);
+    // A mate in one: the compact form's search finds it, as a move of the interpreter.
+    let interpreter = &fast.interpreter;
+    let mut mate = interpreter
+        .parse_position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        .expect("a position");
+    let found = think(&mate, &Limits::depth(2));
+    let want = interpreter.parse_move(&mut mate, "a1a8").expect("legal");
+    assert_eq!(found.best, Some(want));
+    assert_eq!(found.pv, vec![want]);
+    // At the terminal the engine seat answers with a move the interpreter plays.
+    let engine = Engine::from_interpreter(interpreter.clone());
+    let mut output = Vec::new();
+    let played = play_terminal_with(
+        &engine,
+        &[Seat::Human, Seat::Engine(Limits::depth(2))],
+        &think,
+        Cursor::new("e2e4\nquit\n".to_string()),
+        &mut output,
+    )
+    .expect("in-memory IO");
+    let text = String::from_utf8(output).expect("UTF-8");
+    assert!(text.contains("black (engine) plays"), "{text}");
+    assert_eq!(played.moves.len(), 2, "{text}");
+    assert_eq!(played.moves[1].0, 1);
+}

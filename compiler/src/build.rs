@@ -214,10 +214,9 @@ fn main() -> ExitCode {
             }
         };
     }
-    // The protocols run on the fastest engine of the game; terminal play on the hook form.
+    // The protocols and the engine's search in terminal play run on the fastest engine of the game.
     let result = if mode == "play" {
         use vdl_runtime::play::Seat;
-        let engine = vdl_runtime::protocol::Engine::from_interpreter(engine);
         let seats: Vec<Seat> = args
             .get(1)
             .map(String::as_str)
@@ -226,7 +225,13 @@ fn main() -> ExitCode {
             .map(|s| if s == "engine" { Seat::Engine(vdl_runtime::search::Limits::depth(4)) } else { Seat::Human })
             .collect();
         let input = BufReader::new(std::io::stdin());
-        vdl_runtime::play::play_terminal(&engine, &seats, input, std::io::stdout()).map(|_| ())
+        match generated::play(&seats, &[], input, std::io::stdout()) {
+            Ok(played) => played.map(|_| ()),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(1);
+            }
+        }
     } else {
         match generated::serve(mode, BufReader::new(std::io::stdin()), std::io::stdout()) {
             Ok(Some(result)) => result,

@@ -174,6 +174,7 @@ fn emit_module<'a>(ir: &'a Ir, tables: &mut Tables<'a>) -> (TokenStream, TokenSt
 /// engine the game has.
 fn emit_fast_form(ir: &Ir) -> TokenStream {
     let perft_doc = "Runs the perft command on the fastest engine of this game.";
+    let play_doc = "Plays at the terminal from the start position with the option values `setups` (`NAME=VALUE`): the board, people's moves and the end of the game on the interpreter, the engine seats' search on the fastest engine of this game.";
     let serve_doc = "Runs an engine protocol (`xboard`, `uci`, `line`, or chosen from the first line for `\"\"`) on the fastest engine of this game; `None` for another mode.";
     match &ir.fast {
         Ok(fast_ir) => {
@@ -209,6 +210,19 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                     let engine = vdl_runtime::protocol::Engine::from_compact(compact::fast_engine()?).with_file_name(FILE_NAME);
                     Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
                 }
+
+                #[doc = #play_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built or an option value is unknown.
+                pub fn play<R: std::io::BufRead, W: std::io::Write>(seats: &[vdl_runtime::play::Seat], setups: &[String], input: R, output: W) -> Result<std::io::Result<vdl_runtime::play::Played>, String> {
+                    let mut fast = compact::fast_engine()?;
+                    vdl_runtime::Variant::set_options(&mut fast, setups)?;
+                    let engine = vdl_runtime::protocol::Engine::from_interpreter(fast.interpreter.clone());
+                    let think = vdl_runtime::play::compact_think(&fast);
+                    Ok(vdl_runtime::play::play_terminal_with(&engine, seats, &think, input, output))
+                }
             }
         }
         Err(reason) => {
@@ -236,6 +250,18 @@ fn emit_fast_form(ir: &Ir) -> TokenStream {
                 pub fn serve<R: std::io::BufRead + Send + 'static, W: std::io::Write>(mode: &str, input: R, output: W) -> Result<Option<std::io::Result<()>>, String> {
                     let engine = vdl_runtime::protocol::Engine::from_interpreter(engine()?).with_file_name(FILE_NAME);
                     Ok(vdl_runtime::protocol::run_mode(&engine, mode, input, output))
+                }
+
+                #[doc = #play_doc]
+                ///
+                /// # Errors
+                ///
+                /// Returns a message when the engine cannot be built or an option value is unknown.
+                pub fn play<R: std::io::BufRead, W: std::io::Write>(seats: &[vdl_runtime::play::Seat], setups: &[String], input: R, output: W) -> Result<std::io::Result<vdl_runtime::play::Played>, String> {
+                    let mut interpreter = engine()?;
+                    vdl_runtime::Variant::set_options(&mut interpreter, setups)?;
+                    let engine = vdl_runtime::protocol::Engine::from_interpreter(interpreter);
+                    Ok(vdl_runtime::play::play_terminal(&engine, seats, input, output))
                 }
             }
         }

@@ -8,9 +8,10 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::interp::Interpreter;
+use crate::compact::{CompactEvaluator, CompactGame, CompactPosition, Compiled};
+use crate::interp::{Interpreter, Move, Position};
 use crate::protocol::{describe_result, Engine};
-use crate::search::{search, Limits, MaterialEvaluator};
+use crate::search::{search, Limits, MaterialEvaluator, SearchResult};
 use crate::variant::{GameResult, Variant};
 
 /// Who plays a seat.
@@ -48,6 +49,30 @@ struct Ply {
 pub fn play_terminal<R: BufRead, W: Write>(
     engine: &Engine<Interpreter, MaterialEvaluator>,
     seats: &[Seat],
+    input: R,
+    output: W,
+) -> io::Result<Played> {
+    let think = |position: &Position, limits: &Limits| {
+        search(&engine.variant, &engine.evaluator, position, limits)
+    };
+    play_terminal_with(engine, seats, &think, input, output)
+}
+
+/// How an engine seat finds its move in a position of the interpreter: the search's result, its
+/// moves the interpreter's.
+pub type Think<'a> = dyn Fn(&Position, &Limits) -> SearchResult<Move> + 'a;
+
+/// [`play_terminal`] with the engine seats' search done by `think` (a compiled engine's, on its own
+/// position: [`compact_think`]); the board, the moves people type and the end of the game are the
+/// interpreter's.
+///
+/// # Errors
+///
+/// Returns the error of reading the input or writing the output.
+pub fn play_terminal_with<R: BufRead, W: Write>(
+    engine: &Engine<Interpreter, MaterialEvaluator>,
+    seats: &[Seat],
+    think: &Think<'_>,
     mut input: R,
     mut output: W,
 ) -> io::Result<Played> {
@@ -85,7 +110,7 @@ pub fn play_terminal<R: BufRead, W: Write>(
         let claim = variant.claimable(&position);
         match seat(side) {
             Seat::Engine(limits) => {
-                let found = search(variant, &engine.evaluator, &position, limits);
+                let found = think(&position, limits);
                 // As a player would: a win is claimed at once, a draw unless the search finds the
                 // engine ahead.
                 if let Some(result) = claim
@@ -210,5 +235,32 @@ fn over(engine: &Engine<Interpreter, MaterialEvaluator>, result: &GameResult) ->
             }
         }
         None => format!("draw ({})", result.reason),
+    }
+}
+
+/// The search of a compiled engine's compact form for [`play_terminal_with`]: the position is
+/// converted to the compact form's, searched there, and the moves found are read back by their text
+/// (each move's text is its own).
+pub fn compact_think<G: CompactGame + Clone>(
+    compiled: &Compiled<G>,
+) -> impl Fn(&Position, &Limits) -> SearchResult<Move> + '_ {
+    let evaluator = CompactEvaluator::new(compiled);
+    move |position: &Position, limits: &Limits| {
+        let compact = CompactPosition::new(compiled.from_interpreter(position));
+        let found = search(compiled, &evaluator, &compact, limits);
+        // The principal variation's moves after the first are in later positions: only the best
+        // move is read back.
+        let best = found.best.and_then(|mv| {
+            let text = compiled.write_move(&compact, mv);
+            let mut position = position.clone();
+            compiled.interpreter.parse_move(&mut position, &text).ok()
+        });
+        SearchResult {
+            pv: best.into_iter().collect(),
+            best,
+            score: found.score,
+            depth: found.depth,
+            nodes: found.nodes,
+        }
     }
 }
