@@ -14,7 +14,7 @@
 //! `forbid_checks`, `royal_safety`, `pass allowed` and `pass when_stuck`, and pieces without
 //! special properties (`captures_only`,
 //! `cannot_hop`, `count_limit` and a royal piece's `facing` aside) whose moves are leaps (lame and
-//! initial ones too), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
+//! initial ones too, and the universal leaper `U`), unlimited slides, cannon hops (leaps, slides and hops also `within` a zone),
 //! en-passant captures, moves of several legs that only pass empty or occupied cells, and crooked
 //! and circular riders (both unrolled into paths), and pulls (`afucR`, an unload on a later leg);
 //! castling (with original pieces, to fixed landing cells, and with partners per player),
@@ -3311,7 +3311,11 @@ impl Lowering<'_> {
                     return Err("induction or move borrowing (XBetza `x`)".into());
                 }
                 if part.vectors.is_empty() {
-                    return Err("a special move".into());
+                    if part.atom != vdl_runtime::geometry::UNIVERSAL_ATOM {
+                        return Err("a special move".into());
+                    }
+                    self.lower_universal(part, &starts, &allowed, &mut out)?;
+                    continue;
                 }
                 if part.path != vdl_runtime::model::RiderPath::Straight {
                     if zone.is_some() || part.initial {
@@ -3489,6 +3493,43 @@ impl Lowering<'_> {
             return Err("a pull without a capturing slide the same way".into());
         }
         Ok(out)
+    }
+
+    /// The universal leaper `U`: a leap from each start cell to every other cell of its board that
+    /// the move allows (`within` its zone, `confined`), as the interpreter's `universal` walks it.
+    fn lower_universal(
+        &self,
+        part: &vdl_runtime::model::MovePart,
+        starts: &dyn Fn(usize) -> bool,
+        allowed: &dyn Fn(usize) -> bool,
+        out: &mut FastMoves,
+    ) -> Result<(), String> {
+        let modes = part.legs[0].modes.as_str();
+        if part.initial || modes.chars().any(|c| !"mc".contains(c)) {
+            return Err(format!(
+                "the universal leaper, initial or with the modes `{modes}`"
+            ));
+        }
+        let explicit = modes.contains('m') || modes.contains('c');
+        let quiet = modes.contains('m') || !explicit;
+        let captures = modes.contains('c') || !explicit;
+        let cells = &self.game.cells;
+        for from in (0..cells.len()).filter(|&c| starts(c)) {
+            let board = cells[from].board;
+            for to in (0..cells.len()).filter(|&t| t != from && cells[t].board == board) {
+                if !allowed(to) {
+                    continue;
+                }
+                if quiet {
+                    out.quiet_leaps[from] |= Bits::bit(to);
+                }
+                if captures {
+                    out.capture_leaps[from] |= Bits::bit(to);
+                    out.attacked_from[to] |= Bits::bit(from);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A move of several legs as paths from every cell: what the interpreter's leg walker finds,
