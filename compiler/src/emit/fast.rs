@@ -3687,6 +3687,65 @@ impl Emitter<'_> {
                 let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
                 quote! { (#lo..=#hi).contains(&(#n)) }
             }
+            FastCond::PlayerIn(owner, players) => {
+                let player = Self::cond_player(owner);
+                let players = players.iter().map(|&p| Literal::usize_unsuffixed(p));
+                quote! { matches!(#player, #(#players)|*) }
+            }
+            FastCond::InCheck(owner) => {
+                let player = Self::cond_player(owner);
+                let Some(royals) = self.royal_bits(quote!(board)) else {
+                    return quote! { false };
+                };
+                let players = self.ir.players;
+                let all = self.all_colors(quote!(board));
+                let walls = if self.ir.walls.is_some() {
+                    quote! { | board.pieces[WALL] }
+                } else {
+                    quote! {}
+                };
+                let by = if self.many() {
+                    let players = Literal::usize_unsuffixed(players);
+                    quote! { #players + player }
+                } else {
+                    quote! { 1 - player }
+                };
+                // As the interpreter decides it: some royal piece of the player is attacked, or
+                // under `royal_safety all` every one (and he has one).
+                let verdict = if self.ir.royal_all {
+                    quote! { any && every }
+                } else {
+                    quote! { any }
+                };
+                quote! {{
+                    let player: usize = #player;
+                    let occupied = #all #walls;
+                    let them = occupied & !board.colors[player];
+                    let mut royals: Bits = #royals & board.colors[player];
+                    let (mut any, mut every) = (false, true);
+                    while royals != 0 {
+                        let hit = attacked(board, royals.trailing_zeros() as usize, #by, occupied, them);
+                        any |= hit;
+                        every &= hit;
+                        royals &= royals - 1;
+                    }
+                    #verdict
+                }}
+            }
+        }
+    }
+
+    /// The player a condition names, over `board` and `own`.
+    fn cond_player(owner: &FastOwners) -> TokenStream {
+        match owner {
+            FastOwners::Own => quote! { own },
+            FastOwners::Opponent => quote! { (1 - own) },
+            FastOwners::ToMove => quote! { (board.side as usize) },
+            FastOwners::Player(p) => {
+                let p = Literal::usize_unsuffixed(*p);
+                quote! { #p }
+            }
+            FastOwners::Both => unreachable!("a condition names one player"),
         }
     }
 

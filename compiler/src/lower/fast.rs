@@ -23,7 +23,8 @@
 //! conditions on piece counts, `near(to, ...)` and `enclosed(to)`), and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
 //! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
-//! `insufficient_material` on piece counts, `all_pass` and `facing N`). [`fast_profile`] names the
+//! `insufficient_material` and `result` on piece counts, checks and the player to move, `all_pass`
+//! and `facing N`). [`fast_profile`] names the
 //! first feature that does not fit.
 
 use std::collections::HashMap;
@@ -432,6 +433,11 @@ pub enum FastCond {
     Between(FastInt, i64, i64),
     /// The piece the condition is about (on `from`) stands in a zone: per player, its cells.
     MoverIn(Vec<Bits>),
+    /// A player's royal piece is attacked (`in_check(P)`, in end conditions): `own`, the
+    /// opponent or one player.
+    InCheck(FastOwners),
+    /// A player is one of these (`P in [...]`, `P == PLAYER`, in end conditions).
+    PlayerIn(FastOwners, Vec<usize>),
     /// A piece of some types that some players own stands one leap from the drop's target cell
     /// `to` (`near(to, ...)`), or from the cell of the piece a player may move (`near(mover, ...)`
     /// in `movable_by`).
@@ -1007,11 +1013,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             EndKind::Facing(n) if facing_break => early_ends.push(EarlyEnd::Facing(*n)),
             EndKind::Checks(n) => early_ends.push(EarlyEnd::Checks(*n)),
             EndKind::InsufficientMaterial(Some(condition)) => {
-                early_ends.push(EarlyEnd::Insufficient(lower_count_cond(game, condition)?));
+                early_ends.push(EarlyEnd::Insufficient(lower_end_cond(game, condition)?));
             }
             EndKind::Result => {
                 if let Some(condition) = &rule.condition {
-                    early_ends.push(EarlyEnd::Result(lower_count_cond(game, condition)?));
+                    early_ends.push(EarlyEnd::Result(lower_end_cond(game, condition)?));
                 }
             }
             EndKind::Captures(n, set) => {
@@ -1945,8 +1951,12 @@ fn lower_walls(
 
 /// What a condition may look at besides piece counts and pieces held.
 enum Site<'a> {
-    /// Nothing more (end rules and `must_drop`).
+    /// Nothing more (`must_drop`, and end rules but those of [`Site::End`]).
     Counts,
+    /// The conditions of `result` and `insufficient_material`, which the interpreter decides once
+    /// they hold (so that a test of them need not be exact but may not miss): `in_check(P)` and
+    /// which player `P` is, `own` the player to move.
+    End,
     /// The zone the piece it is about (on `from`) stands in (promotions).
     Mover,
     /// A drop's target cell `to` (`drops when`): `near(to, ...)`, whose tables it collects, and
@@ -2213,6 +2223,9 @@ fn names_opponent(cond: &FastCond) -> bool {
         FastCond::Compare(_, a, b) => int(a) || int(b),
         FastCond::Between(n, ..) => int(n),
         FastCond::Near { owners, .. } => matches!(owners, FastOwners::Opponent | FastOwners::Both),
+        FastCond::InCheck(owner) | FastCond::PlayerIn(owner, _) => {
+            matches!(owner, FastOwners::Opponent)
+        }
         _ => false,
     }
 }
@@ -2317,6 +2330,32 @@ fn lower_count_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
     lower_cond(game, cond, &mut Site::Counts)
 }
 
+/// The condition of a `result` or `insufficient_material` rule ([`Site::End`]).
+fn lower_end_cond(game: &Game, cond: &Cond) -> Result<FastCond, String> {
+    lower_cond(game, cond, &mut Site::End)
+}
+
+/// A player in an end condition, `own` the player to move.
+fn end_player(game: &Game, p: &PlayerExpr) -> Option<FastOwners> {
+    match p {
+        PlayerExpr::Own | PlayerExpr::ToMove => Some(FastOwners::Own),
+        PlayerExpr::Opponent if movers_of(game) == 2 => Some(FastOwners::Opponent),
+        PlayerExpr::Literal(p) if *p < movers_of(game) => Some(FastOwners::Player(*p)),
+        _ => None,
+    }
+}
+
+/// The players a list of values names, when each is a declared player.
+fn literal_players(values: &[&Value]) -> Option<Vec<usize>> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::Player(PlayerExpr::Literal(p)) => Some(*p),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A condition on piece counts, and what else its site allows.
 fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, String> {
     let refuse = || "an end condition on more than piece counts".to_string();
@@ -2385,6 +2424,17 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
             lower_count_int(game, b, site)?,
         ),
         Cond::Between(n, lo, hi) => FastCond::Between(lower_count_int(game, n, site)?, *lo, *hi),
+        Cond::InCheck(p) if matches!(site, Site::End) => {
+            FastCond::InCheck(end_player(game, p).ok_or_else(refuse)?)
+        }
+        Cond::Member(Value::Player(p), list) if matches!(site, Site::End) => FastCond::PlayerIn(
+            end_player(game, p).ok_or_else(refuse)?,
+            literal_players(&list.iter().collect::<Vec<_>>()).ok_or_else(refuse)?,
+        ),
+        Cond::Equal(Value::Player(p), other) if matches!(site, Site::End) => FastCond::PlayerIn(
+            end_player(game, p).ok_or_else(refuse)?,
+            literal_players(&[other]).ok_or_else(refuse)?,
+        ),
         Cond::Equal(..)
         | Cond::Member(..)
         | Cond::OptionIs(..)
@@ -2831,14 +2881,14 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 .as_ref()
                 .is_none_or(|c| options_only(c) || lower_count_cond(game, c).is_ok()),
             EndKind::InsufficientMaterial(condition) => match condition {
-                Some(c) => lower_count_cond(game, c).is_ok(),
+                Some(c) => lower_end_cond(game, c).is_ok(),
                 None => true,
             },
-            // Decided by its condition on piece counts (`EarlyEnd::Result`).
+            // Decided by its condition on piece counts, checks and players (`EarlyEnd::Result`).
             EndKind::Result => rule
                 .condition
                 .as_ref()
-                .is_some_and(|c| lower_count_cond(game, c).is_ok()),
+                .is_some_and(|c| lower_end_cond(game, c).is_ok()),
             // Decided by the interpreter once a checkmate happened (`EarlyEnd::Checkmated`).
             EndKind::Checkmates(_) | EndKind::TotalCheckmates(_) | EndKind::LastSurvivor => {
                 eliminates(game)

@@ -464,6 +464,10 @@ pub(super) fn reads_waited(cond: &FastCond) -> bool {
         FastCond::All(cs) | FastCond::Any(cs) => cs.iter().any(reads_waited),
         FastCond::Compare(_, a, b) => int(a) || int(b),
         FastCond::Between(n, ..) => int(n),
-        FastCond::Const(_) | FastCond::MoverIn(_) | FastCond::Near { .. } => false,
+        FastCond::Const(_)
+        | FastCond::MoverIn(_)
+        | FastCond::Near { .. }
+        | FastCond::InCheck(_)
+        | FastCond::PlayerIn(..) => false,
     }
 }
