@@ -621,6 +621,20 @@ pub struct FastMoves {
     pub conditional: Vec<FastConditional>,
 }
 
+impl FastMoves {
+    /// A plain leap from `from` to `to`, to an empty cell (`quiet`) or capturing, which then
+    /// attacks `to`.
+    fn add_leap(&mut self, from: usize, to: usize, quiet: bool, captures: bool) {
+        if quiet {
+            self.quiet_leaps[from] |= Bits::bit(to);
+        }
+        if captures {
+            self.capture_leaps[from] |= Bits::bit(to);
+            self.attacked_from[to] |= Bits::bit(from);
+        }
+    }
+}
+
 /// A move of several legs, unrolled for one start cell: the cells its legs pass must be empty or
 /// occupied (screens it hops) as given, and it ends on `to`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -3520,13 +3534,7 @@ impl Lowering<'_> {
                             }
                             continue;
                         }
-                        if quiet {
-                            out.quiet_leaps[cell] |= Bits::bit(to);
-                        }
-                        if captures {
-                            out.capture_leaps[cell] |= Bits::bit(to);
-                            out.attacked_from[to] |= Bits::bit(cell);
-                        }
+                        out.add_leap(cell, to, quiet, captures);
                         if has('e') {
                             out.en_passant_from
                                 .get_or_insert_with(|| vec![Bits::ZERO; cells])[to] |=
@@ -3567,15 +3575,8 @@ impl Lowering<'_> {
         for from in (0..cells.len()).filter(|&c| starts(c)) {
             let board = cells[from].board;
             for to in (0..cells.len()).filter(|&t| t != from && cells[t].board == board) {
-                if !allowed(to) {
-                    continue;
-                }
-                if quiet {
-                    out.quiet_leaps[from] |= Bits::bit(to);
-                }
-                if captures {
-                    out.capture_leaps[from] |= Bits::bit(to);
-                    out.attacked_from[to] |= Bits::bit(from);
+                if allowed(to) {
+                    out.add_leap(from, to, quiet, captures);
                 }
             }
         }
