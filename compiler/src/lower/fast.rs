@@ -21,9 +21,9 @@
 //! promotions (in pairs, on captures only, switched by options, under conditions on piece counts,
 //! and from a reserve), a reserve shared by the players, hands and drops (under
 //! conditions on piece counts, `near(to, ...)` and `enclosed(to)`), and end rules
-//! that the interpreter can be asked about cheaply (checkmate, stalemate and no moves, under
-//! conditions too, bare king, flag, extinction, the move rule, repetition, checks given,
-//! `insufficient_material` and `result` on piece counts, checks and the player to move, `all_pass`
+//! that the interpreter can be asked about cheaply (checkmate, stalemate, no moves, drop mates,
+//! bare king, flag, extinction, the move rule, repetition and checks given, all under conditions
+//! too, `insufficient_material` and `result` on piece counts, checks and the player to move, `all_pass`
 //! and `facing N`). [`fast_profile`] names the
 //! first feature that does not fit.
 
@@ -2915,12 +2915,21 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
         // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
         // rules on passes once the compact position's cheap test holds (their conditions were
-        // checked above).
+        // checked above). The cheap tests of bare kings, flags, extinction, the move rule, checks
+        // and repetition ask nothing of the condition: they hold whenever the rule may (the
+        // condition only narrows it), and the interpreter then decides with the condition.
         let conditions_fit = matches!(
             rule.kind,
             EndKind::Checkmate
                 | EndKind::Stalemate
                 | EndKind::NoMoves
+                | EndKind::DropMate(_)
+                | EndKind::BareKing { .. }
+                | EndKind::Flag { .. }
+                | EndKind::Extinction(_)
+                | EndKind::MoveRule(_)
+                | EndKind::Checks(_)
+                | EndKind::Repetition(_)
                 | EndKind::AllPass
                 | EndKind::Facing(_)
                 | EndKind::Captures(..)
