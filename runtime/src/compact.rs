@@ -459,6 +459,9 @@ pub struct Compiled<G> {
     pub interpreter: Interpreter,
     /// The occurrences that end the game by an automatic `repetition N` rule, if it has one.
     repetition: Option<usize>,
+    /// The fewest single moves after which an automatic `move_limit N` rule may end the game (its
+    /// condition aside), if it has one.
+    move_limit: Option<usize>,
 }
 
 /// A position of a compact engine: the generated position and the hashes of the positions played
@@ -500,10 +503,21 @@ impl<G: CompactGame> Compiled<G> {
                 EndKind::Repetition(n) => Some(n as usize),
                 _ => None,
             });
+        let move_limit = interpreter
+            .game
+            .end
+            .iter()
+            .filter(|r| r.automatic)
+            .filter_map(|r| match r.kind {
+                EndKind::MoveLimit(n) => Some(n as usize),
+                _ => None,
+            })
+            .min();
         let mut compiled = Compiled {
             game,
             interpreter,
             repetition,
+            move_limit,
         };
         compiled.refresh_switches();
         compiled
@@ -657,7 +671,9 @@ impl<G: CompactGame> Compiled<G> {
         let repeated = self
             .repetition
             .is_some_and(|n| self.occurrences_before(position) + 1 >= n);
-        (repeated || self.game.may_have_ended(&position.board))
+        // The moves played are the positions before them (as the interpreter counts them).
+        let limited = self.move_limit.is_some_and(|n| position.history.len() >= n);
+        (repeated || limited || self.game.may_have_ended(&position.board))
             && self
                 .interpreter
                 .immediate_outcome(&self.to_interpreter_with_history(position))

@@ -22,8 +22,8 @@
 //! and from a reserve), a reserve shared by the players, hands and drops (under
 //! conditions on piece counts, `near(to, ...)` and `enclosed(to)`), and end rules
 //! that the interpreter can be asked about cheaply (checkmate, stalemate, no moves, drop mates,
-//! bare king, flag, extinction, the move rule, repetition and checks given, all under conditions
-//! too, `insufficient_material` and `result` on piece counts, checks and the player to move, `all_pass`
+//! bare king, flag, extinction, the move rule, repetition, checks given and a move limit, all
+//! under conditions too, `insufficient_material` and `result` on piece counts, checks and the player to move, `all_pass`
 //! and `facing N`). [`fast_profile`] names the
 //! first feature that does not fit.
 
@@ -2907,10 +2907,9 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             EndKind::Checkmates(_) | EndKind::TotalCheckmates(_) | EndKind::LastSurvivor => {
                 eliminates(game)
             }
-            EndKind::RoyalCapture
-            | EndKind::PerpetualCheck(_)
-            | EndKind::Counting(_)
-            | EndKind::MoveLimit(_) => false,
+            // The compact position keeps the hashes of the positions played, one per move.
+            EndKind::MoveLimit(_) => true,
+            EndKind::RoyalCapture | EndKind::PerpetualCheck(_) | EndKind::Counting(_) => false,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
         // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
@@ -2930,6 +2929,7 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 | EndKind::MoveRule(_)
                 | EndKind::Checks(_)
                 | EndKind::Repetition(_)
+                | EndKind::MoveLimit(_)
                 | EndKind::AllPass
                 | EndKind::Facing(_)
                 | EndKind::Captures(..)
