@@ -494,25 +494,24 @@ impl<G: CompactGame> Compiled<G> {
     /// Pairs generated code with the interpreter of its game.
     pub fn new(game: G, interpreter: Interpreter) -> Compiled<G> {
         use crate::model::EndKind;
-        let repetition = interpreter
-            .game
-            .end
-            .iter()
-            .filter(|r| r.automatic)
-            .find_map(|r| match r.kind {
-                EndKind::Repetition(n) => Some(n as usize),
-                _ => None,
-            });
-        let move_limit = interpreter
-            .game
-            .end
-            .iter()
-            .filter(|r| r.automatic)
-            .filter_map(|r| match r.kind {
-                EndKind::MoveLimit(n) => Some(n as usize),
-                _ => None,
-            })
-            .min();
+        // The counts of the game's automatic end rules of one kind.
+        let counts = |count: fn(&EndKind) -> Option<u32>| {
+            let end = &interpreter.game.end;
+            end.iter()
+                .filter(|r| r.automatic)
+                .filter_map(move |r| count(&r.kind))
+                .map(|n| n as usize)
+        };
+        let repetition = counts(|k| match k {
+            EndKind::Repetition(n) => Some(*n),
+            _ => None,
+        })
+        .next();
+        let move_limit = counts(|k| match k {
+            EndKind::MoveLimit(n) => Some(*n),
+            _ => None,
+        })
+        .min();
         let mut compiled = Compiled {
             game,
             interpreter,
