@@ -69,6 +69,8 @@ fn tables_over_the_limit_are_not_written_out() {
         .lines()
         .find(|l| l.contains("const FALLBACK"))
         .expect("the game falls back");
+    // 14 types x 2 players x 3 tables (quiet, capture, attacked from) x 506 cells x 8 words; the
+    // king's steps and the tables of no move are not written out.
     assert!(reason.contains("tables of 340032 words"), "{reason}");
     assert!(code.lines().count() <= vdl::emit::MAX_LINES);
     // The same pieces leaping anywhere make tables of steps: the compact form takes them, computed.

@@ -127,12 +127,11 @@ impl Emitter<'_> {
         let mut pool: Vec<Entry> = Vec::new();
         let mut starts: Vec<Vec<usize>> = Vec::new();
         let mut trees: Vec<Vec<Vec<Entry>>> = Vec::new();
-        for (p, cells) in players.iter().enumerate() {
+        for cells in players {
             let built: Vec<Vec<Entry>> = cells.iter().map(|c| tree(c.clone())).collect();
             if let Some(q) = trees.iter().position(|t| *t == built) {
                 starts.push(starts[q].clone());
                 trees.push(built);
-                let _ = p;
                 continue;
             }
             let mut row = Vec::with_capacity(built.len() + 1);
