@@ -462,6 +462,12 @@ pub struct Compiled<G> {
     /// The fewest single moves after which an automatic `move_limit N` rule may end the game (its
     /// condition aside), if it has one.
     move_limit: Option<usize>,
+    /// The fewest occurrences of a position at which an automatic `perpetual_check N` rule may end
+    /// the game (its condition aside), if it has one.
+    perpetual: Option<usize>,
+    /// Whether positions keep, per move played, who moved and whether he gave check (the game has
+    /// a `perpetual_check` rule, automatic or claimed, between two players moving once a turn).
+    tracks_checks: bool,
 }
 
 /// A position of a compact engine: the generated position and the hashes of the positions played
@@ -472,6 +478,9 @@ pub struct CompactPosition<P> {
     pub board: P,
     /// The hashes of the earlier positions of the game.
     pub history: Vec<u64>,
+    /// Per move played, `(mover << 1) | gave_check`, when the engine tracks checks (as the
+    /// interpreter's `Position::check_history`); else empty.
+    pub checks: Vec<u8>,
 }
 
 impl<P> CompactPosition<P> {
@@ -480,6 +489,7 @@ impl<P> CompactPosition<P> {
         CompactPosition {
             board,
             history: Vec::new(),
+            checks: Vec::new(),
         }
     }
 }
@@ -512,11 +522,25 @@ impl<G: CompactGame> Compiled<G> {
             _ => None,
         })
         .min();
+        let perpetual = counts(|k| match k {
+            EndKind::PerpetualCheck(n) => Some(*n),
+            _ => None,
+        })
+        .min();
+        let game_model = &interpreter.game;
+        let tracks_checks = game_model
+            .end
+            .iter()
+            .any(|r| matches!(r.kind, EndKind::PerpetualCheck(_)))
+            && game_model.players.iter().filter(|p| !p.neutral).count() == 2
+            && game_model.turn.moves <= 1;
         let mut compiled = Compiled {
             game,
             interpreter,
             repetition,
             move_limit,
+            perpetual,
+            tracks_checks,
         };
         compiled.refresh_switches();
         compiled
@@ -561,6 +585,9 @@ impl<G: CompactGame> Compiled<G> {
             .iter()
             .map(|&h| if h == hash { reference.hash } else { other })
             .collect();
+        if self.tracks_checks {
+            reference.check_history.clone_from(&position.checks);
+        }
         reference
     }
 
@@ -667,8 +694,12 @@ impl<G: CompactGame> Compiled<G> {
 
     /// Tells whether the game has ended by a rule other than checkmate or stalemate.
     fn has_ended_early(&self, position: &CompactPosition<G::Position>) -> bool {
+        // A perpetual check needs its position to recur as often.
         let repeated = self
             .repetition
+            .into_iter()
+            .chain(self.perpetual)
+            .min()
             .is_some_and(|n| self.occurrences_before(position) + 1 >= n);
         // The moves played are the positions before them (as the interpreter counts them).
         let limited = self.move_limit.is_some_and(|n| position.history.len() >= n);
@@ -733,6 +764,9 @@ impl<G: CompactGame> Variant for Compiled<G> {
         let undo = board.clone();
         position.history.push(self.game.hash(board));
         let mut state = self.game.state(board);
+        if self.tracks_checks {
+            position.checks.push((state.side as u8) << 1);
+        }
         state.side = 1 - state.side.min(1);
         state.en_passant = None;
         state.halfmove += 1;
@@ -747,12 +781,23 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn unmake_null(&self, position: &mut Self::Position, undo: G::Position) {
         position.board = undo;
         position.history.pop();
+        if self.tracks_checks {
+            position.checks.pop();
+        }
     }
 
     fn make(&self, position: &mut Self::Position, mv: CompactMove) -> G::Position {
         let undo = position.board.clone();
         position.history.push(self.game.hash(&position.board));
+        let mover = self.game.state(&position.board).side;
         self.game.make(&mut position.board, mv);
+        if self.tracks_checks {
+            // Two players, one move a turn: the opponent now moves, in check when the move gave it.
+            let gave_check = self.game.in_check(&position.board);
+            position
+                .checks
+                .push(((mover as u8) << 1) | u8::from(gave_check));
+        }
         if self.game.turn_start_pending(&position.board) {
             // A checkmate at the turn's start: the interpreter plays what it does.
             let mut reference = self.to_interpreter(&position.board);
@@ -765,6 +810,9 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn unmake(&self, position: &mut Self::Position, _mv: CompactMove, undo: G::Position) {
         position.board = undo;
         position.history.pop();
+        if self.tracks_checks {
+            position.checks.pop();
+        }
     }
 
     fn outcome(&self, position: &mut Self::Position) -> Option<GameResult> {

@@ -4605,7 +4605,13 @@ impl Emitter<'_> {
         let mc = self.ir.must_capture;
         // `no_drop_check` forbids the checks of drops only.
         let drop_checks = self.ir.hands.as_ref().is_some_and(|h| h.no_drop_check);
-        let fc = self.ir.forbid_checks || drop_checks;
+        // The types whose drops may not checkmate (`no_drop_mate`).
+        let drop_mates: Vec<usize> = self.ir.hands.as_ref().map_or(Vec::new(), |h| {
+            (0..h.no_drop_mate.len())
+                .filter(|&t| h.no_drop_mate[t])
+                .collect()
+        });
+        let fc = self.ir.forbid_checks || drop_checks || !drop_mates.is_empty();
         let mut helpers = quote! {};
         // A call that counts (and with `list`, appends to `out`) the legal moves, or only the
         // captures with `captures`.
@@ -4642,8 +4648,35 @@ impl Emitter<'_> {
                 };
                 let tested = if self.ir.forbid_checks {
                     quote! { true }
-                } else {
+                } else if drop_checks {
                     quote! { mv.kind == CompactKind::Drop }
+                } else {
+                    quote! { false }
+                };
+                // A drop of a `no_drop_mate` type that gives check is played on a copy: the
+                // opponent must have a legal reply.
+                let (mate_test, mate_fn) = if drop_mates.is_empty() {
+                    (quote! { false }, quote! {})
+                } else {
+                    let codes = drop_mates
+                        .iter()
+                        .map(|&t| Literal::u8_unsuffixed(t as u8 + 1));
+                    (
+                        quote! { (mv.kind == CompactKind::Drop && matches!(mv.piece, #(#codes)|*) && drop_mates(board, switches, mv)) },
+                        quote! {
+                            /// Tells whether a drop checkmates: it gives check and the opponent has
+                            /// no legal reply (`no_drop_mate`).
+                            fn drop_mates(board: &Board, switches: &[bool; SWITCHES], mv: CompactMove) -> bool {
+                                if !gives_check(board, mv) {
+                                    return false;
+                                }
+                                let mut after = *board;
+                                play(&mut after, mv);
+                                let mut replies = Vec::new();
+                                without_checks(&after, switches, &mut replies) == 0
+                            }
+                        },
+                    )
                 };
                 let royal = match self.royal_bits(quote!(after)) {
                     Some(r) if players > 2 => {
@@ -4676,15 +4709,18 @@ impl Emitter<'_> {
                         !safe(&after, royals, mover, #occupied, after.colors[mover])
                     }
 
+                    #mate_fn
+
                     /// Appends the legal moves (only captures with `CAPTURES`): those that give no check
-                    /// (with `no_drop_check`, the drops that give none and every other move).
+                    /// (with `no_drop_check`, the drops that give none and every other move; with
+                    /// `no_drop_mate`, all but the drops that checkmate).
                     fn without_checks #generic (board: &Board, switches: &[bool; SWITCHES], out: &mut Vec<CompactMove>) -> u64 {
                         let start = out.len();
                         side_moves::<true #arg>(board, switches, out);
                         let mut kept = start;
                         for i in start..out.len() {
                             let mv = out[i];
-                            if !(#tested && gives_check(board, mv)) {
+                            if !(#tested && gives_check(board, mv)) && !#mate_test {
                                 out[kept] = mv;
                                 kept += 1;
                             }
@@ -5161,11 +5197,12 @@ impl Emitter<'_> {
             };
             tests.push(match end {
                 EarlyEnd::Checkmated => quote! { board.eliminated != 0 || board.mated_by.iter().any(|&m| m != 0) },
-                EarlyEnd::BareRoyal => match self.royal_bits(quote!(board)) {
-                    Some(r) => {
+                EarlyEnd::BareRoyal(royals) => match royals.as_slice() {
+                    [] => quote! { true },
+                    royals => {
+                        let r = mask(royals);
                         quote! { board.colors[0] & !#r == 0 || board.colors[1] & !#r == 0 }
                     }
-                    None => quote! { true },
                 },
                 EarlyEnd::Reached(pieces, zones) if self.many() => {
                     let mask = mask(pieces);

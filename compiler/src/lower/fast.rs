@@ -383,8 +383,8 @@ pub enum FastWallCells {
 /// A cheap test for an end rule decided by the position alone.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EarlyEnd {
-    /// A player has only royal pieces left (`bare_king`).
-    BareRoyal,
+    /// A player has only pieces of these types (the royal ones) left (`bare_king`).
+    BareRoyal(Vec<usize>),
     /// A piece of these types stands in its owner's zone (`flag`): per player, the zone's cells.
     Reached(Vec<usize>, Vec<Bits>),
     /// A player has no piece of these types left, or none at all for `None` (`extinction`).
@@ -740,6 +740,9 @@ pub struct FastHands {
     pub files: Vec<Bits>,
     /// `no_drop_check`: a drop may not leave an enemy royal piece attacked.
     pub no_drop_check: bool,
+    /// Per piece type: `no_drop_mate` (a drop of it may not checkmate: the drop that gives check
+    /// is played on a copy, and the opponent must have a legal reply).
+    pub no_drop_mate: Vec<bool>,
     /// `gating ZONE`: per player, the zone's cells, where a piece leaving its start cell may bring
     /// a hand piece onto the cell it vacates.
     pub gating: Option<Vec<Bits>>,
@@ -857,21 +860,27 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
                     .map_err(|e| format!("piece {}: {e}", piece.name))?,
             );
         }
-        if piece.captures_only.is_some()
+        let limited = piece.captures_only.is_some() || piece.never_captures;
+        if limited
             && players
                 .iter()
                 .any(|m: &FastMoves| m.en_passant_from.is_some())
         {
             return Err(format!(
-                "piece {}: en passant with `captures_only`",
+                "piece {}: en passant with `captures_only` or `never_captures`",
                 piece.name
             ));
         }
-        let captures_only = piece.captures_only.as_ref().map(|(types, royal)| {
-            (0..game.pieces.len())
-                .filter(|t| types.contains(t) || (*royal && game.pieces[*t].royal.is_royal()))
-                .collect()
-        });
+        // `never_captures` limits the captures to no type; the moves still attack.
+        let captures_only = if piece.never_captures {
+            Some(Vec::new())
+        } else {
+            piece.captures_only.as_ref().map(|(types, royal)| {
+                (0..game.pieces.len())
+                    .filter(|t| types.contains(t) || (*royal && game.pieces[*t].royal.is_royal()))
+                    .collect()
+            })
+        };
         let promotion_moves = piece
             .promotion_moves
             .iter()
@@ -1009,7 +1018,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let mut early_ends = Vec::new();
     for rule in game.end.iter().filter(|r| r.automatic) {
         match &rule.kind {
-            EndKind::BareKing { .. } => early_ends.push(EarlyEnd::BareRoyal),
+            EndKind::BareKing { .. } => early_ends.push(EarlyEnd::BareRoyal(royals.clone())),
+            // Royal pieces are not protected (no move is illegal for leaving one attacked): a
+            // player without any has lost them.
+            EndKind::RoyalCapture => early_ends.push(EarlyEnd::Extinct(Some(royals.clone()))),
             EndKind::Flag { zone, pieces, .. } => {
                 let cells = (0..sides_of(game))
                     .map(|p| cell_set(&game.zones[*zone].cells[p]))
@@ -1146,6 +1158,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     if royal_all && conditional {
         return Err("moves under an `in_check` condition with `royal_safety all`".into());
     }
+    let royal_capture = royal_capture_game(game, &pieces, hands.as_ref(), &early_ends)?;
     let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
     let immune = lower_immune(game, &pieces, explodes.is_some(), walls.as_ref())?;
     let turns = lower_turns(
@@ -1333,8 +1346,18 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         pieces,
         directions,
         castles,
-        royal: royals.first().copied(),
-        royal_types: royals.clone(),
+        // Under `royal_capture` no move is illegal for the royal pieces' sake, and nothing else
+        // asks which pieces are royal (`royal_capture_game`).
+        royal: if royal_capture {
+            None
+        } else {
+            royals.first().copied()
+        },
+        royal_types: if royal_capture {
+            Vec::new()
+        } else {
+            royals.clone()
+        },
         early_ends,
         walls,
         stacking,
@@ -2909,13 +2932,19 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             }
             // The compact position keeps the hashes of the positions played, one per move.
             EndKind::MoveLimit(_) => true,
-            EndKind::RoyalCapture | EndKind::PerpetualCheck(_) | EndKind::Counting(_) => false,
+            // The compact engine then has no royal pieces to keep safe (`royal_capture_game`).
+            EndKind::RoyalCapture => true,
+            // The compact position keeps who gave check with each move (`CompactPosition::checks`)
+            // between two players moving once a turn; the interpreter decides once the position
+            // recurred as often as the rule needs.
+            EndKind::PerpetualCheck(_) => sides_of(game) == 2 && game.turn.moves <= 1,
+            EndKind::Counting(_) => false,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
         // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
         // rules on passes once the compact position's cheap test holds (their conditions were
-        // checked above). The cheap tests of bare kings, flags, extinction, the move rule, checks
-        // and repetition ask nothing of the condition: they hold whenever the rule may (the
+        // checked above). The cheap tests of bare kings, flags, extinction, the move rule, checks,
+        // repetition and insufficient material ask nothing of the rule's condition: they hold whenever the rule may (the
         // condition only narrows it), and the interpreter then decides with the condition.
         let conditions_fit = matches!(
             rule.kind,
@@ -2930,6 +2959,9 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 | EndKind::Checks(_)
                 | EndKind::Repetition(_)
                 | EndKind::MoveLimit(_)
+                | EndKind::InsufficientMaterial(_)
+                | EndKind::RoyalCapture
+                | EndKind::PerpetualCheck(_)
                 | EndKind::AllPass
                 | EndKind::Facing(_)
                 | EndKind::Captures(..)
@@ -2956,6 +2988,88 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
         }
     }
     Ok(explosion)
+}
+
+/// Whether the game is won by capturing royal pieces (`royal_capture`): the interpreter then lets
+/// them stand attacked, and the compact form has no royal pieces but in the end rules' tests. Only
+/// without the features that ask whether a royal piece is attacked: checks given or forbidden,
+/// `in_check` conditions, check evasion, facing, explosions, drop mates, elimination and
+/// `royal_safety all`.
+fn royal_capture_game(
+    game: &Game,
+    pieces: &[FastPiece],
+    hands: Option<&FastHands>,
+    early_ends: &[EarlyEnd],
+) -> Result<bool, String> {
+    if !game.end.iter().any(|r| r.kind == EndKind::RoyalCapture) {
+        return Ok(false);
+    }
+    let in_check_moves = pieces.iter().any(|p| {
+        p.players
+            .iter()
+            .any(|m| m.steps.iter().flatten().any(|s| s.in_check.is_some()))
+    });
+    let in_check_ends = early_ends.iter().any(|e| match e {
+        EarlyEnd::Insufficient(c) | EarlyEnd::Result(c) => reads_check(c),
+        _ => false,
+    });
+    let end = |f: fn(&EndKind) -> bool| game.end.iter().any(|r| f(&r.kind));
+    let feature = [
+        (end(|k| matches!(k, EndKind::Checks(_))), "a `checks` rule"),
+        (
+            end(|k| {
+                matches!(
+                    k,
+                    EndKind::DropMate(_)
+                        | EndKind::Checkmates(_)
+                        | EndKind::TotalCheckmates(_)
+                        | EndKind::LastSurvivor
+                )
+            }),
+            "drop mates or elimination",
+        ),
+        (game.turn.forbid_checks, "`forbid_checks`"),
+        (
+            hands.is_some_and(|h| h.no_drop_check || h.no_drop_mate.contains(&true)),
+            "`no_drop_check` or `no_drop_mate`",
+        ),
+        (in_check_moves || in_check_ends, "`in_check` conditions"),
+        (
+            game.pieces.iter().any(|p| p.check_evasion.is_some()),
+            "`check_evasion`",
+        ),
+        (game.pieces.iter().any(|p| p.facing.is_some()), "`facing`"),
+        (!game.rules.is_empty(), "triggered rules"),
+        (
+            game.turn.royal_safety == RoyalSafety::All,
+            "`royal_safety all`",
+        ),
+        (
+            game.turn.checkmate_test != CheckmateTest::NoMoves,
+            "`checkmate_test`",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    match feature {
+        Some(feature) => Err(format!("`royal_capture` with {feature}")),
+        None => Ok(true),
+    }
+}
+
+/// Whether a condition asks whether a player is in check.
+fn reads_check(c: &FastCond) -> bool {
+    match c {
+        FastCond::InCheck(_) => true,
+        FastCond::Not(c) => reads_check(c),
+        FastCond::All(cs) | FastCond::Any(cs) => cs.iter().any(reads_check),
+        FastCond::Const(_)
+        | FastCond::Compare(..)
+        | FastCond::Between(..)
+        | FastCond::MoverIn(_)
+        | FastCond::PlayerIn(..)
+        | FastCond::Near { .. } => false,
+    }
 }
 
 /// The types spared by the explosion of captures, when the game's triggered rules are one explosion
@@ -3145,12 +3259,14 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         captures_only: _,
         // Lowered with the hops (`FastIr::unhoppable`).
         cannot_hop: _,
-        never_captures,
+        // Lowered with the moves: no type in `FastPiece::captures_only`.
+        never_captures: _,
         // Lowered with the captures (`FastIr::immune`).
         immune: _,
         // Limits promotions (`FastIr::count_limits`); drops ignore it, as in the interpreter.
         count_limit: _,
-        no_drop_mate,
+        // Lowered with the hands (`FastHands::no_drop_mate`).
+        no_drop_mate: _,
         // Lowered with the hands (`FastHands::opposite_colours`).
         drop_opposite_colours: _,
         // Lowered with the moves (`FastPiece::promotion_moves`).
@@ -3158,11 +3274,7 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         // Lowered by `lower_stacks` (`FastPiece::stacks`).
         stacks: _,
     } = piece;
-    let unsupported = [
-        (matches!(royal, Royalty::When(_)), "`royal when`"),
-        (*never_captures, "`never_captures`"),
-        (*no_drop_mate, "`no_drop_mate`"),
-    ];
+    let unsupported = [(matches!(royal, Royalty::When(_)), "`royal when`")];
     if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
         return Err(format!("piece {name} has {what}"));
     }
@@ -4192,6 +4304,23 @@ impl Lowering<'_> {
                     .fold(Bits::ZERO, |m, o| m | Bits::bit(o))
             })
             .collect();
+        let no_drop_mate: Vec<bool> = game.pieces.iter().map(|p| p.no_drop_mate).collect();
+        if no_drop_mate.contains(&true) {
+            // The opponent's replies are counted by the generation of one move a turn between two
+            // players, without `must_capture` or passes.
+            let feature = [
+                (sides_of(game) != 2, "more than two players"),
+                (game.turn.moves > 1, "several moves a turn"),
+                (game.turn.must_capture, "`must_capture`"),
+                (game.turn.pass != Pass::Never, "passes"),
+                (game.turn.wall.is_some(), "walls"),
+            ]
+            .into_iter()
+            .find_map(|(present, name)| present.then_some(name));
+            if let Some(feature) = feature {
+                return Err(format!("`no_drop_mate` with {feature}"));
+            }
+        }
         Ok(Some(FastHands {
             shared: !per_player,
             drops: *drops,
@@ -4208,6 +4337,7 @@ impl Lowering<'_> {
             drop_zones,
             one_per_file,
             no_drop_check: *no_drop_check,
+            no_drop_mate,
             gating: gating.map(|z| {
                 (0..sides_of(game))
                     .map(|player| cell_set(&game.zones[z].cells[player]))

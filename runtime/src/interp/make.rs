@@ -392,6 +392,10 @@ impl Interpreter {
         pos.hash ^= old_state;
         pos.history.push(undo.hash);
         let mover = pos.side;
+        if self.tracks_check_history {
+            // A pass gives no check (`unmake_move` takes the entry back).
+            pos.check_history.push((mover as u8) << 1);
+        }
         pos.side = self.next_player(mover);
         if pos.side <= mover {
             pos.fullmove += 1;
