@@ -3390,8 +3390,15 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            // A shared reserve's row is the one after the players'.
+            let row = if hands.shared {
+                let row = Literal::usize_unsuffixed(self.ir.players);
+                quote! { #row }
+            } else {
+                player.clone()
+            };
             blocks.push(quote! {
-                if board.hands[#player][#held] > 0 {
+                if board.hands[#row][#held] > 0 {
                     let mut targets = cx.empty & #zone;
                     #files
                     #colours
@@ -3445,7 +3452,8 @@ impl Emitter<'_> {
             let mut sides = Vec::new();
             for (side, (direction, _)) in castle.sides.iter().enumerate() {
                 let partners = &castle.player_partners[us][side];
-                if partners.is_empty() {
+                let conditional = &castle.player_conditional[us][side];
+                if partners.is_empty() && conditional.is_empty() {
                     continue;
                 }
                 let ray = Self::ray(*direction);
@@ -3463,9 +3471,28 @@ impl Emitter<'_> {
                         let code = board.cells[partner] as usize;
                         code != 0 && (code - 1) % #owners == US && [#(#masks),*][US] >> ((code - 1) / #owners) & 1 != 0
                     }}
+                } else if partners.is_empty() {
+                    quote! { false }
                 } else {
                     let codes = partners.iter().map(|&p| self.code(p, us));
                     quote! { matches!(board.cells[partner], #(#codes)|*) }
+                };
+                // The partner types allowed while their condition holds for the castling player.
+                let partner_is = if conditional.is_empty() {
+                    partner_is
+                } else {
+                    let owners = Literal::usize_unsuffixed(self.ir.owners);
+                    let tests = conditional.iter().map(|(t, condition)| {
+                        let t = Literal::usize_unsuffixed(*t);
+                        let condition = self.count_cond(condition);
+                        quote! {
+                            (board.cells[partner] as usize == 1 + #t * #owners + #player && {
+                                let own: usize = #player;
+                                #condition
+                            })
+                        }
+                    });
+                    quote! { (#partner_is #(|| #tests)*) }
                 };
                 let placed = match castle.partner_at {
                     None => quote! { #ray[partner] == 0 },
@@ -3691,6 +3718,11 @@ impl Emitter<'_> {
                 let player = Self::cond_player(owner);
                 let players = players.iter().map(|&p| Literal::usize_unsuffixed(p));
                 quote! { matches!(#player, #(#players)|*) }
+            }
+            FastCond::Empty(cell) => {
+                let all = self.all_colors(quote!(board));
+                let cell = Literal::usize_unsuffixed(*cell);
+                quote! { ((#all) & bit(#cell) == 0) }
             }
             FastCond::InCheck(owner) => {
                 let player = Self::cond_player(owner);
@@ -3977,20 +4009,16 @@ impl Emitter<'_> {
             let test = all_of(tests.into_iter());
             let effects = rule.effects.iter().map(|effect| match effect {
                 RuleEffect::Reset => quote! { resets = true; },
-                RuleEffect::Transform { into, except, row } => {
-                    let new = self.piece(*into);
-                    let spared = if except.is_empty() {
-                        quote! {}
-                    } else {
-                        let types = except.iter().map(|&t| self.piece(t));
-                        quote! { && !matches!(piece, #(#types)|*) }
-                    };
+                RuleEffect::Transform { into, row } => {
+                    let into = into
+                        .iter()
+                        .map(|n| Literal::u8_unsuffixed(n.map_or(u8::MAX, |n| n as u8)));
                     let (held, take, fresh) = match row {
                         Some(r) => {
                             let r = Literal::usize_unsuffixed(*r);
                             (
-                                quote! { && board.hands[#r][#new] > 0 },
-                                quote! { board.add_to_hand(#r, #new, -1); },
+                                quote! { && board.hands[#r][new] > 0 },
+                                quote! { board.add_to_hand(#r, new, -1); },
                                 quote! {
                                     board.virgin |= bit(to);
                                     board.promoted |= bit(to);
@@ -4009,10 +4037,13 @@ impl Emitter<'_> {
                     quote! {
                         let code = board.cells[to];
                         let (piece, owner) = ((code as usize - 1) / #no, (code as usize - 1) % #no);
-                        if piece != #new #spared #held {
+                        // Per type, the type it becomes (`u8::MAX`: it stays).
+                        let new = [#(#into),*][piece];
+                        let new = new as usize;
+                        if new != u8::MAX as usize #held {
                             #take
                             board.remove(to);
-                            board.place(to, (1 + #new * #no + owner) as u8);
+                            board.place(to, (1 + new * #no + owner) as u8);
                             #fresh
                             transformed = true;
                         }
@@ -4159,6 +4190,13 @@ impl Emitter<'_> {
             }}
         };
         let (to_hand, drop) = if let Some(hands) = &self.ir.hands {
+            // The row drops take from: the mover's, or a shared reserve's after the players'.
+            let drop_row = if hands.shared {
+                let row = Literal::usize_unsuffixed(self.ir.players);
+                quote! { #row }
+            } else {
+                quote! { mover }
+            };
             // Whose hand a capture goes to: the captor's, or his partner's.
             let receiver = if hands.receivers.iter().enumerate().all(|(i, &r)| i == r) {
                 quote! { mover }
@@ -4187,7 +4225,7 @@ impl Emitter<'_> {
                     if hands.drop_from.iter().enumerate().all(|(i, &f)| i == f) {
                         quote! {
                             let piece = mv.piece as usize - 1;
-                            board.add_to_hand(mover, piece, -1);
+                            board.add_to_hand(#drop_row, piece, -1);
                             board.place(to, (1 + piece * #no + mover) as u8);
                         }
                     } else {
@@ -4200,7 +4238,7 @@ impl Emitter<'_> {
                             /// from its base, and it stands promoted).
                             const DROP_FROM: [usize; PIECES] = [#(#from),*];
                             let piece = mv.piece as usize - 1;
-                            board.add_to_hand(mover, DROP_FROM[piece], -1);
+                            board.add_to_hand(#drop_row, DROP_FROM[piece], -1);
                             board.place(to, (1 + piece * #no + mover) as u8);
                             if DROP_FROM[piece] != piece {
                                 board.promoted |= bit(to);
@@ -5624,25 +5662,26 @@ impl Emitter<'_> {
                 );
             }
             let blocks = piece.players[0].conditional.len();
+            let sides = piece.players.len();
             for k in 0..blocks {
                 let block = |p: usize| &piece.players[p].conditional[k];
-                if (0..2).any(|p| block(p).quiet_leaps.iter().any(|&b| b != 0)) {
+                if (0..sides).any(|p| block(p).quiet_leaps.iter().any(|&b| b != 0)) {
                     let name = format_ident!("COND_QUIET_{}_{}", index, k);
-                    let players = (0..2).map(|p| self.per_cell(&block(p).quiet_leaps));
+                    let players = (0..sides).map(|p| self.per_cell(&block(p).quiet_leaps));
                     let doc = format!(
                         "Quiet leaps of the {} under a condition, per player and cell.",
                         piece.name
                     );
                     items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; });
                 }
-                let width = (0..2)
+                let width = (0..sides)
                     .flat_map(|p| block(p).paths.iter().map(Vec::len))
                     .max()
                     .unwrap_or(0);
                 if width > 0 {
                     let name = format_ident!("COND_PATHS_{}_{}", index, k);
                     let w = Literal::usize_unsuffixed(width);
-                    let players = (0..2).map(|p| {
+                    let players = (0..sides).map(|p| {
                         let rows = block(p).paths.iter().map(|row| {
                             let entries = (0..width).map(|i| match row.get(i) {
                                 Some(path) => {
@@ -5713,6 +5752,14 @@ impl Emitter<'_> {
                 let n = self.move_int(n);
                 let (lo, hi) = (Literal::i64_suffixed(*lo), Literal::i64_suffixed(*hi));
                 quote! { (#lo..=#hi).contains(&(#n)) }
+            }
+            MoveCond::Eliminated(owners) => {
+                let owner = Self::owner_index(*owners);
+                quote! { (board.eliminated & (1 << #owner) != 0) }
+            }
+            MoveCond::MoverOn(cells) => {
+                let cells = self.bits(*cells);
+                quote! { (bit(from) & #cells != 0) }
             }
         }
     }
@@ -5788,13 +5835,51 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
+            // Quiet hops: the condition is tested with the screen as the hurdle when it names it.
+            let hops = block.quiet_hops.iter().map(|&d| {
+                let ray = Self::ray(d);
+                let screen = self.first(d, quote!(blockers));
+                let at = self.first(d, quote!(beyond));
+                let hoppable = if piece.cannot_hop {
+                    quote! { && unhoppable(board) & bit(#screen) == 0 }
+                } else {
+                    quote! {}
+                };
+                let test = if per_path {
+                    quote! {
+                        let own: usize = #us_literal;
+                        let _ = own;
+                        #condition
+                    }
+                } else {
+                    quote! { true }
+                };
+                quote! {{
+                    let blockers = #ray[from] & cx.occupied;
+                    if blockers != 0 #hoppable {
+                        let hurdle = #screen;
+                        if { #test } {
+                            let after = #ray[hurdle];
+                            let beyond = after & cx.occupied;
+                            if beyond == 0 {
+                                targets |= after & cx.empty;
+                            } else {
+                                let at = #at;
+                                targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty;
+                            }
+                        }
+                    }
+                }}
+            });
+            let hops = quote! { #(#hops)* };
             if per_path {
-                out.push(quote! {{ #paths }});
+                out.push(quote! {{ #paths #hops }});
             } else {
                 out.push(quote! {
                     if { let own: usize = #us_literal; let _ = own; #condition } {
                         #leaps
                         #paths
+                        #hops
                     }
                 });
             }
@@ -5815,12 +5900,24 @@ impl Emitter<'_> {
                 let table = format_ident!("MERGE_STEPS_{}_{}", index, k);
                 let onto = self.pieces_of(&merge.onto);
                 let into = Literal::u8_unsuffixed(merge.into as u8 + 1);
+                let condition = match &merge.condition {
+                    Some(c) => {
+                        let c = self.move_cond(c);
+                        quote! {
+                            if !{ let own: usize = #us_literal; let _ = own; #c } {
+                                continue;
+                            }
+                        }
+                    }
+                    None => quote! {},
+                };
                 out.push(quote! {{
                     let onto: Bits = (#onto) & own;
                     let mut movers = board.pieces[#piece_index] & own;
                     while movers != 0 {
                         let from = movers.trailing_zeros() as usize;
                         movers &= movers - 1;
+                        #condition
                         let targets = #table[#us_literal][from] & onto;
                         if targets == #zero {
                             continue;

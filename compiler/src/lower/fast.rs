@@ -39,9 +39,9 @@ use vdl_runtime::geometry::{
     first_leg_selects, lame_path, side_after, symmetric_variants, Frame,
 };
 use vdl_runtime::model::{
-    Board, CapturesTo, Castle, Cell, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest, Compare,
-    Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent, Game,
-    Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef,
+    Board, BoardExpr, CapturesTo, Castle, Cell, CellExpr, CellsOrZone, CheckEvasion, CheckmateTest,
+    Compare, Cond, Effect, EnPassantExpiry, EnPassantRight, EndKind, Event, Facing, FreezeEvent,
+    Game, Guarded, IntExpr, MoverSide, PartnerAt, PartnerTo, Pass, Perspective, Piece, PieceRef,
     PieceSet, PieceTypeExpr, Place, Player, PlayerExpr, Reserve, RoyalSafety, Royalty, Rule, Sides,
     Target, Turn, Untouched, Value, Vec3, WallCells, Who,
 };
@@ -234,14 +234,13 @@ pub struct FastCaptureRule {
 /// An effect of a [`FastCaptureRule`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum RuleEffect {
-    /// `transform mover TYPE (from RESERVE)?`: the piece on the arrival cell, unless of `except`
-    /// or already of the type, becomes one of the type; from a reserve (hand row `row`) only when
-    /// it holds one, which it gives, and the new piece stands unmoved and promoted.
+    /// `transform mover (TYPE | by TYPEMAP) (from RESERVE)?`: the piece on the arrival cell
+    /// becomes one of the type its own type maps to (none for the types of `except`, those the map
+    /// does not list and those that would stay as they are); from a reserve (hand row `row`) only
+    /// when it holds one, which it gives, and the new piece stands unmoved and promoted.
     Transform {
-        /// The new type.
-        into: usize,
-        /// The types left alone.
-        except: Vec<usize>,
+        /// Per type, the type it becomes, if it changes.
+        into: Vec<Option<usize>>,
         /// The hand row it comes from, if from a reserve.
         row: Option<usize>,
     },
@@ -438,6 +437,8 @@ pub enum FastCond {
     InCheck(FastOwners),
     /// A player is one of these (`P in [...]`, `P == PLAYER`, in end conditions).
     PlayerIn(FastOwners, Vec<usize>),
+    /// No piece stands on the cell (`empty(CELL)`, a cell named), in games without walls.
+    Empty(usize),
     /// A piece of some types that some players own stands one leap from the drop's target cell
     /// `to` (`near(to, ...)`), or from the cell of the piece a player may move (`near(mover, ...)`
     /// in `movable_by`).
@@ -804,6 +805,9 @@ pub struct FastCastle {
     /// Per player, per entry of `sides`: his partner types there (a partner's condition on the
     /// castling player decided for him).
     pub player_partners: Vec<Vec<Vec<usize>>>,
+    /// Per player, per entry of `sides`: the partner types there only while a condition on piece
+    /// counts holds (with `own` the castling player), each with its condition.
+    pub player_conditional: Vec<Vec<Vec<(usize, FastCond)>>>,
     /// With fixed landing cells (`king_lands`, `partner_lands`, Chess960): per entry of `sides`,
     /// where the king and the partner land.
     pub fixed: Option<Vec<FixedLanding>>,
@@ -1259,6 +1263,11 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
     let (borrowed, mut mover_near) = lower_borrowed(game, &step, &royals)?;
     let transfers = lower_transfers(game, &step, &royals, &mut mover_near)?;
     let waiting = triggers.as_ref().is_some_and(|t| t.sends)
+        || pieces.iter().any(|p| {
+            p.players
+                .iter()
+                .any(|m| m.conditional.iter().any(|c| c.condition.reads_waited()))
+        })
         || borrowed
             .iter()
             .any(|b| triggers::reads_waited(&b.condition))
@@ -1747,8 +1756,8 @@ fn check_players(game: &Game, ir: &FastIr) -> Result<(), String> {
         ),
         (any_moves(&|m| !m.pulls.is_empty()), "pulls"),
         (
-            any_moves(&|m| !m.conditional.is_empty()),
-            "moves under conditions",
+            any_moves(&|m| m.conditional.iter().any(|c| c.condition.names_opponent())),
+            "moves under conditions on the opponent",
         ),
         (
             ir.pieces.iter().any(|p| p.captures_checker),
@@ -2032,7 +2041,6 @@ fn is_effect_rule(rule: &Rule) -> bool {
                                 who: Who::Piece(PieceRef::Mover),
                                 ..
                             },
-                            into: vdl_runtime::model::Into::Piece(_),
                             owner: None,
                             ..
                         } | Effect::ResetMoveRule
@@ -2091,10 +2099,7 @@ fn lower_effect_rules(
         for effect in &rule.effects {
             lowered.effects.push(match &effect.item {
                 Effect::Transform {
-                    target,
-                    into: vdl_runtime::model::Into::Piece(into),
-                    from,
-                    ..
+                    target, into, from, ..
                 } => {
                     let row = match from {
                         None => None,
@@ -2109,11 +2114,16 @@ fn lower_effect_rules(
                             ))
                         }
                     };
-                    RuleEffect::Transform {
-                        into: *into,
-                        except: target.except.clone(),
-                        row,
-                    }
+                    let into = (0..game.pieces.len())
+                        .map(|t| {
+                            let new = match into {
+                                vdl_runtime::model::Into::Piece(p) => Some(*p),
+                                vdl_runtime::model::Into::Map(m) => game.typemaps[*m].get(t),
+                            };
+                            new.filter(|&n| n != t && !target.except.contains(&t))
+                        })
+                        .collect();
+                    RuleEffect::Transform { into, row }
                 }
                 _ => RuleEffect::Reset,
             });
@@ -2123,9 +2133,11 @@ fn lower_effect_rules(
         let royal = |t: &usize| game.pieces[*t].royal.is_royal();
         let movers = mover_bound(&lowered.conditions);
         let transforms = lowered.effects.iter().any(|e| match e {
-            RuleEffect::Transform { into, .. } => {
-                royal(into) || movers.as_ref().is_none_or(|m| m.iter().any(royal))
-            }
+            RuleEffect::Transform { into, .. } => into.iter().enumerate().any(|(t, new)| {
+                new.is_some_and(|n| {
+                    royal(&n) || (royal(&t) && movers.as_ref().is_none_or(|m| m.contains(&t)))
+                })
+            }),
             RuleEffect::Reset => false,
         });
         if transforms && game.pieces.iter().any(|p| p.royal.is_royal()) {
@@ -2243,17 +2255,20 @@ fn lower_rule_cond(game: &Game, cond: &Cond) -> Result<RuleCond, String> {
     })
 }
 
+/// Whether a number names the opponent's or both players' pieces.
+fn int_names_opponent(n: &FastInt) -> bool {
+    match n {
+        FastInt::Add(a, b) | FastInt::Sub(a, b) => int_names_opponent(a) || int_names_opponent(b),
+        FastInt::Count { owners, .. } | FastInt::Held { owner: owners, .. } => {
+            matches!(owners, FastOwners::Opponent | FastOwners::Both)
+        }
+        FastInt::Const(_) | FastInt::Enclosed | FastInt::Waited => false,
+    }
+}
+
 /// Whether a condition on counts names the opponent or both players' pieces.
 fn names_opponent(cond: &FastCond) -> bool {
-    fn int(n: &FastInt) -> bool {
-        match n {
-            FastInt::Add(a, b) | FastInt::Sub(a, b) => int(a) || int(b),
-            FastInt::Count { owners, .. } | FastInt::Held { owner: owners, .. } => {
-                matches!(owners, FastOwners::Opponent | FastOwners::Both)
-            }
-            FastInt::Const(_) | FastInt::Enclosed | FastInt::Waited => false,
-        }
-    }
+    let int = int_names_opponent;
     match cond {
         FastCond::Not(c) => names_opponent(c),
         FastCond::All(cs) | FastCond::Any(cs) => cs.iter().any(names_opponent),
@@ -2464,6 +2479,7 @@ fn lower_cond(game: &Game, cond: &Cond, site: &mut Site) -> Result<FastCond, Str
         Cond::InCheck(p) if matches!(site, Site::End) => {
             FastCond::InCheck(end_player(game, p).ok_or_else(refuse)?)
         }
+        Cond::Empty(CellExpr::Literal(cell)) if game.turn.wall.is_none() => FastCond::Empty(*cell),
         Cond::Member(Value::Player(p), list) if matches!(site, Site::End) => FastCond::PlayerIn(
             end_player(game, p).ok_or_else(refuse)?,
             literal_players(&list.iter().collect::<Vec<_>>()).ok_or_else(refuse)?,
@@ -3068,6 +3084,7 @@ fn reads_check(c: &FastCond) -> bool {
         | FastCond::Between(..)
         | FastCond::MoverIn(_)
         | FastCond::PlayerIn(..)
+        | FastCond::Empty(_)
         | FastCond::Near { .. } => false,
     }
 }
@@ -4223,8 +4240,15 @@ impl Lowering<'_> {
             pick_ups,
             drops_virgin,
         } = reserve;
-        if !per_player && (*drops || gating.is_some() || captured_go_here.is_some()) {
-            return Err("a shared reserve with drops, gating or captures going there".into());
+        if !per_player && (gating.is_some() || captured_go_here.is_some()) {
+            return Err("a shared reserve with gating or captures going there".into());
+        }
+        // Drops from a shared reserve take from its row (the players' rows are empty).
+        let colours = game.pieces.iter().any(|p| p.drop_opposite_colours);
+        if !per_player && *drops && (colours || game.turn.must_drop.is_some()) {
+            return Err(
+                "drops from a shared reserve with `drop_opposite_colours` or `must_drop`".into(),
+            );
         }
         if gating.is_some() && *drop_promoted {
             return Err("gating with `drop_promoted`".into());
@@ -4413,11 +4437,14 @@ impl Lowering<'_> {
         // direction (and not without one there) is his partner when one of its conditions holds
         // for him, as the interpreter decides it (`partner_conditions`).
         let mut player_partners = Vec::new();
+        let mut player_conditional = Vec::new();
         for player in 0..sides_of(self.game) {
             let mut per_side = Vec::new();
+            let mut conditional_sides = Vec::new();
             for (direction, types) in &sides {
                 let vector = self.directions[*direction].vector;
                 let mut kept = Vec::new();
+                let mut conditional: Vec<(usize, FastCond)> = Vec::new();
                 for &t in types {
                     let lines = castle.partners.iter().filter(|p| {
                         p.pieces.contains(&t)
@@ -4428,26 +4455,35 @@ impl Lowering<'_> {
                             }
                     });
                     let mut allowed = false;
+                    let mut conditions = Vec::new();
                     for line in lines {
                         match &line.condition {
                             None => allowed = true,
                             Some(c) => match fix_owner(c, player, true) {
                                 Cond::Const(b) => allowed |= b,
-                                _ => {
-                                    return Err("a castling partner under a condition other than \
-                                                on the castling player"
-                                        .into())
-                                }
+                                other => conditions.push(
+                                    lower_count_cond(self.game, &other).map_err(|_| {
+                                        "a castling partner under a condition on more than the \
+                                         castling player and piece counts"
+                                            .to_string()
+                                    })?,
+                                ),
                             },
                         }
                     }
-                    if allowed && !kept.contains(&t) {
-                        kept.push(t);
+                    if allowed {
+                        if !kept.contains(&t) {
+                            kept.push(t);
+                        }
+                    } else if !conditions.is_empty() && !conditional.iter().any(|(c, _)| *c == t) {
+                        conditional.push((t, FastCond::Any(conditions)));
                     }
                 }
                 per_side.push(kept);
+                conditional_sides.push(conditional);
             }
             player_partners.push(per_side);
+            player_conditional.push(conditional_sides);
         }
         let fixed = if castle.king_lands.is_empty() && castle.partner_lands.is_empty() {
             None
@@ -4476,6 +4512,7 @@ impl Lowering<'_> {
             king_virgin: castle.requires.is_empty() || castle.requires_king(None),
             partner_virgin: castle.requires.is_empty() || castle.requires_partner(None),
             player_partners,
+            player_conditional,
         })
     }
 }
@@ -4705,6 +4742,8 @@ pub struct FastMerge {
     pub onto: Vec<usize>,
     /// The type the two become.
     pub into: usize,
+    /// When it may, with `own` the mover's owner and the mover on `from`.
+    pub condition: Option<MoveCond>,
 }
 
 /// The moves of one `moves ... when COND` line: quiet leaps and quiet paths, each move listed when
@@ -4718,6 +4757,9 @@ pub struct FastConditional {
     /// Per cell: quiet paths (each with exactly one cell that must be occupied, the hurdle, when
     /// the condition names it).
     pub paths: Vec<Vec<Path>>,
+    /// Quiet cannon hops (direction indices): slides beyond the first occupied cell, the hurdle,
+    /// to the empty cells before the next one.
+    pub quiet_hops: Vec<usize>,
 }
 
 /// A condition on a move, compiled to tests on the position: the mover (on `from`), the piece it
@@ -4744,6 +4786,11 @@ pub enum MoveCond {
     Compare(Compare, MoveInt, MoveInt),
     /// A number within a range (inclusive).
     Between(MoveInt, i64, i64),
+    /// A player is out of the game (`eliminated(P)`: the mover's owner or one player), in games
+    /// where checkmates eliminate.
+    Eliminated(FastOwners),
+    /// The mover stands on one of these cells (`mover.cell == CELL`, `mover.board == BOARD`).
+    MoverOn(Bits),
 }
 
 /// A number in a [`MoveCond`].
@@ -4769,7 +4816,26 @@ impl MoveCond {
             MoveCond::Const(_)
             | MoveCond::MoverStacked
             | MoveCond::Compare(..)
-            | MoveCond::Between(..) => false,
+            | MoveCond::Between(..)
+            | MoveCond::Eliminated(_)
+            | MoveCond::MoverOn(_) => false,
+        }
+    }
+
+    /// Whether it reads whether the mover has waited (`mover.waited`).
+    pub fn reads_waited(&self) -> bool {
+        match self {
+            MoveCond::Not(c) => c.reads_waited(),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::reads_waited),
+            MoveCond::Compare(_, a, b) => a.reads_waited() || b.reads_waited(),
+            MoveCond::Between(n, ..) => n.reads_waited(),
+            MoveCond::Const(_)
+            | MoveCond::MoverStacked
+            | MoveCond::HurdleStacked
+            | MoveCond::HurdleType(_)
+            | MoveCond::HurdleOwner(_)
+            | MoveCond::Eliminated(_)
+            | MoveCond::MoverOn(_) => false,
         }
     }
 
@@ -4781,12 +4847,54 @@ impl MoveCond {
             MoveCond::MoverStacked | MoveCond::HurdleStacked => true,
             MoveCond::Compare(_, a, b) => a.names_stacks() || b.names_stacks(),
             MoveCond::Between(n, ..) => n.names_stacks(),
-            MoveCond::Const(_) | MoveCond::HurdleType(_) | MoveCond::HurdleOwner(_) => false,
+            MoveCond::Const(_)
+            | MoveCond::HurdleType(_)
+            | MoveCond::HurdleOwner(_)
+            | MoveCond::Eliminated(_)
+            | MoveCond::MoverOn(_) => false,
+        }
+    }
+}
+
+impl MoveCond {
+    /// Whether it names the opponent or both players (which with more than two players the
+    /// compact form does not tell apart).
+    pub fn names_opponent(&self) -> bool {
+        let owners = |o: &FastOwners| matches!(o, FastOwners::Opponent | FastOwners::Both);
+        match self {
+            MoveCond::Not(c) => c.names_opponent(),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_opponent),
+            MoveCond::HurdleOwner(o) | MoveCond::Eliminated(o) => owners(o),
+            MoveCond::Compare(_, a, b) => a.names_opponent() || b.names_opponent(),
+            MoveCond::Between(n, ..) => n.names_opponent(),
+            MoveCond::Const(_)
+            | MoveCond::MoverStacked
+            | MoveCond::HurdleStacked
+            | MoveCond::HurdleType(_)
+            | MoveCond::MoverOn(_) => false,
         }
     }
 }
 
 impl MoveInt {
+    /// Whether it reads whether the mover has waited.
+    pub fn reads_waited(&self) -> bool {
+        match self {
+            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.reads_waited() || b.reads_waited(),
+            MoveInt::Count(n) => matches!(n, FastInt::Waited),
+            MoveInt::StackCount(_) => false,
+        }
+    }
+
+    /// Whether it names the opponent or both players.
+    pub fn names_opponent(&self) -> bool {
+        match self {
+            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.names_opponent() || b.names_opponent(),
+            MoveInt::StackCount(o) => matches!(o, FastOwners::Opponent | FastOwners::Both),
+            MoveInt::Count(n) => int_names_opponent(n),
+        }
+    }
+
     /// Whether it counts stacks.
     pub fn names_stacks(&self) -> bool {
         match self {
@@ -4820,6 +4928,21 @@ fn mover_side(p: &PlayerExpr) -> Option<FastOwners> {
         PlayerExpr::Literal(p) => Some(FastOwners::Player(*p)),
         _ => None,
     }
+}
+
+/// `A == B` about where the mover stands: its cell or its board.
+fn mover_place(game: &Game, a: &Value, b: &Value) -> Option<MoveCond> {
+    let cells: Vec<usize> = match (a, b) {
+        (Value::Cell(CellExpr::Of(PieceRef::Mover)), Value::Cell(CellExpr::Literal(c))) => {
+            vec![*c]
+        }
+        (Value::Board(BoardExpr::Of(PieceRef::Mover)), Value::Board(BoardExpr::Literal(b))) => (0
+            ..game.cells.len())
+            .filter(|&c| game.cells[c].board == *b)
+            .collect(),
+        _ => return None,
+    };
+    Some(MoveCond::MoverOn(cell_set(cells)))
 }
 
 /// `A == B` about the hurdle: its type or its owner.
@@ -4856,6 +4979,8 @@ fn lower_move_cond(game: &Game, cond: &Cond) -> Result<MoveCond, String> {
         Cond::Stacked(PieceRef::Hurdle) => MoveCond::HurdleStacked,
         Cond::Equal(a, b) => hurdle_equal(a, b)
             .or_else(|| hurdle_equal(b, a))
+            .or_else(|| mover_place(game, a, b))
+            .or_else(|| mover_place(game, b, a))
             .ok_or_else(|| refuse("values other than the hurdle's type and owner"))?,
         Cond::Member(Value::Piece(PieceTypeExpr::TypeOf(PieceRef::Hurdle)), list) => {
             let types = list
@@ -4881,7 +5006,16 @@ fn lower_move_cond(game: &Game, cond: &Cond) -> Result<MoveCond, String> {
         Cond::HasMoved(_) => return Err(refuse("`has_moved`")),
         Cond::Empty(_) => return Err(refuse("`empty`")),
         Cond::Adjacent(..) => return Err(refuse("`adjacent`")),
-        Cond::Eliminated(_) => return Err(refuse("`eliminated`")),
+        // Nobody is ever out of a game whose checkmates do not eliminate.
+        Cond::Eliminated(_) if !eliminates(game) => MoveCond::Const(false),
+        Cond::Eliminated(p) => match mover_side(p) {
+            Some(owner @ (FastOwners::Own | FastOwners::Player(_))) => MoveCond::Eliminated(owner),
+            _ => {
+                return Err(refuse(
+                    "`eliminated` of a player other than the mover's owner or one named",
+                ))
+            }
+        },
         Cond::Near { .. } => return Err(refuse("`near`")),
     })
 }
@@ -4899,6 +5033,7 @@ fn lower_move_int(game: &Game, int: &IntExpr) -> Result<MoveInt, String> {
             Box::new(lower_move_int(game, a)?),
             Box::new(lower_move_int(game, b)?),
         ),
+        IntExpr::Waited(PieceRef::Mover) => MoveInt::Count(FastInt::Waited),
         other => MoveInt::Count(
             lower_count_int(game, other, &mut Site::Counts).map_err(|_| {
                 "moves under a condition on numbers other than piece and stack counts".to_string()
@@ -4952,7 +5087,6 @@ impl Lowering<'_> {
             && en_passant_from.is_none()
             && quiet_slides.is_empty()
             && capture_slides.is_empty()
-            && quiet_hops.is_empty()
             && capture_hops.is_empty()
             && pulls.is_empty()
             && lame_attacks.iter().all(Vec::is_empty)
@@ -4964,11 +5098,15 @@ impl Lowering<'_> {
             && conditional.is_empty();
         if !quiet_only {
             return Err(
-                "moves under a condition other than quiet plain leaps and quiet paths".into(),
+                "moves under a condition other than quiet plain leaps, quiet paths and quiet \
+                 hops"
+                    .into(),
             );
         }
-        if condition.names_hurdle() {
-            // The hurdle is then the one cell the move hops: one step a leg, and one leg that
+        let hops_only = quiet_leaps.iter().all(|&b| b == 0) && paths.iter().all(Vec::is_empty);
+        if condition.names_hurdle() && !(hops_only && !quiet_hops.is_empty()) {
+            // The hurdle is then the one cell the move hops: a cannon hop's screen, or, one step a
+            // leg, the cell of the one leg that
             // only hops (a leg that may hop or pass an empty cell leaves the hurdle to the board).
             let one_hop = moves.parts.iter().all(|part| {
                 let (last, earlier) = part.legs.split_last().expect("a move has a leg");
@@ -4994,6 +5132,7 @@ impl Lowering<'_> {
             condition,
             quiet_leaps,
             paths,
+            quiet_hops,
         })
     }
 
@@ -5006,8 +5145,14 @@ impl Lowering<'_> {
         }
         let mut out = Vec::new();
         for merge in &piece.merges {
-            if merge.moves.condition.is_some() {
-                return Err("a merger move under a condition".into());
+            let condition = merge
+                .moves
+                .condition
+                .as_ref()
+                .map(|c| lower_move_cond(self.game, c))
+                .transpose()?;
+            if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
+                return Err("a merger move under a condition on a hurdle".into());
             }
             let game = self.game;
             let royal = |t: &usize| game.pieces[*t].royal.is_royal();
@@ -5053,6 +5198,7 @@ impl Lowering<'_> {
                 steps,
                 onto,
                 into: merge.into,
+                condition,
             });
         }
         Ok(out)

@@ -468,6 +468,7 @@ pub(super) fn reads_waited(cond: &FastCond) -> bool {
         | FastCond::MoverIn(_)
         | FastCond::Near { .. }
         | FastCond::InCheck(_)
+        | FastCond::Empty(_)
         | FastCond::PlayerIn(..) => false,
     }
 }
