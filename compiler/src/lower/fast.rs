@@ -5103,8 +5103,11 @@ impl Lowering<'_> {
                     .into(),
             );
         }
-        let hops_only = quiet_leaps.iter().all(|&b| b == 0) && paths.iter().all(Vec::is_empty);
-        if condition.names_hurdle() && !(hops_only && !quiet_hops.is_empty()) {
+        // Only cannon hops: the hurdle is each one's screen.
+        let screens = !quiet_hops.is_empty()
+            && quiet_leaps.iter().all(|&b| b == 0)
+            && paths.iter().all(Vec::is_empty);
+        if condition.names_hurdle() && !screens {
             // The hurdle is then the one cell the move hops: a cannon hop's screen, or, one step a
             // leg, the cell of the one leg that
             // only hops (a leg that may hop or pass an empty cell leaves the hurdle to the board).
