@@ -325,34 +325,29 @@ fn coverage_cases_hold_on_the_compiled_engines() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A perpetual check is claimed on a compact engine as on the interpreter: minishogi's
-/// `perpetual_check 4 loss mover claim`, a rook checking from a4 and a5 while the king steps
-/// between e5 and e4 (the fourth occurrence after 12 moves); kings stepping out and back without a
-/// check make a plain repetition (`repetition 4 loss white claim`).
+/// Claims that depend on more than the position are made on a compact engine as on the
+/// interpreter: minishogi's `perpetual_check 4 loss mover claim`, a rook checking from a4 and a5
+/// while the king steps between e5 and e4 (the fourth occurrence after 12 moves); kings stepping out
+/// and back without a check make a plain repetition (`repetition 4 loss white claim`).
 #[test]
-fn a_perpetual_check_is_claimed_on_a_compact_engine() {
-    let compact = game_minishogi::compact::fast_engine().expect("minishogi builds");
-    let reference = interpreter("minishogi");
+fn history_claims_are_made_on_a_compact_engine() {
+    fn claims<V: Variant>(v: &V, fen: &str, moves: &str) -> Option<(Option<usize>, String)> {
+        let mut position = v.parse_position(fen).expect("a position");
+        for mv in moves.split_whitespace() {
+            let m = v.parse_move(&mut position, mv).expect("legal");
+            v.make(&mut position, m);
+        }
+        v.claimable(&position).map(|r| (r.winner, r.reason))
+    }
     let checking = "a4a5 e5e4 a5a4 e4e5 ".repeat(3);
     let quiet = "a1b1 e5d5 b1a1 d5e5 ".repeat(3);
+    let minishogi = game_minishogi::compact::fast_engine().expect("minishogi builds");
     for (fen, moves, expected) in [
         ("4k/R4/5/5/K4[] w - - 0 1", &checking, "perpetual_check"),
         ("4k/5/5/2R2/K4[] w - - 0 1", &quiet, "repetition"),
     ] {
-        let mut position = compact.parse_position(fen).expect("a position");
-        let mut reference_position = reference.parse_position(fen).expect("a position");
-        for mv in moves.split_whitespace() {
-            let m = compact.parse_move(&mut position, mv).expect("legal");
-            compact.make(&mut position, m);
-            let m = reference
-                .parse_move(&mut reference_position, mv)
-                .expect("legal");
-            reference.make(&mut reference_position, m);
-        }
-        let on_compact = compact.claimable(&position).map(|r| (r.winner, r.reason));
-        let on_interpreter = reference
-            .claimable(&reference_position)
-            .map(|r| (r.winner, r.reason));
+        let on_compact = claims(&minishogi, fen, moves);
+        let on_interpreter = claims(&interpreter("minishogi"), fen, moves);
         assert_eq!(on_compact, on_interpreter, "{fen} {moves}");
         assert_eq!(
             on_compact.as_ref().map(|(_, reason)| reason.as_str()),

@@ -397,6 +397,14 @@ pub trait CompactGame: Send + Sync {
     /// Sets the single moves made in the current turn and whether one of them restarts the
     /// half-move counter (the hash is refreshed by [`CompactGame::refresh_hash`]).
     fn set_turn(&self, _position: &mut Self::Position, _moves: u32, _resets: bool) {}
+    /// In games with a counting rule: its count while it runs (as `Position::count`).
+    fn count(&self, _position: &Self::Position) -> Option<[u16; 3]> {
+        None
+    }
+
+    /// Sets the counting rule's count (not part of the hash).
+    fn set_count(&self, _position: &mut Self::Position, _count: Option<[u16; 3]>) {}
+
     /// In games that count captures: the enemy pieces of a type a player has captured by his own
     /// moves.
     fn captures(&self, _position: &Self::Position, _player: usize, _piece: usize) -> u32 {
@@ -632,6 +640,7 @@ impl<G: CompactGame> Compiled<G> {
         self.game
             .set_checks(&mut compact, [position.checks[0], position.checks[1]]);
         self.game.set_passes(&mut compact, position.passes);
+        self.game.set_count(&mut compact, position.count);
         self.game
             .set_turn(&mut compact, position.turn_moves, position.reset_in_turn);
         let pieces = self.interpreter.game.pieces.len();
@@ -673,6 +682,7 @@ impl<G: CompactGame> Compiled<G> {
         position.last = state.last.map(CompactMove::to_interpreter);
         position.checks[..2].copy_from_slice(&self.game.checks(compact));
         position.passes = self.game.passes(compact);
+        position.count = self.game.count(compact);
         if let Some(state) = self.game.elimination(compact) {
             position.eliminated = state.eliminated;
             position.dropped_among = state.dropped_among;

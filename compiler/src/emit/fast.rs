@@ -29,10 +29,23 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
     let walls = e.walls();
     let game = e.game();
     let conversions = e.conversions();
+    let royal_now = match &ir.royal_when {
+        Some(condition) => {
+            let condition = e.count_cond(condition);
+            quote! {
+                /// Whether player `own`'s pieces of the royal type are royal now (`royal when`).
+                fn royal_now(board: &Board, own: usize) -> bool {
+                    #condition
+                }
+            }
+        }
+        None => quote! {},
+    };
     quote! {
         #tables
         #board
         #conversions
+        #royal_now
         #attacks
         #generation
         #make
@@ -286,6 +299,21 @@ impl Emitter<'_> {
             const STEP_VECTORS: [[i32; 3]; #n] = [#(#vectors),*];
             #table
         }
+    }
+
+    /// `mask` (royal pieces of `player` on `board`), or none while `royal when` does not hold for
+    /// him.
+    fn royal_gate(
+        &self,
+        mask: TokenStream,
+        board: TokenStream,
+        player: TokenStream,
+    ) -> TokenStream {
+        if self.ir.royal_when.is_none() {
+            return mask;
+        }
+        let zero = self.zero();
+        quote! { (if royal_now(&#board, #player) { #mask } else { #zero }) }
     }
 
     /// The royal pieces on `board` (of every royal type), if the game has any.
@@ -1123,6 +1151,15 @@ impl Emitter<'_> {
         } else {
             quote! {}
         };
+        let count_field = if self.ir.counting.is_some() {
+            quote! {
+                /// The counting rule's count while it runs: where it began, plies since, the limit
+                /// (not part of the hash, as in the interpreter).
+                count: Option<[u16; 3]>,
+            }
+        } else {
+            quote! {}
+        };
         let passes_field = if self.ir.pass != Pass::Never {
             quote! {
                 /// The passes made in a row up to this position (not part of the hash).
@@ -1249,6 +1286,7 @@ impl Emitter<'_> {
                 fullmove: u32,
                 hash: u64,
                 #checks_field
+                #count_field
                 #passes_field
                 #stack_fields
                 #turn_fields
@@ -1927,7 +1965,7 @@ impl Emitter<'_> {
             let enemies: Vec<usize> = (0..ir.players).filter(|&p| p != us_index).collect();
             let (us, them) = (self.player_lit(us_index), self.enemy_lit(us_index));
             let royals = match self.royal_bits(quote!(board)) {
-                Some(r) => quote! { #r & own },
+                Some(r) => self.royal_gate(quote! { #r & own }, quote!(board), us.clone()),
                 None => self.zero(),
             };
             let mut pieces = Vec::new();
@@ -3243,7 +3281,11 @@ impl Emitter<'_> {
             return quote! {};
         }
         let own_royals = match self.royal_bits(quote!(after)) {
-            Some(r) => quote! { #r & after.colors[mover] },
+            Some(r) => self.royal_gate(
+                quote! { #r & after.colors[mover] },
+                quote!(after),
+                quote!(mover),
+            ),
             None => self.zero(),
         };
         quote! {
@@ -3319,8 +3361,16 @@ impl Emitter<'_> {
         });
         let (own_royals, enemy_royals) = match self.royal_bits(quote!(after)) {
             Some(r) => (
-                quote! { #r & after.colors[mover] },
-                quote! { #r & after.colors[them] },
+                self.royal_gate(
+                    quote! { #r & after.colors[mover] },
+                    quote!(after),
+                    quote!(mover),
+                ),
+                self.royal_gate(
+                    quote! { #r & after.colors[them] },
+                    quote!(after),
+                    quote!(them),
+                ),
             ),
             None => (self.zero(), self.zero()),
         };
@@ -3729,6 +3779,11 @@ impl Emitter<'_> {
                 let Some(royals) = self.royal_bits(quote!(board)) else {
                     return quote! { false };
                 };
+                let gated = self.royal_gate(
+                    quote! { #royals & board.colors[player] },
+                    quote!(board),
+                    quote!(player),
+                );
                 let players = self.ir.players;
                 let all = self.all_colors(quote!(board));
                 let walls = if self.ir.walls.is_some() {
@@ -3753,7 +3808,7 @@ impl Emitter<'_> {
                     let player: usize = #player;
                     let occupied = #all #walls;
                     let them = occupied & !board.colors[player];
-                    let mut royals: Bits = #royals & board.colors[player];
+                    let mut royals: Bits = #gated;
                     let (mut any, mut every) = (false, true);
                     while royals != 0 {
                         let hit = attacked(board, royals.trailing_zeros() as usize, #by, occupied, them);
@@ -4297,6 +4352,7 @@ impl Emitter<'_> {
         let (freeze_init, unload_init) = (self.freeze_init(true), self.freeze_init(false));
         let unload_freeze = self.freeze_after(false);
         let freeze = self.freeze_after(true);
+        let (mark_captured, update_count, captured_init) = self.counting_update();
         let (count_to, count_victim) = (
             self.count_victim(quote!(to)),
             self.count_victim(quote!(victim)),
@@ -4453,6 +4509,7 @@ impl Emitter<'_> {
                 let mover = board.side as usize;
                 #clear_en_passant
                 let (old_virgin, old_promoted) = (board.identity_virgin(), board.promoted);
+                #captured_init
                 #rules_start
                 let mut resets = false;
                 match mv.kind {
@@ -4490,6 +4547,7 @@ impl Emitter<'_> {
                         if to != from && board.cells[to] != EMPTY {
                             #note_to
                             #count_to
+                            #mark_captured
                             to_hand(board, mover, to);
                             board.remove(to);
                             resets = true;
@@ -4499,6 +4557,7 @@ impl Emitter<'_> {
                             if board.cells[victim] != EMPTY {
                                 #note_victim
                                 #count_victim
+                                #mark_captured
                                 to_hand(board, mover, victim);
                                 board.remove(victim);
                                 resets = true;
@@ -4541,6 +4600,7 @@ impl Emitter<'_> {
                 #turn_tail
                 #passes
                 #count_check
+                #update_count
             }
         }
     }
@@ -4564,8 +4624,13 @@ impl Emitter<'_> {
         let (helpers, methods) = self.move_methods(&list, &count);
         let cell = match self.royal_bits(quote!(board)) {
             Some(r) => {
+                let royals = self.royal_gate(
+                    quote! { #r & board.colors[board.side as usize] },
+                    quote!(board),
+                    quote!(board.side as usize),
+                );
                 quote! {
-                    let royals = #r & board.colors[board.side as usize];
+                    let royals = #royals;
                     let cell = if royals == 0 { 0 } else { royals.trailing_zeros() as usize };
                 }
             }
@@ -5235,6 +5300,9 @@ impl Emitter<'_> {
             };
             tests.push(match end {
                 EarlyEnd::Checkmated => quote! { board.eliminated != 0 || board.mated_by.iter().any(|&m| m != 0) },
+                EarlyEnd::CountOver => quote! {
+                    board.count.is_some_and(|[begin, plies, limit]| begin as u32 + plies as u32 / 2 > limit as u32)
+                },
                 EarlyEnd::BareRoyal(royals) => match royals.as_slice() {
                     [] => quote! { true },
                     royals => {
@@ -5331,22 +5399,48 @@ impl Emitter<'_> {
                 if self.many() {
                     let players = self.ir.players;
                     let all = (0..players).map(Literal::usize_unsuffixed);
+                    let royals = self.royal_gate(
+                        quote! { #r & board.colors[us] },
+                        quote!(board),
+                        quote!(us),
+                    );
                     quote! {
                         let us = board.side as usize;
-                        let royals = #r & board.colors[us];
+                        let royals = #royals;
                         let occupied = #(board.colors[#all])|*;
                         !safe(board, royals, #players + us, occupied, occupied & !board.colors[us])
                     }
                 } else {
+                    let royals = self.royal_gate(
+                        quote! { #r & board.colors[us] },
+                        quote!(board),
+                        quote!(us),
+                    );
                     quote! {
                         let us = board.side as usize;
                         let them = 1 - us;
-                        let royals = #r & board.colors[us];
+                        let royals = #royals;
                         !safe(board, royals, them, #all_board, board.colors[them])
                     }
                 }
             }
             None => quote! { let _ = board; false },
+        };
+        let (count_init, count_methods) = if self.ir.counting.is_some() {
+            (
+                quote! { count: None, },
+                quote! {
+                    fn count(&self, board: &Board) -> Option<[u16; 3]> {
+                        board.count
+                    }
+
+                    fn set_count(&self, board: &mut Board, count: Option<[u16; 3]>) {
+                        board.count = count;
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {})
         };
         let (checks_init, checks_methods) = if self.ir.counts_checks {
             (
@@ -5493,6 +5587,7 @@ impl Emitter<'_> {
                         fullmove: 1,
                         hash: 0,
                         #checks_init
+                        #count_init
                         #passes_init
                         #stack_init
                         #turn_init
@@ -5545,6 +5640,7 @@ impl Emitter<'_> {
                 }
 
                 #checks_methods
+                #count_methods
 
                 #passes_methods
 
@@ -6360,6 +6456,69 @@ impl Emitter<'_> {
     }
 
     /// Counts the piece on `cell`, about to be captured, when the game counts captures.
+    /// The counting rule's update after a single move (`FastIr::counting`), as the interpreter's
+    /// `update_count`: the statement marking a capture, the update (once the player to move, the
+    /// counting side `own`, is known) and the flag's declaration.
+    fn counting_update(&self) -> (TokenStream, TokenStream, TokenStream) {
+        let Some(counting) = &self.ir.counting else {
+            return (quote! {}, quote! {}, quote! {});
+        };
+        let holds = |c: &Option<FastCond>| match c {
+            Some(c) => self.count_cond(c),
+            None => quote! { true },
+        };
+        let start = holds(&counting.start);
+        let restart = if counting.restart.is_empty() {
+            quote! { false }
+        } else {
+            let lines = counting.restart.iter().map(holds);
+            quote! { (#(#lines)||*) }
+        };
+        let mut limit = quote! { u16::MAX };
+        for (n, c) in counting.limits.iter().rev() {
+            let n = Literal::u16_unsuffixed((*n).min(u32::from(u16::MAX)) as u16);
+            let c = holds(c);
+            limit = quote! { if #c { #n } else { #limit } };
+        }
+        let all = self.all_colors(quote!(board));
+        let mut begin = quote! { 0u16 };
+        for (pieces, c) in counting.begin.iter().rev() {
+            let value = if *pieces {
+                quote! { (#all).count_ones() as u16 }
+            } else {
+                quote! { 0u16 }
+            };
+            let c = holds(c);
+            begin = quote! { if #c { #value } else { #begin } };
+        }
+        (
+            quote! { captured = true; },
+            quote! {
+                // The counting rule: the count runs while its start condition holds for the player
+                // to move, and begins again after a capture that restarts it.
+                {
+                    let own = board.side as usize;
+                    let _ = own;
+                    if !(#start) {
+                        board.count = None;
+                    } else {
+                        match board.count {
+                            Some([begin, plies, limit]) if !(captured && #restart) => {
+                                board.count = Some([begin, plies.saturating_add(1), limit]);
+                            }
+                            _ => {
+                                let limit: u16 = #limit;
+                                let begin: u16 = #begin;
+                                board.count = Some([begin, 0, limit]);
+                            }
+                        }
+                    }
+                }
+            },
+            quote! { let mut captured = false; },
+        )
+    }
+
     fn count_victim(&self, cell: TokenStream) -> TokenStream {
         if self.ir.turns.counts_captures {
             quote! { board.count_capture(mover, #cell); }

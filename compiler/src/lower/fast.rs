@@ -136,8 +136,14 @@ pub struct FastIr {
     /// `turn { royal_safety all }`: a move is illegal only when it leaves every royal piece of the
     /// mover attacked (and a player is in check only when all of them are).
     pub royal_all: bool,
+    /// `royal when COND` on the one royal type: its pieces of a player are royal only while the
+    /// condition holds for him (`own`), a condition on his own piece counts.
+    pub royal_when: Option<FastCond>,
     /// Whether positions count the checks each player has given (the game has a `checks` rule).
     pub counts_checks: bool,
+    /// The counting rule's count, kept in the position when the game has one (`counting`,
+    /// automatic or claimed).
+    pub counting: Option<FastCounting>,
     /// Per piece type: the most pieces of it a player may have for a promotion to it
     /// (`count_limit`).
     pub count_limits: Vec<Option<u32>>,
@@ -379,6 +385,22 @@ pub enum FastWallCells {
     Reach(Vec<FastMoves>),
 }
 
+/// A counting rule (`counting`, makruk's): its conditions on piece counts, `own` the player to
+/// move after each single move (the counting side). The position keeps the count: where it began,
+/// the plies since and the limit, as the interpreter's `Position::count`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastCounting {
+    /// When the count runs (`start when`), if limited.
+    pub start: Option<FastCond>,
+    /// When a capture restarts it (`restart on capture when`), each line perhaps under a condition.
+    pub restart: Vec<Option<FastCond>>,
+    /// The limits, the first whose condition holds applying.
+    pub limits: Vec<(u32, Option<FastCond>)>,
+    /// Where it begins: the first line whose condition holds; `true` for the number of pieces on
+    /// the board.
+    pub begin: Vec<(bool, Option<FastCond>)>,
+}
+
 /// A cheap test for an end rule decided by the position alone.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EarlyEnd {
@@ -413,6 +435,8 @@ pub enum EarlyEnd {
     /// A player has been checkmated or eliminated (`last_survivor`, `checkmates N`,
     /// `total_checkmates N`, in games that go on after a checkmate).
     Checkmated,
+    /// The count of the counting rule exceeds its limit (`counting`).
+    CountOver,
 }
 
 /// A condition on piece counts, for end rules decided by material.
@@ -1071,6 +1095,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             {
                 early_ends.push(EarlyEnd::Checkmated);
             }
+            EndKind::Counting(_) => early_ends.push(EarlyEnd::CountOver),
             EndKind::InsufficientMaterial(None) => {
                 // The built-in test: a player with only knights (`N`) and bishops (`B`) besides
                 // royal pieces may lack mating material; anything else mates.
@@ -1163,6 +1188,8 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
         return Err("moves under an `in_check` condition with `royal_safety all`".into());
     }
     let royal_capture = royal_capture_game(game, &pieces, hands.as_ref(), &early_ends)?;
+    let counting = lower_counting(game, &pieces)?;
+    let royal_when = lower_royal_when(game, &pieces, &royals, hands.as_ref())?;
     let walls = lower_walls(game, &mut lowering, &royals, hands.is_some())?;
     let immune = lower_immune(game, &pieces, explodes.is_some(), walls.as_ref())?;
     let turns = lower_turns(
@@ -1349,8 +1376,10 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             .transpose()?,
         forbid_checks: game.turn.forbid_checks,
         royal_all,
+        royal_when,
         // The interpreter counts checks when the game has a `checks` rule, claimed or not.
         counts_checks,
+        counting,
         cells: game.cells.len(),
         pieces,
         directions,
@@ -2873,7 +2902,21 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
     let explosion = if all_triggers {
         None
     } else if rules.iter().any(|r| r.events.contains(&Event::Capture)) {
-        explosion_rule(&rules, pieces)?
+        explosion_rule(&rules, pieces).map_err(|e| {
+            // Name the first rule that is none of the forms the compact form plays.
+            match rules
+                .iter()
+                .find(|r| !triggers::are_triggers(std::slice::from_ref(*r)))
+            {
+                Some(rule) if rules.len() > 1 => format!(
+                    "the triggered rule `{}` (the compact form plays rules about the captured or \
+                     arriving piece, the mover's transformation on a capture, conversions, or one \
+                     explosion)",
+                    rule.name
+                ),
+                _ => e,
+            }
+        })?
     } else {
         None
     };
@@ -2954,7 +2997,8 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
             // between two players moving once a turn; the interpreter decides once the position
             // recurred as often as the rule needs.
             EndKind::PerpetualCheck(_) => sides_of(game) == 2 && game.turn.moves <= 1,
-            EndKind::Counting(_) => false,
+            // The compact position keeps the count (`FastIr::counting`).
+            EndKind::Counting(_) => true,
         };
         // Checkmate, stalemate and no-moves rules decide only when the side to move has no legal
         // move, and then the interpreter evaluates their conditions (outcomes convert); so do the
@@ -2978,6 +3022,7 @@ fn check_game(game: &Game) -> Result<Option<Vec<usize>>, String> {
                 | EndKind::InsufficientMaterial(_)
                 | EndKind::RoyalCapture
                 | EndKind::PerpetualCheck(_)
+                | EndKind::Counting(_)
                 | EndKind::AllPass
                 | EndKind::Facing(_)
                 | EndKind::Captures(..)
@@ -3070,6 +3115,161 @@ fn royal_capture_game(
     match feature {
         Some(feature) => Err(format!("`royal_capture` with {feature}")),
         None => Ok(true),
+    }
+}
+
+/// The counting rule, if the game has one (automatic or claimed), or why the compact form cannot
+/// keep its count: the captures that restart it are those of the piece on the target or taken en
+/// passant, so not with the moves and rules that remove pieces otherwise.
+fn lower_counting(game: &Game, pieces: &[FastPiece]) -> Result<Option<FastCounting>, String> {
+    let Some(counting) = game.end.iter().find_map(|r| match &r.kind {
+        EndKind::Counting(c) => Some(c),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    let feature = [
+        (!game.rules.is_empty(), "triggered rules"),
+        (game.custodian.is_some(), "custodian capture"),
+        (
+            pieces
+                .iter()
+                .any(|p| !p.stacks.is_empty() || p.players.iter().any(|m| !m.pulls.is_empty())),
+            "stacks or pulls",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    if let Some(feature) = feature {
+        return Err(format!("a counting rule with {feature}"));
+    }
+    let cond = |c: &Option<Cond>| {
+        c.as_ref()
+            .map(|c| {
+                lower_count_cond(game, c).map_err(|_| {
+                    "a counting rule's condition on more than piece counts".to_string()
+                })
+            })
+            .transpose()
+    };
+    Ok(Some(FastCounting {
+        start: cond(&counting.start)?,
+        restart: counting
+            .restart
+            .iter()
+            .map(cond)
+            .collect::<Result<_, _>>()?,
+        limits: counting
+            .limits
+            .iter()
+            .map(|(n, c)| Ok((*n, cond(c)?)))
+            .collect::<Result<_, String>>()?,
+        begin: counting
+            .begin
+            .iter()
+            .map(|(p, c)| Ok((*p, cond(c)?)))
+            .collect::<Result<_, String>>()?,
+    }))
+}
+
+/// The condition of a `royal when` type, or why the compact form cannot follow it. The royal pieces
+/// are found before a move and stay so after it: the condition counts only the player's own
+/// pieces, which his moves do not change (no promotions, drops, mergers, stacks, rules or captures
+/// of his own pieces), and nothing asks about the enemy's royal pieces after the move.
+fn lower_royal_when(
+    game: &Game,
+    pieces: &[FastPiece],
+    royals: &[usize],
+    hands: Option<&FastHands>,
+) -> Result<Option<FastCond>, String> {
+    let Some(condition) = game.pieces.iter().find_map(|p| match &p.royal {
+        Royalty::When(c) => Some(c),
+        _ => None,
+    }) else {
+        return Ok(None);
+    };
+    let refuse = |what: &str| Err(format!("`royal when` with {what}"));
+    if royals.len() > 1 {
+        return refuse("more than one royal type");
+    }
+    let promotes = game
+        .pieces
+        .iter()
+        .any(|p| !p.promotions.is_empty() || !p.promotion_moves.is_empty());
+    let end = |f: fn(&EndKind) -> bool| game.end.iter().any(|r| f(&r.kind));
+    let feature = [
+        (promotes, "promotions"),
+        (hands.is_some_and(|h| h.drops), "drops"),
+        (
+            pieces
+                .iter()
+                .any(|p| !p.merges.is_empty() || !p.stacks.is_empty()),
+            "mergers or stacks",
+        ),
+        (!game.rules.is_empty(), "triggered rules"),
+        (
+            game.captures == vdl_runtime::model::CaptureScope::Any,
+            "`captures any`",
+        ),
+        (game.turn.forbid_checks, "`forbid_checks`"),
+        (
+            hands.is_some_and(|h| h.no_drop_check || h.no_drop_mate.contains(&true)),
+            "`no_drop_check` or `no_drop_mate`",
+        ),
+        (
+            end(|k| {
+                matches!(
+                    k,
+                    EndKind::Checks(_)
+                        | EndKind::Checkmates(_)
+                        | EndKind::TotalCheckmates(_)
+                        | EndKind::LastSurvivor
+                        | EndKind::RoyalCapture
+                )
+            }),
+            "checks given, elimination or royal capture",
+        ),
+        (game.pieces.iter().any(|p| p.facing.is_some()), "`facing`"),
+        (
+            game.turn.royal_safety == RoyalSafety::All,
+            "`royal_safety all`",
+        ),
+        (game.custodian.is_some(), "custodian capture"),
+    ]
+    .into_iter()
+    .find_map(|(present, name)| present.then_some(name));
+    if let Some(feature) = feature {
+        return refuse(feature);
+    }
+    let lowered = lower_count_cond(game, condition)
+        .map_err(|_| "`royal when` with a condition on more than piece counts".to_string())?;
+    if !counts_own_only(&lowered) {
+        return refuse("a condition on pieces other than the player's own");
+    }
+    Ok(Some(lowered))
+}
+
+/// Whether a condition counts only the pieces of `own` (and constants).
+fn counts_own_only(c: &FastCond) -> bool {
+    fn int(n: &FastInt) -> bool {
+        match n {
+            FastInt::Add(a, b) | FastInt::Sub(a, b) => int(a) && int(b),
+            FastInt::Count { owners, .. } => matches!(owners, FastOwners::Own),
+            FastInt::Const(_) => true,
+            FastInt::Held { .. } | FastInt::Enclosed | FastInt::Waited => false,
+        }
+    }
+    match c {
+        FastCond::Const(_) => true,
+        FastCond::Not(c) => counts_own_only(c),
+        FastCond::All(cs) | FastCond::Any(cs) => cs.iter().all(counts_own_only),
+        FastCond::Compare(_, a, b) => int(a) && int(b),
+        FastCond::Between(n, ..) => int(n),
+        FastCond::MoverIn(_)
+        | FastCond::InCheck(_)
+        | FastCond::PlayerIn(..)
+        | FastCond::Near { .. }
+        | FastCond::Empty(_) => false,
     }
 }
 
@@ -3291,10 +3491,8 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         // Lowered by `lower_stacks` (`FastPiece::stacks`).
         stacks: _,
     } = piece;
-    let unsupported = [(matches!(royal, Royalty::When(_)), "`royal when`")];
-    if let Some((_, what)) = unsupported.iter().find(|(has, _)| *has) {
-        return Err(format!("piece {name} has {what}"));
-    }
+    // `royal when` is lowered by `lower_royal_when`.
+    let _ = name;
     if facing.is_some() {
         if !royal.is_royal() {
             return Err(format!("piece {name} has `facing` but is not royal"));
