@@ -811,6 +811,46 @@ fn moves_under_conditions_with_a_royal_piece_agree_with_the_interpreter() {
     );
 }
 
+/// Capturing leaps under a condition (`conditional_captures.vdl`, 5x5), counted by hand: the
+/// knight leaps and takes as a knight only while the enemy has three pieces or more. White's knight
+/// a1 and king c1 against Black's king c5 and knight b3: Black has two pieces, so the knight only
+/// steps (a2, b1) and the king has b1, b2, c2, d1, d2 (Black's knight, facing two pieces, attacks
+/// nothing). With a Black pawn on d4 the knight also leaps to b3 (taking) and c2. With a White rook
+/// on b1 instead, Black's knight attacks and checks the king on c1: the rook takes it (b1b3) or the
+/// king goes to b2, c2 or d1 (d2 is attacked); White's knight still cannot leap.
+#[test]
+fn capturing_leaps_under_a_condition_by_hand() {
+    let stem = "conditional_captures";
+    let king = ["c1b1", "c1b2", "c1c2", "c1d1", "c1d2"];
+    let mut quiet = vec!["a1a2", "a1b1"];
+    quiet.extend(king);
+    exact_moves(stem, "2k2/5/1n3/5/N1K2 w", &quiet);
+    let mut leaps = quiet.clone();
+    leaps.extend(["a1b3", "a1c2"]);
+    exact_moves(stem, "2k2/3p1/1n3/5/N1K2 w", &leaps);
+    exact_moves(
+        stem,
+        "2k2/5/1n3/5/NRK2 w",
+        &["b1b3", "c1b2", "c1c2", "c1d1"],
+    );
+}
+
+/// Perft of `conditional_captures.vdl`, where captures switch the knights' leaps on and off:
+/// every compiled engine counts what the interpreter counts.
+#[test]
+fn capturing_leaps_under_a_condition_agree_with_the_interpreter() {
+    perft_agrees_to(
+        "conditional_captures",
+        &[
+            "rnk1n/pp1pp/5/PP1PP/RNK1N w",
+            "2k1n/5/5/5/RNK2 w",
+            "1nk2/p4/5/2N2/R1K1n b",
+            "n1k2/5/1N3/5/R1K1n w",
+        ],
+        5,
+    );
+}
+
 /// Turns of several single moves in random games (`turns.vdl`: stacks, frozen pieces, capture
 /// counters, end rules at the start of a turn): at every single move each compiled engine reaches
 /// the interpreter's position text by its own moves (the single moves made in the turn, the frozen

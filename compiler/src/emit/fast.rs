@@ -1528,6 +1528,27 @@ impl Emitter<'_> {
                 });
             }
         }
+        // Capturing leaps under a condition attack while it holds for `by` (it reads what the
+        // other player's moves leave alone).
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            for (k, block) in piece.players[by_index].conditional.iter().enumerate() {
+                if block.attacked_from.iter().all(|&b| b == 0) {
+                    continue;
+                }
+                let table = format_ident!("COND_ATTACKED_FROM_{}_{}", index, k);
+                let piece_index = self.piece(index);
+                let condition = self.move_cond(&block.condition);
+                checks.push(quote! {
+                    if #table[#by][cell] & board.pieces[#piece_index] & them != 0 && {
+                        let own: usize = #by;
+                        let _ = own;
+                        #condition
+                    } {
+                        return true;
+                    }
+                });
+            }
+        }
         for (index, piece) in self.ir.pieces.iter().enumerate() {
             if piece.players[by_index]
                 .lame_attacks
@@ -3084,7 +3105,7 @@ impl Emitter<'_> {
             }
             None => (self.zero(), self.zero(), quote! { &[] }),
         };
-        targets.extend(self.conditional_targets(index, us_index));
+        targets.extend(self.conditional_targets(index, us_index, &takes));
         let has_steps = moves.steps.iter().any(|s| !s.is_empty());
         let has_paths = moves.paths.iter().any(|s| !s.is_empty());
         if targets.is_empty() && !has_steps && !has_paths && moves.pulls.is_empty() {
@@ -5761,6 +5782,31 @@ impl Emitter<'_> {
             let sides = piece.players.len();
             for k in 0..blocks {
                 let block = |p: usize| &piece.players[p].conditional[k];
+                for (field, what, name) in [
+                    (
+                        0,
+                        "Capturing leaps of the {} under a condition, per player and cell.",
+                        format_ident!("COND_CAPTURE_{}_{}", index, k),
+                    ),
+                    (
+                        1,
+                        "The cells the {}'s capturing leaps under a condition attack each cell from, per player.",
+                        format_ident!("COND_ATTACKED_FROM_{}_{}", index, k),
+                    ),
+                ] {
+                    let of = |p: usize| {
+                        if field == 0 {
+                            &block(p).capture_leaps
+                        } else {
+                            &block(p).attacked_from
+                        }
+                    };
+                    if (0..sides).any(|p| of(p).iter().any(|&b| b != 0)) {
+                        let players = (0..sides).map(|p| self.per_cell(of(p)));
+                        let doc = what.replace("{}", &piece.name);
+                        items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; });
+                    }
+                }
                 if (0..sides).any(|p| block(p).quiet_leaps.iter().any(|&b| b != 0)) {
                     let name = format_ident!("COND_QUIET_{}_{}", index, k);
                     let players = (0..sides).map(|p| self.per_cell(&block(p).quiet_leaps));
@@ -5881,7 +5927,12 @@ impl Emitter<'_> {
 
     /// The targets a piece type's moves under conditions add for player `us` from `from`
     /// (statements joining the piece's `targets`).
-    fn conditional_targets(&self, index: usize, us: usize) -> Vec<TokenStream> {
+    fn conditional_targets(
+        &self,
+        index: usize,
+        us: usize,
+        takes: &TokenStream,
+    ) -> Vec<TokenStream> {
         let piece = &self.ir.pieces[index];
         let us_literal = self.player_lit(us);
         let mut out = Vec::new();
@@ -5900,6 +5951,19 @@ impl Emitter<'_> {
                 quote! { targets |= #table[#us_literal][from] & cx.empty; }
             } else {
                 quote! {}
+            };
+            let capture_leaps = piece
+                .players
+                .iter()
+                .any(|m| m.conditional[k].capture_leaps.iter().any(|&b| b != 0));
+            let leaps = if capture_leaps {
+                let table = format_ident!("COND_CAPTURE_{}_{}", index, k);
+                quote! {
+                    #leaps
+                    targets |= #table[#us_literal][from] & #takes;
+                }
+            } else {
+                leaps
             };
             let per_path = block.condition.names_hurdle();
             let paths = if has_paths {

@@ -4958,6 +4958,11 @@ pub struct FastConditional {
     /// Quiet cannon hops (direction indices): slides beyond the first occupied cell, the hurdle,
     /// to the empty cells before the next one.
     pub quiet_hops: Vec<usize>,
+    /// Per cell: targets of capturing plain leaps (under a condition that no move of the other
+    /// player changes, [`stable_attack_condition`]).
+    pub capture_leaps: Vec<Bits>,
+    /// Per target cell: the cells those leaps attack it from.
+    pub attacked_from: Vec<Bits>,
 }
 
 /// A condition on a move, compiled to tests on the position: the mover (on `from`), the piece it
@@ -5128,6 +5133,50 @@ fn mover_side(p: &PlayerExpr) -> Option<FastOwners> {
     }
 }
 
+/// Whether a condition of capturing moves reads only what the other player's moves leave alone, in
+/// a game of two: the number of all the enemy's pieces (the other player's, seen from the piece's
+/// owner), in games where a move never adds, merges, hides or removes one of the mover's own
+/// pieces (no drops, mergers, stacks, triggered rules, custodian capture or `captures any`).
+fn stable_attack_condition(game: &Game, c: &MoveCond) -> bool {
+    let all: Vec<usize> = (0..game.pieces.len()).collect();
+    fn int(n: &MoveInt, all: &[usize]) -> bool {
+        match n {
+            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => int(a, all) && int(b, all),
+            MoveInt::Count(FastInt::Const(_)) => true,
+            MoveInt::Count(FastInt::Count {
+                owners: FastOwners::Opponent,
+                pieces,
+                zone: None,
+            }) => {
+                let mut types = pieces.clone();
+                types.sort_unstable();
+                types == all
+            }
+            MoveInt::Count(_) | MoveInt::StackCount(_) => false,
+        }
+    }
+    fn cond(c: &MoveCond, all: &[usize]) -> bool {
+        match c {
+            MoveCond::Const(_) => true,
+            MoveCond::Not(c) => cond(c, all),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().all(|c| cond(c, all)),
+            MoveCond::Compare(_, a, b) => int(a, all) && int(b, all),
+            MoveCond::Between(n, ..) => int(n, all),
+            _ => false,
+        }
+    }
+    let game_fits = sides_of(game) == 2
+        && game.reserves.iter().all(|r| !r.drops)
+        && game
+            .pieces
+            .iter()
+            .all(|p| p.merges.is_empty() && p.stacks.is_empty())
+        && game.rules.is_empty()
+        && game.custodian.is_none()
+        && game.captures != vdl_runtime::model::CaptureScope::Any;
+    game_fits && cond(c, &all)
+}
+
 /// `A == B` about where the mover stands: its cell or its board.
 fn mover_place(game: &Game, a: &Value, b: &Value) -> Option<MoveCond> {
     let cells: Vec<usize> = match (a, b) {
@@ -5279,9 +5328,15 @@ impl Lowering<'_> {
             promotion_rules,
             conditional,
         } = lowered;
-        let quiet_only = capture_leaps.iter().all(|&b| b == 0)
-            && attacked_from.iter().all(|&b| b == 0)
-            && initial_attacked_from.iter().all(|&b| b == 0)
+        // Capturing leaps attack under the condition: only under one the other player's moves
+        // cannot change, so that the legality test may read it before the move.
+        let captures = capture_leaps.iter().any(|&b| b != 0);
+        if captures && !stable_attack_condition(self.game, &condition) {
+            return Err(
+                "moves that capture under a condition other than on the enemy's piece count".into(),
+            );
+        }
+        let quiet_only = initial_attacked_from.iter().all(|&b| b == 0)
             && en_passant_from.is_none()
             && quiet_slides.is_empty()
             && capture_slides.is_empty()
@@ -5329,11 +5384,16 @@ impl Lowering<'_> {
                 return Err("a condition on the hurdle of a move that hops several cells".into());
             }
         }
+        if captures && condition.names_hurdle() {
+            return Err("a condition on the hurdle of a capturing leap".into());
+        }
         Ok(FastConditional {
             condition,
             quiet_leaps,
             paths,
             quiet_hops,
+            capture_leaps,
+            attacked_from,
         })
     }
 
