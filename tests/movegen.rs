@@ -14,6 +14,8 @@ pub trait Probe {
     fn moves(&self, fen: &str) -> Result<(Vec<String>, u64), String>;
     /// The position text after playing moves from a position.
     fn after(&self, fen: &str, moves: &[&str]) -> Result<String, String>;
+    /// The legal moves after playing moves from a position (for what the text does not hold).
+    fn moves_after(&self, fen: &str, moves: &[&str]) -> Result<Vec<String>, String>;
     /// The same, checking at every move that unmake restores the position text and hash and that
     /// the incremental hash is the recomputed one.
     fn after_checked(&self, fen: &str, moves: &[&str]) -> Result<String, String>;
@@ -45,6 +47,22 @@ impl<V: Variant> Probe for V {
             self.make(&mut position, mv);
         }
         Ok(self.write_position(&position))
+    }
+
+    fn moves_after(&self, fen: &str, moves: &[&str]) -> Result<Vec<String>, String> {
+        let mut position = self.parse_position(fen).map_err(|e| e.to_string())?;
+        for text in moves {
+            let mv = self
+                .parse_move(&mut position, text)
+                .map_err(|e| e.to_string())?;
+            self.make(&mut position, mv);
+        }
+        let mut list = Vec::new();
+        self.legal_moves(&mut position, &mut list);
+        Ok(list
+            .iter()
+            .map(|&m| self.write_move(&position, m))
+            .collect())
     }
 
     fn after_checked(&self, fen: &str, moves: &[&str]) -> Result<String, String> {
@@ -848,6 +866,66 @@ fn capturing_leaps_under_a_condition_agree_with_the_interpreter() {
             "n1k2/5/1N3/5/R1K1n w",
         ],
         5,
+    );
+}
+
+/// En-passant rights that last until their creator's next turn, two single moves a turn
+/// (`lasting_rights.vdl`, 5x6), counted by hand: White's pawns b2 and d2 both step two (b4, d4) in one
+/// turn, beside Black's pawns on a4 and c4. Black may then take either en passant: a4b3 and c4b3 over
+/// b3, c4d3 over d3, besides a4a3, c4c3 and his king's five steps from c6. After Black takes c4d3 the
+/// right over b3 still stands for his second single move (a4b3); the hash and unmake agree on every
+/// engine along the way. (The position text of a two-player game holds one right, the latest.)
+#[test]
+fn lasting_en_passant_rights_by_hand() {
+    let start = "2k2/5/p1p2/5/1P1P1/2K2 w - - 0 1";
+    let mut want = vec![
+        "a4a3", "a4b3", "c4b3", "c4c3", "c4d3", "c6b5", "c6b6", "c6c5", "c6d5", "c6d6",
+    ];
+    want.sort_unstable();
+    for (name, engine) in engines("lasting_rights") {
+        for played in [&["b2b4", "d2d4"][..], &["b2b4", "d2d4", "c4d3"]] {
+            engine
+                .after_checked(start, played)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        let mut moves = engine
+            .moves_after(start, &["b2b4", "d2d4"])
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        moves.sort();
+        assert_eq!(moves, want, "{name}");
+        let moves = engine
+            .moves_after(start, &["b2b4", "d2d4", "c4d3"])
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(moves.iter().any(|m| m == "a4b3"), "{name}: {moves:?}");
+    }
+}
+
+/// Perft of `lasting_rights.vdl`, and random games favouring double steps, compared at every ply:
+/// every compiled engine agrees with the interpreter.
+#[test]
+fn lasting_en_passant_rights_of_two_moves_a_turn_agree_with_the_interpreter() {
+    let start = "2k2/ppppp/5/5/PPPPP/2K2 w - - 0 1";
+    perft_agrees_to(
+        "lasting_rights",
+        &[
+            start,
+            "2k2/5/p1p2/5/1P1P1/2K2 w - - 0 1",
+            "2k2/1p1p1/5/P1P2/5/2K2 b - - 0 1",
+        ],
+        5,
+    );
+    random_games(
+        ("lasting_rights", start),
+        (0x1a57_e9, 8, 40),
+        |_, _| {},
+        |moves, rng| {
+            let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
+            if !two.is_empty() && rng.below(2) == 0 {
+                two[rng.below(two.len())].clone()
+            } else {
+                moves[rng.below(moves.len())].clone()
+            }
+        },
     );
 }
 

@@ -316,6 +316,12 @@ impl Emitter<'_> {
         quote! { (if royal_now(&#board, #player) { #mask } else { #zero }) }
     }
 
+    /// Under lasting en-passant rights (`FastIr::en_passant_lasts`): the rights a player may hold
+    /// at once, one per single move of his turn.
+    fn right_slots(&self) -> usize {
+        self.ir.turns.moves.max(1) as usize
+    }
+
     /// The royal pieces on `board` (of every royal type), if the game has any.
     fn royal_bits(&self, board: TokenStream) -> Option<TokenStream> {
         let types: Vec<_> = self.ir.royal_types.iter().map(|&r| self.piece(r)).collect();
@@ -1187,19 +1193,24 @@ impl Emitter<'_> {
         let np = self.np();
         let no = self.no();
         let (rights_field, rights_hash, right_key) = if self.ir.en_passant_lasts {
+            let slots = Literal::usize_unsuffixed(self.right_slots());
             (
                 quote! {
-                    /// Per player, his latest en-passant right until his next turn: (target, victim).
-                    rights: [(#cell_ty, #cell_ty); #np],
+                    /// Per player, `RIGHT_SLOTS` en-passant rights, each until his next turn:
+                    /// (target, victim), oldest first.
+                    rights: [(#cell_ty, #cell_ty); #np * #slots],
                 },
                 quote! {
-                    for (player, &(target, _)) in self.rights.iter().enumerate() {
+                    for (slot, &(target, _)) in self.rights.iter().enumerate() {
                         if target != NO_CELL {
-                            hash ^= right_key(player, target);
+                            hash ^= right_key(slot / RIGHT_SLOTS, target);
                         }
                     }
                 },
                 quote! {
+                    /// The en-passant rights a player may hold at once: one per single move of a turn.
+                    const RIGHT_SLOTS: usize = #slots;
+
                     /// The key of a player's en-passant right to `target`.
                     fn right_key(player: usize, target: #cell_ty) -> u64 {
                         KEYS[EN_PASSANT_KEYS + target as usize].rotate_left(8 * player as u32 + 1)
@@ -2084,8 +2095,8 @@ impl Emitter<'_> {
             } else if ir.en_passant_lasts {
                 // One right per player, each until his next turn: those of the enemies.
                 quote! {
-                    for (player, &(target, victim)) in board.rights.iter().enumerate() {
-                        if player == #us || target == NO_CELL {
+                    for (slot, &(target, victim)) in board.rights.iter().enumerate() {
+                        if slot / RIGHT_SLOTS == #us || target == NO_CELL {
                             continue;
                         }
                         let (target, victim) = (target as usize, victim as usize);
@@ -4199,17 +4210,30 @@ impl Emitter<'_> {
         let (clear_en_passant, record_en_passant) = if self.ir.en_passant_lasts {
             (
                 quote! {
-                    // A right ends when its pawn is taken (its owner's next turn ends the others).
-                    for player in 0..#np {
-                        let (target, victim) = board.rights[player];
-                        if target != NO_CELL && (victim == #m_to || (mv.kind == CompactKind::EnPassant && victim == #m_aux)) {
-                            board.hash ^= right_key(player, target);
-                            board.rights[player] = (NO_CELL, NO_CELL);
+                    // A right ends when its pawn is taken or leaves its cell (its owner's next turn
+                    // ends the others).
+                    for slot in 0..#np * RIGHT_SLOTS {
+                        let (target, victim) = board.rights[slot];
+                        if target != NO_CELL
+                            && (victim == #m_to
+                                || (victim == #m_from && mv.kind != CompactKind::Drop)
+                                || (mv.kind == CompactKind::EnPassant && victim == #m_aux))
+                        {
+                            board.hash ^= right_key(slot / RIGHT_SLOTS, target);
+                            board.rights[slot] = (NO_CELL, NO_CELL);
                         }
                     }
                 },
                 quote! {
-                    board.rights[mover] = (#m_aux, #m_to);
+                    // The mover's first free slot (he has one per single move of his turn).
+                    let base = mover * RIGHT_SLOTS;
+                    let slot = (base..base + RIGHT_SLOTS)
+                        .find(|&s| board.rights[s].0 == NO_CELL)
+                        .unwrap_or(base + RIGHT_SLOTS - 1);
+                    if board.rights[slot].0 != NO_CELL {
+                        board.hash ^= right_key(mover, board.rights[slot].0);
+                    }
+                    board.rights[slot] = (#m_aux, #m_to);
                     board.hash ^= right_key(mover, #m_aux);
                 },
             )
@@ -5243,15 +5267,27 @@ impl Emitter<'_> {
                 .order
                 .iter()
                 .map(|&p| Literal::usize_unsuffixed(p));
+            let slots = Literal::usize_unsuffixed(self.right_slots());
+            // In the middle of a turn the side to move moved last.
+            let start = if self.multi() {
+                quote! { usize::from(board.turn_moves == 0) }
+            } else {
+                quote! { 1 }
+            };
             (
-                quote! { rights: [(NO_CELL, NO_CELL); #np], },
+                quote! { rights: [(NO_CELL, NO_CELL); #np * #slots], },
                 quote! {
                     fn en_passant_rights(&self, board: &Board) -> Option<Vec<(usize, usize)>> {
-                        // The latest first: from the player who moved last, back along the turn order.
+                        // The latest first: from the player who moved last, back along the turn
+                        // order, each player's latest first.
                         const ORDER: [usize; #np] = [#(#order),*];
                         let at = ORDER.iter().position(|&p| p == board.side as usize).unwrap_or(0);
-                        let rights = (1..=#np)
-                            .map(|back| board.rights[ORDER[(at + #np * 2 - back) % #np]])
+                        let start = #start;
+                        let rights = (start..start + #np)
+                            .flat_map(|back| {
+                                let player = ORDER[(at + #np * 2 - back) % #np];
+                                (0..RIGHT_SLOTS).rev().map(move |k| board.rights[player * RIGHT_SLOTS + k])
+                            })
                             .filter(|&(target, _)| target != NO_CELL)
                             .map(|(target, victim)| (target as usize, victim as usize))
                             .collect();
@@ -5259,13 +5295,17 @@ impl Emitter<'_> {
                     }
 
                     fn set_en_passant_rights(&self, board: &mut Board, rights: &[(usize, usize)]) {
-                        // The single right of `set_state` is not used.
+                        // The single right of `set_state` is not used; each player's rights fill his
+                        // slots oldest first (the list gives the latest first).
                         board.en_passant = NO_CELL;
                         board.victim = NO_CELL;
-                        for &(target, victim) in rights {
+                        for &(target, victim) in rights.iter().rev() {
                             let code = board.cells[victim];
                             if code != EMPTY && target < CELLS {
-                                board.rights[(code as usize - 1) % #no] = (target as #cell_ty, victim as #cell_ty);
+                                let base = ((code as usize - 1) % #no) * RIGHT_SLOTS;
+                                if let Some(slot) = (base..base + RIGHT_SLOTS).find(|&s| board.rights[s].0 == NO_CELL) {
+                                    board.rights[slot] = (target as #cell_ty, victim as #cell_ty);
+                                }
                             }
                         }
                     }
@@ -6591,6 +6631,23 @@ impl Emitter<'_> {
         }
     }
 
+    /// Under lasting en-passant rights: the rights of `player`, whose turn starts, end.
+    fn expire_rights(&self, player: TokenStream) -> TokenStream {
+        if !self.ir.en_passant_lasts {
+            return quote! {};
+        }
+        quote! {
+            let base = #player as usize * RIGHT_SLOTS;
+            for slot in base..base + RIGHT_SLOTS {
+                let (target, _) = board.rights[slot];
+                if target != NO_CELL {
+                    board.hash ^= right_key(#player as usize, target);
+                    board.rights[slot] = (NO_CELL, NO_CELL);
+                }
+            }
+        }
+    }
+
     /// The end of a single move: the side changes when it ends the turn; and the function that
     /// ends a turn, when turns have several single moves.
     fn turn_tail(&self) -> (TokenStream, TokenStream) {
@@ -6647,17 +6704,7 @@ impl Emitter<'_> {
                     Literal::u8_unsuffixed(next as u8)
                 })
                 .collect();
-            let expire = if self.ir.en_passant_lasts {
-                quote! {
-                    let (target, _) = board.rights[next as usize];
-                    if target != NO_CELL {
-                        board.hash ^= right_key(next as usize, target);
-                        board.rights[next as usize] = (NO_CELL, NO_CELL);
-                    }
-                }
-            } else {
-                quote! {}
-            };
+            let expire = self.expire_rights(quote!(next));
             let skip = if self.ir.elimination.is_some() {
                 quote! {
                     while board.eliminated & (1 << next) != 0 && next != board.side {
@@ -6675,9 +6722,11 @@ impl Emitter<'_> {
                 #expire
             }
         } else {
+            let expire = self.expire_rights(quote!(board.side));
             quote! {
                 board.side ^= 1;
                 board.hash ^= KEYS[SIDE_KEY];
+                #expire
             }
         };
         // `en_passant_right when_capturable`: a right nobody can take is no right.

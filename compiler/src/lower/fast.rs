@@ -1343,7 +1343,7 @@ pub fn fast_profile(game: &Game) -> Result<FastIr, String> {
             .iter()
             .map(|p| p.partner)
             .collect(),
-        en_passant_lasts: movers_of(game) > 2
+        en_passant_lasts: (movers_of(game) > 2 || game.turn.moves > 1)
             && game.turn.en_passant_expires == EnPassantExpiry::OwnerTurn,
         custodian,
         capture_rules,
@@ -1846,13 +1846,17 @@ fn lower_turns(
         .iter()
         .any(|p| p.facing == Some(Facing::MustBreak));
     if moves > 1 {
-        // En-passant rights, walls and the facing to break at a turn's start follow single moves
-        // differently from turns in the interpreter; the compact form keeps to one move a turn.
+        // En-passant rights for the next single move, walls and the facing to break at a turn's
+        // start follow single moves differently from turns in the interpreter; the compact form
+        // keeps to one move a turn.
         // A royal piece may be captured within a turn (attacked by one single move, taken by the
         // next): with hands it may then be dropped, and the compact form's drops never test the
         // safety of the piece dropped.
+        // Rights that last until their owner's next turn are kept per single move
+        // (`FastIr::en_passant_lasts`).
+        let lasting = turn.en_passant_expires == EnPassantExpiry::OwnerTurn;
         let feature = [
-            (en_passant, "en passant"),
+            (en_passant && !lasting, "en passant"),
             (walls, "walls"),
             (facing_break, "`facing must_break`"),
             (royal_drops, "royal pieces and drops"),
@@ -3367,9 +3371,10 @@ fn check_turn(turn: &Turn, sides: usize, eliminates: bool) -> Result<(), String>
     // several moves per turn, `end_early_when_stuck`, and freezing after every event.
     let _ = (order, moves, end_early_when_stuck, freeze);
     // The first turn statement the compact form does not implement, as written.
-    // With more than two players and one move a turn, a right that lasts until its owner's turn
-    // is one per player (`FastIr::en_passant_lasts`).
-    let lasting = sides > 2 && *moves <= 1;
+    // With more than two players and one move a turn, or two players and several, a right that
+    // lasts until its owner's turn is kept per player, one per single move of his turn
+    // (`FastIr::en_passant_lasts`).
+    let lasting = (sides > 2 && *moves <= 1) || (sides == 2 && *moves > 1);
     let statement = if *en_passant_expires != EnPassantExpiry::NextMove && !lasting {
         Some("en_passant_expires owner_turn".to_string())
     } else if *en_passant_right != EnPassantRight::Always && (sides > 2 || *moves > 1) {
