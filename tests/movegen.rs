@@ -39,24 +39,11 @@ impl<V: Variant> Probe for V {
     }
 
     fn after(&self, fen: &str, moves: &[&str]) -> Result<String, String> {
-        let mut position = self.parse_position(fen).map_err(|e| e.to_string())?;
-        for text in moves {
-            let mv = self
-                .parse_move(&mut position, text)
-                .map_err(|e| e.to_string())?;
-            self.make(&mut position, mv);
-        }
-        Ok(self.write_position(&position))
+        Ok(self.write_position(&played(self, fen, moves)?))
     }
 
     fn moves_after(&self, fen: &str, moves: &[&str]) -> Result<Vec<String>, String> {
-        let mut position = self.parse_position(fen).map_err(|e| e.to_string())?;
-        for text in moves {
-            let mv = self
-                .parse_move(&mut position, text)
-                .map_err(|e| e.to_string())?;
-            self.make(&mut position, mv);
-        }
+        let mut position = played(self, fen, moves)?;
         let mut list = Vec::new();
         self.legal_moves(&mut position, &mut list);
         Ok(list
@@ -84,6 +71,18 @@ impl<V: Variant> Probe for V {
         }
         Ok(self.write_position(&position))
     }
+}
+
+/// The position after playing moves (as text) from a position.
+fn played<V: Variant>(v: &V, fen: &str, moves: &[&str]) -> Result<V::Position, String> {
+    let mut position = v.parse_position(fen).map_err(|e| e.to_string())?;
+    for text in moves {
+        let mv = v
+            .parse_move(&mut position, text)
+            .map_err(|e| e.to_string())?;
+        v.make(&mut position, mv);
+    }
+    Ok(position)
 }
 
 pub type Build = fn() -> Result<Box<dyn Probe>, String>;
@@ -918,14 +917,7 @@ fn lasting_en_passant_rights_of_two_moves_a_turn_agree_with_the_interpreter() {
         ("lasting_rights", start),
         (0x001a_57e9, 8, 40),
         |_, _| {},
-        |moves, rng| {
-            let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
-            if !two.is_empty() && rng.below(2) == 0 {
-                two[rng.below(two.len())].clone()
-            } else {
-                moves[rng.below(moves.len())].clone()
-            }
-        },
+        often_two_cells,
     );
 }
 
@@ -1254,16 +1246,7 @@ fn lasting_en_passant_rights_agree_with_the_interpreter() {
         ("four_pawns", FOUR_PAWNS),
         (0xe9_a55e, 6, 60),
         |text, _| several += usize::from(text.split(' ').nth(3).is_some_and(|f| f.contains(','))),
-        |moves, rng| {
-            // Every other ply a move of two cells along a line (the double steps among them)
-            // when there is one.
-            let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
-            if !two.is_empty() && rng.below(2) == 0 {
-                two[rng.below(two.len())].clone()
-            } else {
-                moves[rng.below(moves.len())].clone()
-            }
-        },
+        often_two_cells,
     );
     assert!(
         several > 5,
@@ -1273,6 +1256,17 @@ fn lasting_en_passant_rights_agree_with_the_interpreter() {
 
 /// Whether a move written `a2a4` goes two cells along a file or a rank of a board of at most nine
 /// ranks.
+/// A random move, every other ply one of two cells along a line (the double steps among them) when
+/// there is one.
+fn often_two_cells(moves: &[String], rng: &mut vdl_tests::Rng) -> String {
+    let two: Vec<&String> = moves.iter().filter(|m| two_cells(m)).collect();
+    if !two.is_empty() && rng.below(2) == 0 {
+        two[rng.below(two.len())].clone()
+    } else {
+        moves[rng.below(moves.len())].clone()
+    }
+}
+
 fn two_cells(mv: &str) -> bool {
     let b = mv.as_bytes();
     if b.len() != 4 {

@@ -5015,100 +5015,71 @@ pub enum MoveInt {
 }
 
 impl MoveCond {
+    /// Whether one of its tests holds `leaf`, or one of the numbers it compares holds `number`.
+    fn reads(&self, leaf: &dyn Fn(&MoveCond) -> bool, number: &dyn Fn(&MoveInt) -> bool) -> bool {
+        match self {
+            MoveCond::Not(c) => c.reads(leaf, number),
+            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(|c| c.reads(leaf, number)),
+            MoveCond::Compare(_, a, b) => number(a) || number(b),
+            MoveCond::Between(n, ..) => number(n),
+            other => leaf(other),
+        }
+    }
+
     /// Whether it names the piece the move hops (`hurdle`).
     pub fn names_hurdle(&self) -> bool {
-        match self {
-            MoveCond::Not(c) => c.names_hurdle(),
-            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_hurdle),
-            MoveCond::HurdleStacked | MoveCond::HurdleType(_) | MoveCond::HurdleOwner(_) => true,
-            MoveCond::Const(_)
-            | MoveCond::MoverStacked
-            | MoveCond::Compare(..)
-            | MoveCond::Between(..)
-            | MoveCond::Eliminated(_)
-            | MoveCond::MoverOn(_) => false,
-        }
+        self.reads(
+            &|c| {
+                matches!(
+                    c,
+                    MoveCond::HurdleStacked | MoveCond::HurdleType(_) | MoveCond::HurdleOwner(_)
+                )
+            },
+            &|_| false,
+        )
     }
 
     /// Whether it reads whether the mover has waited (`mover.waited`).
     pub fn reads_waited(&self) -> bool {
-        match self {
-            MoveCond::Not(c) => c.reads_waited(),
-            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::reads_waited),
-            MoveCond::Compare(_, a, b) => a.reads_waited() || b.reads_waited(),
-            MoveCond::Between(n, ..) => n.reads_waited(),
-            MoveCond::Const(_)
-            | MoveCond::MoverStacked
-            | MoveCond::HurdleStacked
-            | MoveCond::HurdleType(_)
-            | MoveCond::HurdleOwner(_)
-            | MoveCond::Eliminated(_)
-            | MoveCond::MoverOn(_) => false,
-        }
+        self.reads(&|_| false, &|n| {
+            n.any(&|n| matches!(n, MoveInt::Count(FastInt::Waited)))
+        })
     }
 
     /// Whether it reads the stacks (`stacked`, `stack_count`).
     pub fn names_stacks(&self) -> bool {
-        match self {
-            MoveCond::Not(c) => c.names_stacks(),
-            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_stacks),
-            MoveCond::MoverStacked | MoveCond::HurdleStacked => true,
-            MoveCond::Compare(_, a, b) => a.names_stacks() || b.names_stacks(),
-            MoveCond::Between(n, ..) => n.names_stacks(),
-            MoveCond::Const(_)
-            | MoveCond::HurdleType(_)
-            | MoveCond::HurdleOwner(_)
-            | MoveCond::Eliminated(_)
-            | MoveCond::MoverOn(_) => false,
-        }
+        self.reads(
+            &|c| matches!(c, MoveCond::MoverStacked | MoveCond::HurdleStacked),
+            &|n| n.any(&|n| matches!(n, MoveInt::StackCount(_))),
+        )
     }
-}
 
-impl MoveCond {
     /// Whether it names the opponent or both players (which with more than two players the
     /// compact form does not tell apart).
     pub fn names_opponent(&self) -> bool {
         let owners = |o: &FastOwners| matches!(o, FastOwners::Opponent | FastOwners::Both);
-        match self {
-            MoveCond::Not(c) => c.names_opponent(),
-            MoveCond::All(cs) | MoveCond::Any(cs) => cs.iter().any(MoveCond::names_opponent),
-            MoveCond::HurdleOwner(o) | MoveCond::Eliminated(o) => owners(o),
-            MoveCond::Compare(_, a, b) => a.names_opponent() || b.names_opponent(),
-            MoveCond::Between(n, ..) => n.names_opponent(),
-            MoveCond::Const(_)
-            | MoveCond::MoverStacked
-            | MoveCond::HurdleStacked
-            | MoveCond::HurdleType(_)
-            | MoveCond::MoverOn(_) => false,
-        }
+        self.reads(
+            &|c| match c {
+                MoveCond::HurdleOwner(o) | MoveCond::Eliminated(o) => owners(o),
+                _ => false,
+            },
+            &|n| {
+                n.any(&|n| match n {
+                    MoveInt::StackCount(o) => owners(o),
+                    MoveInt::Count(n) => int_names_opponent(n),
+                    MoveInt::Add(..) | MoveInt::Sub(..) => false,
+                })
+            },
+        )
     }
 }
 
 impl MoveInt {
-    /// Whether it reads whether the mover has waited.
-    pub fn reads_waited(&self) -> bool {
+    /// Whether it or one of its terms holds `f`.
+    fn any(&self, f: &dyn Fn(&MoveInt) -> bool) -> bool {
         match self {
-            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.reads_waited() || b.reads_waited(),
-            MoveInt::Count(n) => matches!(n, FastInt::Waited),
-            MoveInt::StackCount(_) => false,
-        }
-    }
-
-    /// Whether it names the opponent or both players.
-    pub fn names_opponent(&self) -> bool {
-        match self {
-            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.names_opponent() || b.names_opponent(),
-            MoveInt::StackCount(o) => matches!(o, FastOwners::Opponent | FastOwners::Both),
-            MoveInt::Count(n) => int_names_opponent(n),
-        }
-    }
-
-    /// Whether it counts stacks.
-    pub fn names_stacks(&self) -> bool {
-        match self {
-            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.names_stacks() || b.names_stacks(),
-            MoveInt::StackCount(_) => true,
-            MoveInt::Count(_) => false,
+            MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.any(f) || b.any(f),
+            other => f(other),
         }
     }
 }
@@ -5180,6 +5151,24 @@ fn stable_attack_condition(game: &Game, c: &MoveCond) -> bool {
         && game.custodian.is_none()
         && game.captures != vdl_runtime::model::CaptureScope::Any;
     game_fits && cond(c, &all)
+}
+
+/// The condition of a one-step rule's moves (stacking, mergers), which has no hurdle; `what` names
+/// the moves in the refusal.
+fn step_rule_cond(
+    game: &Game,
+    moves: &vdl_runtime::model::Moves,
+    what: &str,
+) -> Result<Option<MoveCond>, String> {
+    let condition = moves
+        .condition
+        .as_ref()
+        .map(|c| lower_move_cond(game, c))
+        .transpose()?;
+    if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
+        return Err(format!("{what} under a condition on a hurdle"));
+    }
+    Ok(condition)
 }
 
 /// `A == B` about where the mover stands: its cell or its board.
@@ -5411,15 +5400,7 @@ impl Lowering<'_> {
         }
         let mut out = Vec::new();
         for merge in &piece.merges {
-            let condition = merge
-                .moves
-                .condition
-                .as_ref()
-                .map(|c| lower_move_cond(self.game, c))
-                .transpose()?;
-            if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
-                return Err("a merger move under a condition on a hurdle".into());
-            }
+            let condition = step_rule_cond(self.game, &merge.moves, "a merger move")?;
             let game = self.game;
             let royal = |t: &usize| game.pieces[*t].royal.is_royal();
             if piece.royal.is_royal() || royal(&merge.into) || merge.onto.iter().any(royal) {
@@ -5477,15 +5458,7 @@ impl Lowering<'_> {
         }
         let mut out = Vec::new();
         for stack in &piece.stacks {
-            let condition = stack
-                .moves
-                .condition
-                .as_ref()
-                .map(|c| lower_move_cond(self.game, c))
-                .transpose()?;
-            if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
-                return Err("a stacking move under a condition on a hurdle".into());
-            }
+            let condition = step_rule_cond(self.game, &stack.moves, "a stacking move")?;
             let mut steps = Vec::new();
             for info in self.game.players.iter().take(sides_of(self.game)) {
                 let frame = Frame {
