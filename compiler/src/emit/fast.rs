@@ -4433,10 +4433,25 @@ impl Emitter<'_> {
             quote! {}
         };
         // The rules, in order: the enemy pieces around the arrival cell become the mover's.
+        let all_owners = self.all_colors(quote!(board));
         let conversions = self.ir.conversions.iter().map(|c| {
-            let cells = match c.target {
-                ConversionTarget::Adjacent => quote! { NEIGHBOURS[to] & board.colors[1 - mover] },
-                ConversionTarget::Enclosed => quote! { enclosed(board, to, mover) },
+            // To the mover: the enemy pieces; to a player named: every piece not already his.
+            let (cells, receiver) = match (c.target, c.to) {
+                (ConversionTarget::Adjacent, None) => (
+                    quote! { NEIGHBOURS[to] & board.colors[1 - mover] },
+                    quote!(mover),
+                ),
+                (ConversionTarget::Enclosed, None) => {
+                    (quote! { enclosed(board, to, mover) }, quote!(mover))
+                }
+                (target, Some(p)) => {
+                    let p = Literal::usize_unsuffixed(p);
+                    let around = match target {
+                        ConversionTarget::Adjacent => quote! { NEIGHBOURS[to] & (#all_owners) },
+                        ConversionTarget::Enclosed => quote! { enclosed(board, to, mover) },
+                    };
+                    (quote! { #around & !board.colors[#p] }, quote!(#p))
+                }
             };
             let cells = if c.except.is_empty() {
                 cells
@@ -4451,7 +4466,7 @@ impl Emitter<'_> {
             };
             quote! {
                 if #event {
-                    convert(board, #cells, mover);
+                    convert(board, #cells, #receiver);
                 }
             }
         });

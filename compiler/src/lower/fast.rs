@@ -334,6 +334,8 @@ pub struct FastConversion {
     pub target: ConversionTarget,
     /// The types it leaves alone (`except`).
     pub except: Vec<usize>,
+    /// The player they go to (`to PLAYER`), or `None` for the mover (`to own`).
+    pub to: Option<usize>,
 }
 
 /// The pieces a [`FastConversion`] names, around the arrival cell.
@@ -2347,23 +2349,29 @@ fn lower_conversions(rules: &[Rule]) -> Result<Vec<FastConversion>, String> {
                         item:
                             Effect::Convert {
                                 target: Target { who, except },
-                                to: PlayerExpr::Own,
+                                to: to @ (PlayerExpr::Own | PlayerExpr::Literal(_)),
                             },
                         condition: None,
-                    } => match who {
-                        Who::Adjacent(PieceRef::Mover) => {
-                            Some((ConversionTarget::Adjacent, except))
+                    } => {
+                        let to = match to {
+                            PlayerExpr::Literal(p) => Some(*p),
+                            _ => None,
+                        };
+                        match who {
+                            Who::Adjacent(PieceRef::Mover) => {
+                                Some((ConversionTarget::Adjacent, except, to))
+                            }
+                            Who::Enclosed(PieceRef::Mover) => {
+                                Some((ConversionTarget::Enclosed, except, to))
+                            }
+                            _ => None,
                         }
-                        Who::Enclosed(PieceRef::Mover) => {
-                            Some((ConversionTarget::Enclosed, except))
-                        }
-                        _ => None,
-                    },
+                    }
                     _ => None,
                 };
-                let Some((target, except)) = target else {
+                let Some((target, except, to)) = target else {
                     return Err(format!(
-                        "the triggered rule `{}`: an effect other than `convert adjacent mover` and `convert enclosed mover`",
+                        "the triggered rule `{}`: an effect other than `convert adjacent mover` and `convert enclosed mover` (to the mover or a player named)",
                         rule.name
                     ));
                 };
@@ -2371,6 +2379,7 @@ fn lower_conversions(rules: &[Rule]) -> Result<Vec<FastConversion>, String> {
                     drops_only: event == Event::Drop,
                     target,
                     except: except.clone(),
+                    to,
                 });
             }
         }

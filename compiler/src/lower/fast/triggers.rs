@@ -207,10 +207,18 @@ fn check_features(game: &Game) -> Result<(), String> {
         (game.pieces.iter().any(|p| !p.stacks.is_empty()), "stacks"),
         (game.custodian.is_some(), "custodian capture"),
         (turn.wall.is_some(), "walls"),
+        // Rules run after each single move, their resets of the move rule counting for the turn;
+        // a piece a rule sends waits for its owner's next move, which several moves a turn would
+        // make a different wait.
         (
-            turn.moves > 1 || !turn.freeze.is_empty(),
-            "turns of several moves or freezing",
+            turn.moves > 1
+                && game
+                    .rules
+                    .iter()
+                    .any(|r| r.effects.iter().any(|e| matches!(e.item, Effect::Send(..)))),
+            "turns of several moves and rules that send pieces",
         ),
+        (!turn.freeze.is_empty(), "freezing"),
         (
             game.pieces.iter().any(|p| !p.promotion_moves.is_empty()),
             "`promote_move`",
