@@ -983,7 +983,9 @@ fn turns_perft_agrees_with_the_interpreter() {
 ///   is taken, Black's or White's (`corner corners enemy friend`);
 /// - on stacks, d1c1 closes the stack b1 against a1: only its top piece is taken, Black's lord or
 ///   (between two more of White's units) White's own, and the vassal below stands free; c1b1 takes
-///   the corner unit a1, a stack losing its top piece.
+///   the corner unit a1, a stack losing its top piece;
+/// - in `custodian_units.vdl` (`remove unit`) the same moves take the whole stack: b1 and a1 are
+///   left empty.
 #[test]
 fn custodian_by_hand() {
     let cases: &[(&str, &str, &str, &str)] = &[
@@ -1047,8 +1049,20 @@ fn custodian_by_hand() {
             "c1b1",
             "6/6/6/6/V5/VL4 b",
         ),
+        (
+            "custodian_units",
+            "6/6/6/6/6/L(lV)1L2 w",
+            "d1c1",
+            "6/6/6/6/6/L1L3 b",
+        ),
+        (
+            "custodian_units",
+            "6/6/6/6/V5/(lV)1L3 w",
+            "c1b1",
+            "6/6/6/6/V5/1L4 b",
+        ),
     ];
-    for stem in ["custodian", "custodian_stacks"] {
+    for stem in ["custodian", "custodian_stacks", "custodian_units"] {
         let engines = engines(stem);
         assert_eq!(engines.len(), 3, "{stem}.vdl has a compact form");
         for (name, engine) in &engines {
@@ -1080,6 +1094,14 @@ fn custodian_agrees_with_the_interpreter_in_random_games() {
         ),
         (
             "custodian_stacks",
+            &[
+                "lvlvlv/vlvlvl/6/6/LVLVLV/VLVLVL w",
+                "l(Lv)l1lv/v1v1vl/2(lV)3/6/LVLV(Lv)V/V1V1VL b",
+            ][..],
+            80,
+        ),
+        (
+            "custodian_units",
             &[
                 "lvlvlv/vlvlvl/6/6/LVLVLV/VLVLVL w",
                 "l(Lv)l1lv/v1v1vl/2(lV)3/6/LVLV(Lv)V/V1V1VL b",
@@ -1141,6 +1163,13 @@ fn custodian_perft_agrees_with_the_interpreter() {
             "custodian_stacks",
             &[
                 "lvlvlv/vlvlvl/6/6/LVLVLV/VLVLVL w",
+                "l(Lv)l1lv/v1v1vl/2(lV)3/1L4/LV1V(Lv)V/V1V1VL b",
+                "1v1l1v/l(lV)1L2/1V1l1L/2vV2/L1(Lv)1v1/V3L1 w",
+            ][..],
+        ),
+        (
+            "custodian_units",
+            &[
                 "l(Lv)l1lv/v1v1vl/2(lV)3/1L4/LV1V(Lv)V/V1V1VL b",
                 "1v1l1v/l(lV)1L2/1V1l1L/2vV2/L1(Lv)1v1/V3L1 w",
             ][..],

@@ -6998,14 +6998,22 @@ impl Emitter<'_> {
             }}
         });
         let count = self.count_victim(quote!(cell));
-        let unstack = if *top_only && self.ir.stacking {
-            quote! {
+        let unstack = match (*top_only, self.ir.stacking) {
+            // `remove top`: the piece below stays, freed.
+            (true, true) => quote! {
                 if board.stacked & bit(cell) != 0 {
                     board.unstack(cell);
                 }
-            }
-        } else {
-            quote! {}
+            },
+            // `remove unit`: the piece below leaves the board with the top one.
+            (false, true) => quote! {
+                if board.stacked & bit(cell) != 0 {
+                    board.hash ^= stack_key(cell, board.below[cell]);
+                    board.stacked &= !bit(cell);
+                    board.below[cell] = 0;
+                }
+            },
+            (_, false) => quote! {},
         };
         (
             quote! {

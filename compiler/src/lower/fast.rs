@@ -5625,8 +5625,18 @@ fn lower_custodian(
         (!royals.is_empty(), "a royal piece"),
         (explodes, "captures that explode"),
         (game.turn.wall.is_some(), "walls"),
-        // The interpreter empties such a cell but keeps the piece below in its stacks.
-        (stacking && !top_only, "stacks, without `remove top`"),
+        // Under `remove unit` the piece below a caught stack goes too: a second victim, which the
+        // compact form does not put into a hand or count.
+        (
+            stacking
+                && !top_only
+                && (game.reserves.iter().any(|r| r.captured_go_here.is_some())
+                    || game
+                        .end
+                        .iter()
+                        .any(|r| matches!(r.kind, EndKind::Captures(..)))),
+            "stacks under `remove unit`, and captures going to a hand or counted",
+        ),
     ]
     .into_iter()
     .find_map(|(present, name)| present.then_some(name));
