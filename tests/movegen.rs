@@ -921,6 +921,36 @@ fn lasting_en_passant_rights_of_two_moves_a_turn_agree_with_the_interpreter() {
     );
 }
 
+/// Pick-up moves with a royal piece (`pick_ups.vdl`, 5x5), counted by hand: White's rook a3 is
+/// pinned by Black's rook a5 against the king on a1, so it may not be picked up (and moves only along
+/// the file: a2, a4, a5); the knight c3 may (N^c3) or leap to its eight cells; the king is never
+/// picked up and steps to a2, b1, b2: 15 moves.
+#[test]
+fn pick_ups_by_hand() {
+    exact_moves(
+        "pick_ups",
+        "r3k/5/R1N2/5/K4 w - - 0 1",
+        &[
+            "N^c3", "a1a2", "a1b1", "a1b2", "a3a2", "a3a4", "a3a5", "c3a2", "c3a4", "c3b1", "c3b5",
+            "c3d1", "c3d5", "c3e2", "c3e4",
+        ],
+    );
+}
+
+/// Perft of `pick_ups.vdl`, pieces picked up and dropped again: every compiled engine counts what
+/// the interpreter counts.
+#[test]
+fn pick_ups_agree_with_the_interpreter() {
+    perft_agrees(
+        "pick_ups",
+        &[
+            "rnk1r/ppppp/5/PPPPP/RNK1R w - - 0 1",
+            "r3k/5/R1N2/5/K4 w - - 0 1",
+            "r3k/1p3/R1N2/3P1/K4[Nn] b - - 0 1",
+        ],
+    );
+}
+
 /// Turns of several single moves in random games (`turns.vdl`: stacks, frozen pieces, capture
 /// counters, end rules at the start of a turn): at every single move each compiled engine reaches
 /// the interpreter's position text by its own moves (the single moves made in the turn, the frozen

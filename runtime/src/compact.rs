@@ -83,6 +83,8 @@ pub enum CompactKind {
     /// A merger move (`merge`): the piece on `from` steps onto a piece of its owner's on `to`,
     /// and the two become one piece of type `piece`.
     Merge,
+    /// A pick-up (`pick_up`): the piece on `from` (of type `piece`) goes into its owner's hand.
+    PickUp,
 }
 
 impl CompactKind {
@@ -213,6 +215,7 @@ impl CompactMove {
             MoveKind::Drop => CompactKind::Drop,
             MoveKind::Pass => CompactKind::Pass,
             MoveKind::Castle => CompactKind::Castle,
+            MoveKind::PickUp => CompactKind::PickUp,
             _ if mv.stack => CompactKind::Stack,
             _ if mv.merge => CompactKind::Merge,
             _ if mv.aux2 != Move::NONE => CompactKind::Unload,
@@ -280,6 +283,10 @@ impl CompactMove {
             },
             CompactKind::Pass => Move {
                 kind: MoveKind::Pass,
+                ..base
+            },
+            CompactKind::PickUp => Move {
+                kind: MoveKind::PickUp,
                 ..base
             },
             CompactKind::Promote => Move {

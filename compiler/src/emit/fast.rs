@@ -2127,6 +2127,7 @@ impl Emitter<'_> {
                 castling
             };
             let drops = self.drops(us_index);
+            let pick_ups = self.pick_ups(us_index);
             // A pass: legal when it leaves the royal pieces safe (or ends no facing under `facing
             // must_break`), written with the first royal
             // piece's cell (or the first cell); under `must_capture` not among the captures.
@@ -2427,6 +2428,7 @@ impl Emitter<'_> {
                         #en_passant
                         #castling
                         #drops
+                        #pick_ups
                         #pass
                         count
                     }
@@ -3507,6 +3509,67 @@ impl Emitter<'_> {
         quote! { #(#blocks)* }
     }
 
+    /// The pick-up moves of player `us` (a block counting and, with `LIST`, listing them): each of
+    /// his pieces of a line's types, on the line's cells, with its condition holding, once; legal
+    /// when the royal pieces stay safe without it.
+    fn pick_ups(&self, us: usize) -> TokenStream {
+        let Some(hands) = self.ir.hands.as_ref().filter(|h| !h.pick_ups.is_empty()) else {
+            return quote! {};
+        };
+        let zero = self.zero();
+        let normal = self.normal();
+        let player = self.player_lit(us);
+        let no = self.no();
+        let lines = hands.pick_ups.iter().map(|line| {
+            let pieces = self.pieces_of(&line.pieces);
+            let from = match &line.from {
+                Some(cells) => {
+                    let cells = cells.iter().map(|&b| self.bits(b));
+                    quote! { & [#(#cells),*][#player] }
+                }
+                None => quote! {},
+            };
+            let condition = match &line.condition {
+                Some(c) => {
+                    let c = self.move_cond(c);
+                    quote! {
+                        if !{ let own: usize = #player; let _ = own; #c } {
+                            continue;
+                        }
+                    }
+                }
+                None => quote! {},
+            };
+            quote! {{
+                let mut cells = (#pieces) & own #from & !picked;
+                while cells != 0 {
+                    let from = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    #condition
+                    picked |= bit(from);
+                }
+            }}
+        });
+        quote! {{
+            // Pick-ups: a piece into its owner's hand.
+            let own = board.colors[#player];
+            let mut picked: Bits = #zero;
+            #(#lines)*
+            while picked != 0 {
+                let from = picked.trailing_zeros() as usize;
+                picked &= picked - 1;
+                if check(&cx, from) && !safe(board, cx.royals, them, cx.occupied & !bit(from), cx.enemy) {
+                    continue;
+                }
+                count += 1;
+                if LIST {
+                    let piece = ((board.cells[from] as usize - 1) / #no) as u8 + 1;
+                    out.push(CompactMove { kind: CompactKind::PickUp, ..#normal(from, from, piece) });
+                }
+            }
+        }}
+    }
+
     /// The test of the royal pieces' safety after a move: [`Self::attacks`]'s `safe`, or `survives`
     /// when captures explode.
     fn safe_after(&self) -> proc_macro2::Ident {
@@ -4398,6 +4461,30 @@ impl Emitter<'_> {
         let unload_freeze = self.freeze_after(false);
         let freeze = self.freeze_after(true);
         let (mark_captured, update_count, captured_init) = self.counting_update();
+        // A pick-up: the piece goes into the mover's hand as a captured one would, and the move
+        // restarts nothing.
+        let pick_up_arm = if self
+            .ir
+            .hands
+            .as_ref()
+            .is_some_and(|h| !h.pick_ups.is_empty())
+        {
+            quote! {
+                CompactKind::PickUp => {
+                    let piece = (board.cells[from] as usize - 1) / #no;
+                    let kind = match PROMOTED_TO_HAND {
+                        Some(pawn) if board.promoted & bit(from) != 0 => pawn,
+                        _ => HAND_TYPE[piece],
+                    };
+                    board.remove(from);
+                    board.add_to_hand(mover, kind, 1);
+                    board.virgin &= !bit(from);
+                    board.promoted &= !bit(from);
+                }
+            }
+        } else {
+            quote! {}
+        };
         let (count_to, count_victim) = (
             self.count_victim(quote!(to)),
             self.count_victim(quote!(victim)),
@@ -4593,6 +4680,7 @@ impl Emitter<'_> {
                     CompactKind::Drop => {
                         #drop
                     }
+                    #pick_up_arm
                     #unload_arm
                     #pass_arm
                     #merge_arm
@@ -5957,6 +6045,10 @@ impl Emitter<'_> {
             MoveCond::MoverOn(cells) => {
                 let cells = self.bits(*cells);
                 quote! { (bit(from) & #cells != 0) }
+            }
+            MoveCond::MoverAttacked => {
+                let all = self.all_colors(quote!(board));
+                quote! { attacked(board, from, 1 - own, #all, board.colors[1 - own]) }
             }
         }
     }

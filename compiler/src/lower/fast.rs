@@ -770,6 +770,8 @@ pub struct FastHands {
     /// Per piece type: `no_drop_mate` (a drop of it may not checkmate: the drop that gives check
     /// is played on a copy, and the opponent must have a legal reply).
     pub no_drop_mate: Vec<bool>,
+    /// The `pick_up` lines: a player's move may take one of his pieces into his hand.
+    pub pick_ups: Vec<FastPickUp>,
     /// `gating ZONE`: per player, the zone's cells, where a piece leaving its start cell may bring
     /// a hand piece onto the cell it vacates.
     pub gating: Option<Vec<Bits>>,
@@ -785,6 +787,18 @@ pub struct FastHands {
     pub drop_condition: Option<FastCond>,
     /// The tables of the drop condition's `near` tests: per cell, the cells one leap away.
     pub near: Vec<Vec<Bits>>,
+}
+
+/// A `pick_up` line: instead of a move, a player takes a piece of his of these types off the board
+/// into his hand (as the type a captured piece would take there); the move restarts nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastPickUp {
+    /// The types it picks up (never a royal one).
+    pub pieces: Vec<usize>,
+    /// Per player, the cells it picks up from (`from ZONE`), if limited.
+    pub from: Option<Vec<Bits>>,
+    /// Its condition, with `own` the player and the piece on `from`.
+    pub condition: Option<MoveCond>,
 }
 
 /// A promotion that is a move of its own (`promote_move`): never a capture.
@@ -4483,9 +4497,7 @@ impl Lowering<'_> {
             self.king_directions()?;
             self.drops_enclose = true;
         }
-        if !pick_ups.is_empty() {
-            return Err("pick-up moves".into());
-        }
+        let pick_ups = self.lower_pick_ups(pick_ups)?;
         let cells = game.cells.len();
         let mut hand_type = Vec::new();
         let drop_from = game
@@ -4574,6 +4586,7 @@ impl Lowering<'_> {
             one_per_file,
             no_drop_check: *no_drop_check,
             no_drop_mate,
+            pick_ups,
             gating: gating.map(|z| {
                 (0..sides_of(game))
                     .map(|player| cell_set(&game.zones[z].cells[player]))
@@ -5008,6 +5021,8 @@ pub enum MoveCond {
     Eliminated(FastOwners),
     /// The mover stands on one of these cells (`mover.cell == CELL`, `mover.board == BOARD`).
     MoverOn(Bits),
+    /// The mover's cell is attacked by the enemy (`attacked(mover)`, two players).
+    MoverAttacked,
 }
 
 /// A number in a [`MoveCond`].
@@ -5251,7 +5266,11 @@ fn lower_move_cond(game: &Game, cond: &Cond) -> Result<MoveCond, String> {
         Cond::Member(..) => return Err(refuse("membership other than the hurdle's type")),
         Cond::OptionIs(..) => return Err(refuse("option values")),
         Cond::InCheck(_) => return Err(refuse("`in_check` combined with other tests")),
-        Cond::Attacked(..) => return Err(refuse("`attacked`")),
+        Cond::Attacked(
+            CellExpr::Of(PieceRef::Mover),
+            Sides::Enemies | Sides::One(PlayerExpr::Opponent),
+        ) if sides_of(game) == 2 => MoveCond::MoverAttacked,
+        Cond::Attacked(..) => return Err(refuse("`attacked` of more than the mover by the enemy")),
         Cond::InZone(..) => return Err(refuse("`in` a zone")),
         Cond::HasMoved(_) => return Err(refuse("`has_moved`")),
         Cond::Empty(_) => return Err(refuse("`empty`")),
@@ -5293,6 +5312,62 @@ fn lower_move_int(game: &Game, int: &IntExpr) -> Result<MoveInt, String> {
 }
 
 impl Lowering<'_> {
+    /// The `pick_up` lines of the reserve, or why the compact form cannot play them.
+    fn lower_pick_ups(
+        &self,
+        lines: &[vdl_runtime::model::PickUp],
+    ) -> Result<Vec<FastPickUp>, String> {
+        let game = self.game;
+        if lines.is_empty() {
+            return Ok(Vec::new());
+        }
+        let feature = [
+            (sides_of(game) != 2, "more than two players"),
+            (game.turn.must_capture, "`must_capture`"),
+            (game.turn.wall.is_some(), "walls"),
+            (!game.turn.freeze.is_empty(), "freezing"),
+            (game.pieces.iter().any(|p| !p.stacks.is_empty()), "stacks"),
+            (!game.rules.is_empty(), "triggered rules"),
+        ]
+        .into_iter()
+        .find_map(|(present, name)| present.then_some(name));
+        if let Some(feature) = feature {
+            return Err(format!("pick-up moves with {feature}"));
+        }
+        lines
+            .iter()
+            .map(|line| {
+                // `all` is every type that is not royal (as the interpreter reads it).
+                let royal = |t: usize| game.pieces[t].royal.is_royal();
+                let pieces = (0..game.pieces.len())
+                    .filter(|&t| match &line.pieces {
+                        PieceSet::All => !royal(t),
+                        set => set.contains(t, royal),
+                    })
+                    .collect();
+                let from = line.from.map(|z| {
+                    (0..sides_of(game))
+                        .map(|p| cell_set(&game.zones[z].cells[p]))
+                        .collect()
+                });
+                let condition = line
+                    .condition
+                    .as_ref()
+                    .map(|c| lower_move_cond(game, c))
+                    .transpose()
+                    .map_err(|e| format!("pick-up moves: {e}"))?;
+                if condition.as_ref().is_some_and(MoveCond::names_hurdle) {
+                    return Err("pick-up moves under a condition on a hurdle".into());
+                }
+                Ok(FastPickUp {
+                    pieces,
+                    from,
+                    condition,
+                })
+            })
+            .collect()
+    }
+
     /// The moves of one `moves ... when COND` line whose condition is not about check: quiet leaps
     /// and quiet paths only.
     fn lower_conditional(
