@@ -3529,17 +3529,7 @@ impl Emitter<'_> {
                 }
                 None => quote! {},
             };
-            let condition = match &line.condition {
-                Some(c) => {
-                    let c = self.move_cond(c);
-                    quote! {
-                        if !{ let own: usize = #player; let _ = own; #c } {
-                            continue;
-                        }
-                    }
-                }
-                None => quote! {},
-            };
+            let condition = self.skip_unless(line.condition.as_ref(), &player);
             quote! {{
                 let mut cells = (#pieces) & own #from & !picked;
                 while cells != 0 {
@@ -6053,6 +6043,22 @@ impl Emitter<'_> {
         }
     }
 
+    /// In a loop over the cells `from` of a player's pieces: `continue` unless the condition holds
+    /// for `player` (`own`); nothing without one.
+    fn skip_unless(&self, condition: Option<&MoveCond>, player: &TokenStream) -> TokenStream {
+        match condition {
+            Some(c) => {
+                let c = self.move_cond(c);
+                quote! {
+                    if !{ let own: usize = #player; let _ = own; #c } {
+                        continue;
+                    }
+                }
+            }
+            None => quote! {},
+        }
+    }
+
     /// A [`MoveInt`] as a Rust `i64` expression over `board` and `own`.
     fn move_int(&self, n: &MoveInt) -> TokenStream {
         match n {
@@ -6207,17 +6213,7 @@ impl Emitter<'_> {
                 let table = format_ident!("MERGE_STEPS_{}_{}", index, k);
                 let onto = self.pieces_of(&merge.onto);
                 let into = Literal::u8_unsuffixed(merge.into as u8 + 1);
-                let condition = match &merge.condition {
-                    Some(c) => {
-                        let c = self.move_cond(c);
-                        quote! {
-                            if !{ let own: usize = #us_literal; let _ = own; #c } {
-                                continue;
-                            }
-                        }
-                    }
-                    None => quote! {},
-                };
+                let condition = self.skip_unless(merge.condition.as_ref(), &us_literal);
                 out.push(quote! {{
                     let onto: Bits = (#onto) & own;
                     let mut movers = board.pieces[#piece_index] & own;
