@@ -806,9 +806,12 @@ impl<G: CompactGame> Variant for Compiled<G> {
     fn make(&self, position: &mut Self::Position, mv: CompactMove) -> G::Position {
         let undo = position.board.clone();
         position.history.push(self.game.hash(&position.board));
-        let mover = self.game.state(&position.board).side;
+        // Read only when checks are kept, to spare `state` on every other make.
+        let mover = self
+            .tracks_checks
+            .then(|| self.game.state(&position.board).side);
         self.game.make(&mut position.board, mv);
-        if self.tracks_checks {
+        if let Some(mover) = mover {
             // Two players, one move a turn: the opponent now moves, in check when the move gave it.
             let gave_check = self.game.in_check(&position.board);
             position

@@ -6,8 +6,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::lower::fast::{
-    Bits, ConversionTarget, EarlyEnd, FastCond, FastCustodian, FastInt, FastIr, FastMoves,
-    FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt, RuleCond, RuleEffect,
+    Bits, ConversionTarget, EarlyEnd, FastCond, FastConditional, FastCustodian, FastInt, FastIr,
+    FastMoves, FastOwners, FastPiece, FastWallCells, MoveCond, MoveInt, RuleCond, RuleEffect,
 };
 use vdl_runtime::compact::CellField;
 use vdl_runtime::model::{Compare, Pass};
@@ -53,6 +53,9 @@ pub fn emit_fast(ir: &FastIr) -> TokenStream {
         #game
     }
 }
+
+/// One per-cell table of a block of moves under a condition.
+type BlockTable = fn(&FastConditional) -> &Vec<Bits>;
 
 /// A player's attack tests and pin scans ([`Emitter::attack_checks`]).
 type AttackTokens = (Vec<TokenStream>, Vec<TokenStream>);
@@ -3943,19 +3946,13 @@ impl Emitter<'_> {
                 zone,
             } => {
                 let owners: Vec<TokenStream> = match owners {
-                    FastOwners::Own => vec![quote! { own }],
-                    FastOwners::Opponent => vec![quote! { (1 - own) }],
-                    FastOwners::ToMove => vec![quote! { (board.side as usize) }],
-                    FastOwners::Player(p) => {
-                        let p = Literal::usize_unsuffixed(*p);
-                        vec![quote! { #p }]
-                    }
                     FastOwners::Both => (0..self.ir.owners)
                         .map(|o| {
                             let o = Literal::usize_unsuffixed(o);
                             quote! { #o }
                         })
                         .collect(),
+                    one => vec![Self::cond_player(one)],
                 };
                 let types = pieces.iter().map(|&t| self.piece(t));
                 let mask = quote! { (#zero #(| board.pieces[#types])*) };
@@ -3973,17 +3970,11 @@ impl Emitter<'_> {
             }
             FastInt::Held { owner, piece } => {
                 let owner = match owner {
-                    FastOwners::Own => quote! { own },
-                    FastOwners::Opponent => quote! { (1 - own) },
-                    FastOwners::ToMove => quote! { (board.side as usize) },
-                    FastOwners::Player(p) => {
-                        let p = Literal::usize_unsuffixed(*p);
-                        quote! { #p }
-                    }
                     FastOwners::Both => {
                         let piece = self.piece(*piece);
                         return quote! { (board.hands[0][#piece] as i64 + board.hands[1][#piece] as i64) };
                     }
+                    one => Self::cond_player(one),
                 };
                 let piece = self.piece(*piece);
                 quote! { (board.hands[#owner][#piece] as i64) }
@@ -4365,12 +4356,17 @@ impl Emitter<'_> {
                     /// Puts the piece captured on `cell` into the captor's hand, if captures go there.
                     fn to_hand(board: &mut Board, mover: usize, cell: usize) {
                         if CAPTURES_TO_HAND {
-                            let piece = (board.cells[cell] as usize - 1) / #no;
-                            let kind = match PROMOTED_TO_HAND {
-                                Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
-                                _ => HAND_TYPE[piece],
-                            };
+                            let kind = hand_kind(board, cell);
                             board.add_to_hand(#receiver, kind, 1);
+                        }
+                    }
+
+                    /// The type the piece on `cell` takes in hand (captured or picked up).
+                    fn hand_kind(board: &Board, cell: usize) -> usize {
+                        let piece = (board.cells[cell] as usize - 1) / #no;
+                        match PROMOTED_TO_HAND {
+                            Some(pawn) if board.promoted & bit(cell) != 0 => pawn,
+                            _ => HAND_TYPE[piece],
                         }
                     }
                 },
@@ -4461,11 +4457,7 @@ impl Emitter<'_> {
         {
             quote! {
                 CompactKind::PickUp => {
-                    let piece = (board.cells[from] as usize - 1) / #no;
-                    let kind = match PROMOTED_TO_HAND {
-                        Some(pawn) if board.promoted & bit(from) != 0 => pawn,
-                        _ => HAND_TYPE[piece],
-                    };
+                    let kind = hand_kind(board, from);
                     board.remove(from);
                     board.add_to_hand(mover, kind, 1);
                     board.virgin &= !bit(from);
@@ -5915,27 +5907,22 @@ impl Emitter<'_> {
             let sides = piece.players.len();
             for k in 0..blocks {
                 let block = |p: usize| &piece.players[p].conditional[k];
-                for (field, what, name) in [
+                // The capturing leaps and, per target, the cells they attack it from.
+                let leap_tables: [(BlockTable, &str, _); 2] = [
                     (
-                        0,
+                        |b| &b.capture_leaps,
                         "Capturing leaps of the {} under a condition, per player and cell.",
                         format_ident!("COND_CAPTURE_{}_{}", index, k),
                     ),
                     (
-                        1,
+                        |b| &b.attacked_from,
                         "The cells the {}'s capturing leaps under a condition attack each cell from, per player.",
                         format_ident!("COND_ATTACKED_FROM_{}_{}", index, k),
                     ),
-                ] {
-                    let of = |p: usize| {
-                        if field == 0 {
-                            &block(p).capture_leaps
-                        } else {
-                            &block(p).attacked_from
-                        }
-                    };
-                    if (0..sides).any(|p| of(p).iter().any(|&b| b != 0)) {
-                        let players = (0..sides).map(|p| self.per_cell(of(p)));
+                ];
+                for (of, what, name) in leap_tables {
+                    if (0..sides).any(|p| of(block(p)).iter().any(|&b| b != 0)) {
+                        let players = (0..sides).map(|p| self.per_cell(of(block(p))));
                         let doc = what.replace("{}", &piece.name);
                         items.push(quote! { #[doc = #doc] static #name: [[Bits; CELLS]; #no] = [#(#players),*]; });
                     }

@@ -3520,7 +3520,6 @@ fn check_piece(piece: &Piece, castling: bool) -> Result<(), String> {
         stacks: _,
     } = piece;
     // `royal when` is lowered by `lower_royal_when`.
-    let _ = name;
     if facing.is_some() {
         if !royal.is_royal() {
             return Err(format!("piece {name} has `facing` but is not royal"));
