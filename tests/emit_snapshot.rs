@@ -61,20 +61,29 @@ fn generated_code_of_every_example_is_bounded() {
 
 #[test]
 fn tables_over_the_limit_are_not_written_out() {
-    // 14 piece types leaping within a zone of a 506-cell board: their tables are no union of the
-    // board's steps, so the compact form falls back rather than writing them out.
+    // 14 piece types leaping each within a zone of its own on a 506-cell board: their tables are no
+    // union of the board's steps and no two are alike, so the compact form falls back rather than
+    // writing them out.
     let path = workspace_root().join("tests/inputs/emit/wide_zoned.vdl");
-    let code = vdl::build::generate("wide_zoned.vdl", &read_text(&path)).expect("it compiles");
+    let source = read_text(&path);
+    let code = vdl::build::generate("wide_zoned.vdl", &source).expect("it compiles");
     let reason = code
         .lines()
         .find(|l| l.contains("const FALLBACK"))
         .expect("the game falls back");
-    // 14 types x 2 players x 3 tables (quiet, capture, attacked from) x 506 cells x 8 words; the
-    // king's steps and the tables of no move are not written out.
-    assert!(reason.contains("tables of 340032 words"), "{reason}");
+    // 14 types x 2 players x 2 tables (quiet and capture alike, attacked from) x 506 cells x 8
+    // words; the king's steps and the tables of no move are not written out.
+    assert!(reason.contains("tables of 226688 words"), "{reason}");
     assert!(code.lines().count() <= vdl::emit::MAX_LINES);
+    // With one zone for all of them their tables are alike: written once, under one name each.
+    let one_zone = (1..14).fold(source.clone(), |text, i| {
+        text.replace(&format!("within west{i} "), "within west0 ")
+    });
+    let code = vdl::build::generate("one_zone.vdl", &one_zone).expect("it compiles");
+    assert!(!code.contains("const FALLBACK"));
+    assert!(code.contains("use QUIET_1 as QUIET_2;"), "the tables are written once");
     // The same pieces leaping anywhere make tables of steps: the compact form takes them, computed.
-    let free = read_text(&path).replace(" within west", "");
+    let free = (0..14).fold(source, |text, i| text.replace(&format!(" within west{i} }}"), " }"));
     let code = vdl::build::generate("wide.vdl", &free).expect("it compiles");
     assert!(!code.contains("const FALLBACK"));
     assert!(code.contains("step_table(") && code.contains("box_steps(&STEP_BOARDS"));

@@ -554,6 +554,7 @@ impl Emitter<'_> {
             };
             items.push(quote! { #[doc = #doc] static #ray: [Bits; CELLS] = #table; });
         }
+        let mut written: Vec<(Vec<&[Bits]>, proc_macro2::Ident)> = Vec::new();
         for (index, piece) in ir.pieces.iter().enumerate() {
             let mut tables: Vec<(&str, Vec<&[Bits]>)> = vec![
                 (
@@ -629,6 +630,13 @@ impl Emitter<'_> {
                     continue;
                 }
                 let name = format_ident!("{}_{}", kind, index);
+                // A table equal to one written before (pieces that leap alike, or a piece whose
+                // captures are its quiet leaps) is that table under a second name.
+                if let Some((_, first)) = written.iter().find(|(r, _)| *r == rows) {
+                    items.push(quote! { use #first as #name; });
+                    continue;
+                }
+                written.push((rows.clone(), name.clone()));
                 let players = rows.iter().map(|r| self.per_cell(r));
                 let doc = format!(
                     "{kind} leaps of the {} for each player, per cell.",

@@ -1527,18 +1527,30 @@ fn written_table_words(ir: &FastIr, words: usize) -> usize {
             size(&masks)
         })
         .sum();
-    let leaps: usize = ir
-        .pieces
-        .iter()
-        .flat_map(|p| &p.players)
-        .map(|m| {
-            size(&m.quiet_leaps)
-                + size(&m.capture_leaps)
-                + size(&m.attacked_from)
-                + size(&m.initial_attacked_from)
-                + m.en_passant_from.as_deref().map_or(0, size)
-        })
-        .sum();
+    // The leap tables of a piece, one row per player, as the emitter writes them: a table equal
+    // to one written before is not written again.
+    let mut written: Vec<Vec<&[Bits]>> = Vec::new();
+    let mut leaps = 0;
+    for piece in &ir.pieces {
+        let kinds: [fn(&FastMoves) -> &[Bits]; 4] = [
+            |m| &m.quiet_leaps,
+            |m| &m.capture_leaps,
+            |m| &m.attacked_from,
+            |m| &m.initial_attacked_from,
+        ];
+        for kind in kinds {
+            let rows: Vec<&[Bits]> = piece.players.iter().map(kind).collect();
+            if !written.contains(&rows) {
+                leaps += rows.iter().map(|r| size(r)).sum::<usize>();
+                written.push(rows);
+            }
+        }
+        leaps += piece
+            .players
+            .iter()
+            .map(|m| m.en_passant_from.as_deref().map_or(0, size))
+            .sum::<usize>();
+    }
     rays + leaps
 }
 
