@@ -3669,27 +3669,9 @@ impl Lowering<'_> {
                     .collect::<Vec<_>>(),
             )
         };
-        let exclusive: Vec<usize> = piece
-            .moves
-            .iter()
-            .filter(|m| m.exclusive)
-            .flat_map(|m| m.boards.iter().copied())
-            .collect();
-        for moves in &piece.moves {
-            let region: Option<Bits> = if moves.exclusive {
-                Some(board_cells(&moves.boards))
-            } else if !moves.boards.is_empty() || !exclusive.is_empty() {
-                let boards: Vec<usize> = (0..self.game.boards.len())
-                    .filter(|b| moves.boards.is_empty() || moves.boards.contains(b))
-                    .filter(|b| !exclusive.contains(b))
-                    .collect();
-                Some(board_cells(&boards))
-            } else {
-                None
-            };
-            if region.is_some() && moves.condition.is_some() {
-                return Err("moves limited to boards under a condition".into());
-            }
+        for moves in &exclusive_boards(self.game, &piece.moves) {
+            let region: Option<Bits> =
+                (!moves.boards.is_empty()).then(|| board_cells(&moves.boards));
             // A corridor's own forward, the same for every player, orients the moves limited to it.
             let corridor = vdl_runtime::geometry::board_frame(self.game, moves);
             let frame = corridor.as_ref().unwrap_or(frame);
@@ -4853,6 +4835,66 @@ struct PathWalk<'a> {
 /// The directions of a pull (`afucR`, XBetza's unload on a later leg): two unlimited rider legs,
 /// the first moving over empty cells, the second going straight on and capturing with `u`; `None`
 /// for any other part.
+/// A piece's move lists with `moves_only_on` made explicit: every other list names the boards it
+/// has, without those where a `moves_only_on` list always replaces it, and on a board where one
+/// replaces it under a condition it holds while no such condition does (the interpreter's
+/// `only`). The `moves_only_on` lists stay as they are.
+fn exclusive_boards(
+    game: &Game,
+    lists: &[vdl_runtime::model::Moves],
+) -> Vec<vdl_runtime::model::Moves> {
+    if lists.iter().all(|m| !m.exclusive) {
+        return lists.to_vec();
+    }
+    let mut out = Vec::new();
+    for moves in lists {
+        if moves.exclusive {
+            out.push(moves.clone());
+            continue;
+        }
+        // Per board of the list, the conditions of the `moves_only_on` lists there (`None`: one
+        // holds always); boards with the same conditions make one list.
+        let mut groups: Vec<(Vec<Cond>, Vec<usize>)> = Vec::new();
+        for board in 0..game.boards.len() {
+            if !moves.boards.is_empty() && !moves.boards.contains(&board) {
+                continue;
+            }
+            let over: Option<Vec<Cond>> = lists
+                .iter()
+                .filter(|m| m.exclusive && m.boards.contains(&board))
+                .map(|m| m.condition.clone())
+                .collect();
+            let Some(over) = over else { continue };
+            match groups.iter_mut().find(|(c, _)| *c == over) {
+                Some((_, boards)) => boards.push(board),
+                None => groups.push((over, vec![board])),
+            }
+        }
+        for (over, boards) in groups {
+            let boards = if boards.len() == game.boards.len() {
+                Vec::new()
+            } else {
+                boards
+            };
+            let condition = if over.is_empty() {
+                moves.condition.clone()
+            } else {
+                let unless = Cond::Not(Box::new(Cond::Any(over)));
+                Some(match &moves.condition {
+                    Some(c) => Cond::All(vec![c.clone(), unless]),
+                    None => unless,
+                })
+            };
+            out.push(vdl_runtime::model::Moves {
+                boards,
+                condition,
+                ..moves.clone()
+            });
+        }
+    }
+    out
+}
+
 fn pull_vectors(
     part: &vdl_runtime::model::MovePart,
     frame: &Frame,
@@ -5074,6 +5116,15 @@ impl MoveCond {
         )
     }
 
+    /// Whether it reads only numbers of pieces (on the board, in hand, of stacks) and who is out:
+    /// nothing of the piece it is about, so that it has one value in a position.
+    pub fn counts_only(&self) -> bool {
+        !self.reads(
+            &|c| !matches!(c, MoveCond::Const(_) | MoveCond::Eliminated(_)),
+            &|n| n.any(&|n| matches!(n, MoveInt::Count(c) if reads_piece(c))),
+        )
+    }
+
     /// Whether it reads whether the mover has waited (`mover.waited`).
     pub fn reads_waited(&self) -> bool {
         self.reads(&|_| false, &|n| {
@@ -5116,6 +5167,15 @@ impl MoveInt {
             MoveInt::Add(a, b) | MoveInt::Sub(a, b) => a.any(f) || b.any(f),
             other => f(other),
         }
+    }
+}
+
+/// Whether a number reads the piece or the cell it is about (`mover.waited`, `enclosed(to)`).
+fn reads_piece(n: &FastInt) -> bool {
+    match n {
+        FastInt::Add(a, b) | FastInt::Sub(a, b) => reads_piece(a) || reads_piece(b),
+        FastInt::Waited | FastInt::Enclosed => true,
+        FastInt::Const(_) | FastInt::Count { .. } | FastInt::Held { .. } => false,
     }
 }
 
@@ -5419,8 +5479,13 @@ impl Lowering<'_> {
         } = lowered;
         // Capturing leaps attack under the condition: only under one the other player's moves
         // cannot change, so that the legality test may read it before the move.
+        // Without royal pieces no legality test reads attacks before a move, and attack tests
+        // decide a condition on piece counts on the position they look at.
         let captures = capture_leaps.iter().any(|&b| b != 0);
-        if captures && !stable_attack_condition(self.game, &condition) {
+        let royals = self.game.pieces.iter().any(|p| p.royal.is_royal());
+        let stable = stable_attack_condition(self.game, &condition)
+            || (!royals && condition.counts_only());
+        if captures && !stable {
             return Err(
                 "moves that capture under a condition other than on the enemy's piece count".into(),
             );
