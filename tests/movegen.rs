@@ -868,6 +868,37 @@ fn capturing_leaps_under_a_condition_agree_with_the_interpreter() {
     );
 }
 
+/// Cannon hops under a condition on the hurdle (`hurdle_captures.vdl`, 6x6, nothing royal), counted
+/// by hand: the cannon hops, moving or taking, only over a pawn. White's cannon a1 and pawn c1
+/// against Black's cannon e1: the cannon slides a2-a6 and b1, hops the pawn to d1 and takes on e1;
+/// the pawn steps to c2. With a rook on c1 instead the cannon has only its slides, and the rook
+/// c2-c6, b1, d1 and takes on e1.
+#[test]
+fn capturing_hops_under_a_condition_on_the_hurdle_by_hand() {
+    let stem = "hurdle_captures";
+    let slides = ["a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1b1"];
+    let mut over_pawn = slides.to_vec();
+    over_pawn.extend(["a1d1", "a1e1", "c1c2"]);
+    exact_moves(stem, "5r/6/6/6/6/C1P1c1 w", &over_pawn);
+    let mut over_rook = slides.to_vec();
+    over_rook.extend(["c1c2", "c1c3", "c1c4", "c1c5", "c1c6", "c1b1", "c1d1", "c1e1"]);
+    exact_moves(stem, "5r/6/6/6/6/C1R1c1 w", &over_rook);
+}
+
+/// Perft of `hurdle_captures.vdl`: every compiled engine counts what the interpreter counts.
+#[test]
+fn capturing_hops_under_a_condition_on_the_hurdle_agree_with_the_interpreter() {
+    perft_agrees_to(
+        "hurdle_captures",
+        &[
+            "c1r1rc/pppppp/6/6/PPPPPP/C1R1RC w",
+            "2r3/2p3/6/2c3/2P3/C1R1c1 b",
+            "c1r1rc/1p1p1p/p1p1p1/1P1P1P/P1P1P1/C1R1RC b",
+        ],
+        4,
+    );
+}
+
 /// En-passant rights that last until their creator's next turn, two single moves a turn
 /// (`lasting_rights.vdl`, 5x6), counted by hand: White's pawns b2 and d2 both step two (b4, d4) in one
 /// turn, beside Black's pawns on a4 and c4. Black may then take either en passant: a4b3 and c4b3 over

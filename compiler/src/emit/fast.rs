@@ -1451,6 +1451,31 @@ impl Emitter<'_> {
         scans
     }
 
+    /// The direction opposite to direction `d`, within the same zone.
+    fn back(&self, d: usize) -> usize {
+        let (v, within) = (self.ir.directions[d].vector, self.ir.directions[d].within);
+        self.ir
+            .directions
+            .iter()
+            .position(|x| x.vector == [-v[0], -v[1], -v[2]] && x.within == within)
+            .expect("lowering adds reverse directions")
+    }
+
+    /// The directions scanned from a cell to find `by`'s hopping attackers under a condition.
+    fn conditional_hop_scans(&self, by: usize) -> Vec<usize> {
+        let mut scans: Vec<usize> = self
+            .ir
+            .pieces
+            .iter()
+            .flat_map(|p| &p.players[by].conditional)
+            .flat_map(|b| &b.capture_hops)
+            .map(|&d| self.back(d))
+            .collect();
+        scans.sort_unstable();
+        scans.dedup();
+        scans
+    }
+
     fn scans(
         &self,
         by: usize,
@@ -1472,13 +1497,7 @@ impl Emitter<'_> {
                 continue;
             }
             for &d in lines(&piece.players[by]) {
-                let (v, within) = (self.ir.directions[d].vector, self.ir.directions[d].within);
-                let back = self
-                    .ir
-                    .directions
-                    .iter()
-                    .position(|x| x.vector == [-v[0], -v[1], -v[2]] && x.within == within)
-                    .expect("lowering adds reverse directions");
+                let back = self.back(d);
                 match scans.iter_mut().find(|(s, _)| *s == back) {
                     Some((_, types)) => types.push(index),
                     None => scans.push((back, vec![index])),
@@ -1569,6 +1588,42 @@ impl Emitter<'_> {
                         return true;
                     }
                 });
+            }
+        }
+        // Capturing hops under a condition attack over a screen while it holds for `by`, the
+        // screen being the hurdle.
+        for (index, piece) in self.ir.pieces.iter().enumerate() {
+            for block in &piece.players[by_index].conditional {
+                for &d in &block.capture_hops {
+                    let back = self.back(d);
+                    let ray = Self::ray(back);
+                    let screen = self.first(back, quote!(blockers));
+                    let at = self.first(back, quote!(beyond));
+                    let piece_index = self.piece(index);
+                    let condition = self.move_cond(&block.condition);
+                    let hoppable = if piece.cannot_hop {
+                        quote! { && unhoppable(board) & bit(#screen) == 0 }
+                    } else {
+                        quote! {}
+                    };
+                    checks.push(quote! {{
+                        let blockers = #ray[cell] & occupied;
+                        if #ray[cell] & board.pieces[#piece_index] & them != 0 && blockers != 0 #hoppable {
+                            let hurdle = #screen;
+                            let beyond = #ray[hurdle] & occupied;
+                            if beyond != 0 {
+                                let at = #at;
+                                if board.pieces[#piece_index] & them & bit(at) != 0 && {
+                                    let own: usize = #by;
+                                    let _ = (own, hurdle);
+                                    #condition
+                                } {
+                                    return true;
+                                }
+                            }
+                        }
+                    }});
+                }
             }
         }
         for (index, piece) in self.ir.pieces.iter().enumerate() {
@@ -2257,8 +2312,10 @@ impl Emitter<'_> {
             };
             let mut directions: Vec<usize> = hoppers
                 .iter()
-                .flat_map(|&by| self.hop_scans(by))
-                .map(|(d, _, _)| d)
+                .flat_map(|&by| {
+                    let hops = self.hop_scans(by).into_iter().map(|(d, _, _)| d);
+                    hops.chain(self.conditional_hop_scans(by))
+                })
                 .collect();
             directions.sort_unstable();
             directions.dedup();
@@ -6143,11 +6200,42 @@ impl Emitter<'_> {
             } else {
                 quote! {}
             };
-            // Quiet hops: the condition is tested with the screen as the hurdle when it names it.
-            let hops = block.quiet_hops.iter().map(|&d| {
+            // Cannon hops: the condition is tested with the screen as the hurdle when it names it.
+            let mut directions = block.quiet_hops.clone();
+            for &d in &block.capture_hops {
+                if !directions.contains(&d) {
+                    directions.push(d);
+                }
+            }
+            directions.sort_unstable();
+            let hops = directions.into_iter().map(|d| {
                 let ray = Self::ray(d);
                 let screen = self.first(d, quote!(blockers));
                 let at = self.first(d, quote!(beyond));
+                let capture = if block.capture_hops.contains(&d) {
+                    quote! { targets |= bit(at) & #takes; }
+                } else {
+                    quote! {}
+                };
+                let quiet = block.quiet_hops.contains(&d);
+                let land = if quiet {
+                    quote! {
+                        if beyond == 0 {
+                            targets |= after & cx.empty;
+                        } else {
+                            let at = #at;
+                            targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty;
+                            #capture
+                        }
+                    }
+                } else {
+                    quote! {
+                        if beyond != 0 {
+                            let at = #at;
+                            #capture
+                        }
+                    }
+                };
                 let hoppable = if piece.cannot_hop {
                     quote! { && unhoppable(board) & bit(#screen) == 0 }
                 } else {
@@ -6169,12 +6257,7 @@ impl Emitter<'_> {
                         if { #test } {
                             let after = #ray[hurdle];
                             let beyond = after & cx.occupied;
-                            if beyond == 0 {
-                                targets |= after & cx.empty;
-                            } else {
-                                let at = #at;
-                                targets |= (after ^ #ray[at] ^ bit(at)) & cx.empty;
-                            }
+                            #land
                         }
                     }
                 }}

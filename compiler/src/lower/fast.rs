@@ -5038,6 +5038,9 @@ pub struct FastConditional {
     /// Quiet cannon hops (direction indices): slides beyond the first occupied cell, the hurdle,
     /// to the empty cells before the next one.
     pub quiet_hops: Vec<usize>,
+    /// Capturing cannon hops (direction indices): the first occupied cell beyond the hurdle, under
+    /// a condition on the hurdle, or on piece counts that no move of the other player changes.
+    pub capture_hops: Vec<usize>,
     /// Per cell: targets of capturing plain leaps (under a condition that no move of the other
     /// player changes, [`stable_attack_condition`]).
     pub capture_leaps: Vec<Bits>,
@@ -5490,11 +5493,32 @@ impl Lowering<'_> {
                 "moves that capture under a condition other than on the enemy's piece count".into(),
             );
         }
+        // Capturing hops attack over a hurdle the condition is tested on where the attack is
+        // looked for: on the position, in games without royal pieces (the legality test looks at
+        // the position after a move through its occupancy, not its pieces' types).
+        let hurdle_only = !condition.reads(
+            &|c| {
+                !matches!(
+                    c,
+                    MoveCond::Const(_)
+                        | MoveCond::HurdleType(_)
+                        | MoveCond::HurdleOwner(_)
+                        | MoveCond::HurdleStacked
+                )
+            },
+            &|_| true,
+        );
+        if !capture_hops.is_empty() && !(stable || (hurdle_only && !royals)) {
+            return Err(
+                "hops that capture under a condition other than on the enemy's piece count, or \
+                 on the hurdle in a game without royal pieces"
+                    .into(),
+            );
+        }
         let quiet_only = initial_attacked_from.iter().all(|&b| b == 0)
             && en_passant_from.is_none()
             && quiet_slides.is_empty()
             && capture_slides.is_empty()
-            && capture_hops.is_empty()
             && pulls.is_empty()
             && lame_attacks.iter().all(Vec::is_empty)
             && steps.iter().all(Vec::is_empty)
@@ -5505,13 +5529,12 @@ impl Lowering<'_> {
             && conditional.is_empty();
         if !quiet_only {
             return Err(
-                "moves under a condition other than quiet plain leaps, quiet paths and quiet \
-                 hops"
+                "moves under a condition other than plain leaps, quiet paths and cannon hops"
                     .into(),
             );
         }
         // Only cannon hops: the hurdle is each one's screen.
-        let screens = !quiet_hops.is_empty()
+        let screens = !(quiet_hops.is_empty() && capture_hops.is_empty())
             && quiet_leaps.iter().all(|&b| b == 0)
             && paths.iter().all(Vec::is_empty);
         if condition.names_hurdle() && !screens {
@@ -5546,6 +5569,7 @@ impl Lowering<'_> {
             quiet_leaps,
             paths,
             quiet_hops,
+            capture_hops,
             capture_leaps,
             attacked_from,
         })
